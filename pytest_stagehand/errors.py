@@ -1,0 +1,109 @@
+"""One exception hierarchy, with messages written for the test author.
+
+Every error says what happened and what to do about it. Catch `StagehandError`
+to handle anything this plugin raises.
+"""
+
+from __future__ import annotations
+
+
+class StagehandError(Exception):
+    """Base of every error raised by pytest-stagehand."""
+
+
+# --- configuration and environment -------------------------------------------------
+
+
+class ConfigError(StagehandError):
+    """A bad option, ini key, environment variable or marker argument."""
+
+
+class BrowserNotFound(StagehandError):
+    """No usable Chromium: neither Playwright's own nor a system one."""
+
+
+# --- the model layer ----------------------------------------------------------------
+
+
+class ModelError(StagehandError):
+    """Anything that went wrong talking to a model."""
+
+
+class MissingApiKey(ModelError):
+    """The provider needs a key and none was configured."""
+
+
+class ModelAuthError(ModelError):
+    """The provider refused the key (401/403)."""
+
+
+class ModelUnavailable(ModelError):
+    """The provider kept failing (429, 5xx, timeouts) after bounded retries."""
+
+
+class ModelOutputError(ModelError):
+    """The model's answer could not be parsed or validated, even after a repair attempt.
+
+    `raw` holds what came back, so nothing the model said is lost.
+    """
+
+    def __init__(self, message: str, raw: str | None = None) -> None:
+        super().__init__(message)
+        self.raw = raw
+
+
+class BudgetExceeded(ModelError):
+    """The configured cost budget was used up; no further calls are made."""
+
+
+class ModelRequired(ModelError):
+    """A step needed a model but none is configured (or the cache mode forbids calls)."""
+
+
+# --- acting on the page -------------------------------------------------------------
+
+
+class ActionError(StagehandError):
+    """A step could not be carried out on the page."""
+
+
+class ElementNotFound(ActionError):
+    """The model (or the recording) found no element matching the instruction."""
+
+
+class InvalidModelChoice(ActionError):
+    """The model chose an element id that does not exist or a method the element cannot take."""
+
+
+class ActionFailed(ActionError):
+    """Playwright could not perform the chosen action, even after a self-heal attempt."""
+
+
+# --- the selector cache -------------------------------------------------------------
+
+
+class CacheError(StagehandError):
+    """A problem with recorded steps."""
+
+
+class CacheMiss(CacheError):
+    """Offline mode and no recording for this step."""
+
+
+class RecordingFileError(CacheError):
+    """A recordings file is corrupt or was hand-edited into an invalid shape."""
+
+
+class HealFailed(CacheError):
+    """A recorded element is gone and no confident, unambiguous replacement exists."""
+
+
+# --- judgments and the agent --------------------------------------------------------
+
+
+class AIAssertionError(AssertionError, StagehandError):
+    """A plain-English assertion was judged false; the message carries the reasoning."""
+
+
+class AgentError(StagehandError):
+    """The agent could not run (not: the agent ran and did not reach its goal)."""

@@ -1,0 +1,271 @@
+"""One settings object, resolved option > marker > ini > environment > default.
+
+Every setting is declared once in `OPTIONS`; the command-line options, ini keys,
+environment variables, `@pytest.mark.ai(...)` arguments and the reference in
+docs/reference.md all come from that table, so they cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Literal
+
+from .errors import ConfigError
+
+CacheMode = Literal["auto", "offline", "refresh", "off"]
+CACHE_MODES: tuple[str, ...] = ("auto", "offline", "refresh", "off")
+SCREENSHOT_MODES: tuple[str, ...] = ("off", "on-failure", "every-step")
+
+# Which model to use when only a key is present in the environment.
+DEFAULT_MODELS = {
+    "OPENAI_API_KEY": "openai/gpt-4.1-mini",
+    "ANTHROPIC_API_KEY": "anthropic/claude-sonnet-4-5",
+}
+
+
+def _positive_float(text: str) -> float:
+    value = float(text)
+    if value <= 0:
+        raise ValueError("must be greater than 0")
+    return value
+
+
+def _non_negative_int(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise ValueError("must be 0 or more")
+    return value
+
+
+def _bool(text: str) -> bool:
+    lowered = text.strip().lower()
+    if lowered in ("1", "true", "yes", "on"):
+        return True
+    if lowered in ("0", "false", "no", "off", ""):
+        return False
+    raise ValueError("must be true or false")
+
+
+def _choice(choices: tuple[str, ...]) -> Callable[[str], str]:
+    def parse(text: str) -> str:
+        if text not in choices:
+            raise ValueError(f"must be one of {', '.join(choices)}")
+        return text
+
+    return parse
+
+
+def _text(text: str) -> str | None:
+    return text.strip() or None
+
+
+def _origins(text: str) -> tuple[str, ...]:
+    return tuple(part.strip().rstrip("/") for part in text.replace(",", " ").split() if part)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One setting: where it can be given, how it is parsed, what it means."""
+
+    name: str  # attribute on Settings and keyword of @pytest.mark.ai
+    flag: str
+    ini: str
+    env: str | None
+    parse: Callable[[str], Any]
+    default: Any
+    help: str
+    secret: bool = False
+    is_flag: bool = False  # a bare --flag meaning true
+
+
+OPTIONS: tuple[Option, ...] = (
+    Option(
+        "model", "--ai-model", "ai_model", "STAGEHAND_MODEL", _text, None,
+        "Model as provider/name, e.g. openai/gpt-4.1-mini or anthropic/claude-sonnet-4-5. "
+        "Default: picked from OPENAI_API_KEY or ANTHROPIC_API_KEY when set; else no model "
+        "(replay only).",
+    ),
+    Option(
+        "base_url", "--ai-base-url", "ai_base_url", "STAGEHAND_BASE_URL", _text, None,
+        "Base URL of an OpenAI-compatible server (Ollama, vLLM, llama.cpp, LM Studio, a "
+        "gateway). OPENAI_BASE_URL / ANTHROPIC_BASE_URL are honoured too.",
+    ),
+    Option(
+        "api_key", "--ai-api-key", "ai_api_key", None, _text, None,
+        "API key for the model's provider. Prefer OPENAI_API_KEY / ANTHROPIC_API_KEY.",
+        secret=True,
+    ),
+    Option(
+        "cache", "--ai-cache", "ai_cache", "STAGEHAND_CACHE", _choice(CACHE_MODES), "auto",
+        "Recorded steps: auto (replay, resolve misses with the model, record), offline "
+        "(never call a model; a miss fails), refresh (re-resolve and re-record every "
+        "step), off (always ask the model, record nothing).",
+    ),
+    Option(
+        "prune", "--ai-prune", "ai_prune", None, _bool, False,
+        "Remove recordings no test used in this run (only after a full, green run).",
+        is_flag=True,
+    ),
+    Option(
+        "cache_dir", "--ai-cache-dir", "ai_cache_dir", "STAGEHAND_CACHE_DIR", _text,
+        ".stagehand",
+        "Working directory for the shared selector store and the response memo "
+        "(not committed; relative to the rootdir).",
+    ),
+    Option(
+        "max_cost", "--ai-max-cost", "ai_max_cost", "STAGEHAND_MAX_COST", _positive_float,
+        None,
+        "Budget in USD for model calls in this session; further calls fail once it is "
+        "spent. @pytest.mark.ai(max_cost=...) sets a per-test budget.",
+    ),
+    Option(
+        "memo", "--ai-memo", "ai_memo", "STAGEHAND_MEMO", _bool, False,
+        "Memoise model responses on disk by full request, so identical requests during "
+        "development cost nothing.",
+        is_flag=True,
+    ),
+    Option(
+        "model_timeout", "--ai-timeout", "ai_timeout", "STAGEHAND_TIMEOUT", _positive_float,
+        60.0, "Seconds to wait for one model response before retrying.",
+    ),
+    Option(
+        "model_retries", "--ai-retries", "ai_retries", "STAGEHAND_RETRIES", _non_negative_int,
+        3, "Retries for 429, 5xx and timeouts, with exponential backoff and jitter.",
+    ),
+    Option(
+        "screenshots", "--ai-screenshots", "ai_screenshots", None,
+        _choice(SCREENSHOT_MODES), "on-failure",
+        "Screenshots for reports and evidence: off, on-failure or every-step.",
+    ),
+    Option(
+        "evidence_dir", "--ai-evidence", "ai_evidence", "STAGEHAND_EVIDENCE", _text, None,
+        "Write an evidence folder per test (action log JSON and screenshots) under this "
+        "directory.",
+    ),
+    Option(
+        "allowed_origins", "--ai-allowed-origins", "ai_allowed_origins", None, _origins, (),
+        "Origins the agent may navigate to, space or comma separated. Default: the base "
+        "URL's origin (or the first page's).",
+    ),
+    Option(
+        "browser_executable_path", "--browser-executable-path", "browser_executable_path",
+        "STAGEHAND_BROWSER_PATH", _text, None,
+        "Chromium/Chrome binary to launch. Default: Playwright's own, else a system "
+        "Chromium or Chrome found on PATH or at the usual paths.",
+    ),
+)
+OPTIONS_BY_NAME = {option.name: option for option in OPTIONS}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything pytest-stagehand was told, validated once."""
+
+    model: str | None = None
+    base_url: str | None = None
+    api_key: str | None = field(default=None, repr=False)
+    cache: CacheMode = "auto"
+    prune: bool = False
+    cache_dir: str = ".stagehand"
+    max_cost: float | None = None
+    memo: bool = False
+    model_timeout: float = 60.0
+    model_retries: int = 3
+    screenshots: str = "on-failure"
+    evidence_dir: str | None = None
+    allowed_origins: tuple[str, ...] = ()
+    browser_executable_path: str | None = None
+
+    @property
+    def may_call_model(self) -> bool:
+        return self.cache != "offline" and self.model is not None
+
+    def with_marker(self, kwargs: Mapping[str, Any], explicit: frozenset[str]) -> Settings:
+        """Apply `@pytest.mark.ai(...)` arguments, except those given on the command line."""
+        unknown = sorted(set(kwargs) - OPTIONS_BY_NAME.keys())
+        if unknown:
+            raise ConfigError(
+                f"@pytest.mark.ai got unknown argument(s) {', '.join(unknown)}; known: "
+                f"{', '.join(sorted(OPTIONS_BY_NAME))}."
+            )
+        changes = {}
+        for key, value in kwargs.items():
+            if key in explicit:
+                continue
+            option = OPTIONS_BY_NAME[key]
+            changes[key] = _parse(option, value, f"@pytest.mark.ai({key}=...)")
+        return replace(self, **changes)
+
+
+def _parse(option: Option, value: Any, where: str) -> Any:
+    if value is None or (not isinstance(value, str) and not isinstance(value, bool)):
+        # Already typed (marker arguments such as max_cost=0.5) or unset.
+        if value is None:
+            return None
+        value = str(value)
+    if isinstance(value, bool):
+        value = "true" if value else "false"
+    try:
+        return option.parse(value)
+    except ValueError as exc:
+        shown = "***" if option.secret else repr(value)
+        raise ConfigError(f"{where}: {shown} is not valid: {exc}.") from None
+
+
+def resolve(
+    cli: Mapping[str, Any],
+    ini: Mapping[str, Any],
+    env: Mapping[str, str] | None = None,
+) -> tuple[Settings, frozenset[str]]:
+    """Build Settings from the three sources; return which names came from the command line.
+
+    `cli` and `ini` map option names to raw values (None or "" when not given).
+    """
+    env = os.environ if env is None else env
+    values: dict[str, Any] = {}
+    explicit: set[str] = set()
+    for option in OPTIONS:
+        raw, where = None, None
+        if cli.get(option.name) not in (None, "", False):
+            raw, where = cli[option.name], option.flag
+            explicit.add(option.name)
+        elif ini.get(option.name) not in (None, "", []):
+            raw, where = ini[option.name], f"ini key {option.ini}"
+        elif option.env and env.get(option.env):
+            raw, where = env[option.env], f"environment variable {option.env}"
+        if where is None:
+            values[option.name] = option.default
+        else:
+            values[option.name] = _parse(option, raw, where)
+    if values["model"] is None:
+        values["model"] = _model_from_environment(env)
+    settings = Settings(**values)
+    _check_model_string(settings.model)
+    return settings, frozenset(explicit)
+
+
+def _model_from_environment(env: Mapping[str, str]) -> str | None:
+    for variable, model in DEFAULT_MODELS.items():
+        if env.get(variable):
+            return model
+    return None
+
+
+def _check_model_string(model: str | None) -> None:
+    if model is None:
+        return
+    provider, _, name = model.partition("/")
+    if provider not in ("openai", "anthropic") or not name:
+        raise ConfigError(
+            f"--ai-model {model!r} is not valid: write provider/name, e.g. "
+            "openai/gpt-4.1-mini, anthropic/claude-sonnet-4-5, or openai/<name> for an "
+            "OpenAI-compatible server given with --ai-base-url."
+        )
+
+
+def cache_root(settings: Settings, rootdir: Path) -> Path:
+    path = Path(settings.cache_dir).expanduser()
+    return path if path.is_absolute() else rootdir / path
