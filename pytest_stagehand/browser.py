@@ -94,7 +94,9 @@ def _flags_for(executable: str) -> tuple[str, ...]:
     return tuple(flags)
 
 
-def find_chromium(explicit: str | None = None, *, bundled: str | None | bool = True) -> BrowserChoice:
+def find_chromium(
+    explicit: str | None = None, *, bundled: str | bool | None = True
+) -> BrowserChoice:
     """Choose the Chromium to launch: explicit path > Playwright's build > system install.
 
     `bundled=True` asks Playwright where its build lives; tests pass a path or None.

@@ -77,7 +77,7 @@ def test_marker_overrides_ini_but_not_the_command_line():
 
 def test_marker_with_unknown_argument_lists_the_known_ones():
     settings, explicit = build()
-    with pytest.raises(ConfigError, match="unknown argument.*modle.*known: "):
+    with pytest.raises(ConfigError, match=r"unknown argument.*modle.*known: "):
         settings.with_marker({"modle": "x"}, explicit)
 
 

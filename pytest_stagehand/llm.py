@@ -1,0 +1,742 @@
+"""The one layer that talks to models.
+
+Every AI feature asks for a pydantic-validated answer through `ModelClient.complete`.
+This layer picks the provider from one model string ("openai/gpt-4o-mini",
+"anthropic/claude-sonnet-4-5", or "openai/<name>" on any OpenAI-compatible server at a
+base URL), gets structured output the best way the endpoint allows, repairs an invalid
+answer once, retries transient faults with bounded backoff, and records usage and cost.
+It never logs prompt contents and never shows the API key.
+"""
+
+from __future__ import annotations
+
+import base64
+import copy
+import hashlib
+import json
+import logging
+import os
+import random
+import re
+import threading
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Generic, Literal, TypeVar
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, ValidationError
+
+from .errors import (
+    ConfigError,
+    MissingApiKey,
+    ModelAuthError,
+    ModelError,
+    ModelOutputError,
+    ModelUnavailable,
+)
+from .usage import PRICES, CallUsage, PriceTable, UsageLedger
+
+__all__ = [
+    "Completion",
+    "Message",
+    "ModelClient",
+    "ModelConfig",
+    "create_client",
+]
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T", bound=BaseModel)
+
+# provider → (key variable, base URL variable, official endpoint)
+_PROVIDERS = {
+    "openai": ("OPENAI_API_KEY", "OPENAI_BASE_URL", "https://api.openai.com/v1"),
+    "anthropic": ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "https://api.anthropic.com"),
+}
+# Sent to servers at a custom base URL when no key is configured: local servers ignore it.
+PLACEHOLDER_KEY = "no-key-configured"
+
+SCHEMA_INSTRUCTION = (
+    "Answer with a single JSON object, and nothing else, that conforms to this JSON schema:\n"
+    "{schema}"
+)
+REPAIR_INSTRUCTION = (
+    "Your answer above could not be used: {problem}\n"
+    "Answer the same request again with only the corrected JSON."
+)
+
+
+@dataclass(frozen=True)
+class Message:
+    """One chat message; `images` (PNG or JPEG bytes) only in user messages."""
+
+    role: Literal["system", "user", "assistant"]
+    text: str
+    images: tuple[bytes, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.role not in ("system", "user", "assistant"):
+            raise ValueError(f"unknown message role {self.role!r}")
+        object.__setattr__(self, "images", tuple(self.images))
+        if self.images and self.role != "user":
+            raise ValueError("images can only be sent in user messages")
+
+
+@dataclass(frozen=True, repr=False)
+class ModelConfig:
+    """Which model to use and how to reach it. The API key never appears in the repr."""
+
+    model: str
+    api_key: str | None = field(default=None, repr=False)
+    base_url: str | None = None
+    timeout: float = 60.0
+    max_retries: int = 3
+    temperature: float = 0.0
+    seed: int | None = 0
+    memo_dir: Path | None = None
+    backoff_base: float = 1.0  # seconds before the first retry (doubling, with jitter)
+    backoff_cap: float = 20.0  # no single wait is longer, Retry-After included
+
+    def __post_init__(self) -> None:
+        provider, _, name = self.model.partition("/")
+        if provider not in _PROVIDERS or not name:
+            raise ConfigError(
+                f"--ai-model {self.model!r} is not '<provider>/<model>': use "
+                "'openai/<model>' (also for OpenAI-compatible servers such as Ollama, vLLM or "
+                "llama.cpp, with --ai-base-url) or 'anthropic/<model>', "
+                "e.g. openai/gpt-4o-mini or anthropic/claude-sonnet-4-5."
+            )
+        if self.timeout <= 0 or self.max_retries < 0:
+            raise ConfigError(
+                f"model timeout must be > 0 and max_retries >= 0; got timeout={self.timeout}, "
+                f"max_retries={self.max_retries}"
+            )
+
+    def __repr__(self) -> str:
+        # the endpoint, not base_url: a gateway URL may carry credentials
+        return (
+            f"ModelConfig(model={self.model!r}, endpoint={self.endpoint!r}, "
+            f"timeout={self.timeout}, max_retries={self.max_retries}, "
+            f"temperature={self.temperature}, seed={self.seed}, memo_dir={self.memo_dir!r})"
+        )
+
+    @property
+    def provider(self) -> str:
+        return self.model.partition("/")[0]
+
+    @property
+    def name(self) -> str:
+        """The model name the provider knows, e.g. "gpt-4o-mini"."""
+        return self.model.partition("/")[2]
+
+    @property
+    def key_variable(self) -> str:
+        return _PROVIDERS[self.provider][0]
+
+    def resolved_base_url(self) -> str | None:
+        """The custom endpoint: the option, else OPENAI_BASE_URL / ANTHROPIC_BASE_URL."""
+        return self.base_url or os.environ.get(_PROVIDERS[self.provider][1]) or None
+
+    def resolved_api_key(self) -> str | None:
+        return self.api_key or os.environ.get(self.key_variable) or None
+
+    @property
+    def endpoint(self) -> str:
+        """Where calls go, safe to show (no credentials or query string)."""
+        url = self.resolved_base_url() or _PROVIDERS[self.provider][2]
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        if parts.port:
+            host = f"{host}:{parts.port}"
+        return f"{parts.scheme}://{host}{parts.path}".rstrip("/")
+
+    @property
+    def is_custom_endpoint(self) -> bool:
+        """A server other than the provider's own: a local server may need no key."""
+        return self.endpoint != _PROVIDERS[self.provider][2]
+
+    def check_credentials(self) -> None:
+        """Raise MissingApiKey now, before any browser work, if calls could not authenticate."""
+        if self.resolved_api_key() is None and not self.is_custom_endpoint:
+            local = (
+                " For a local OpenAI-compatible server (Ollama, vLLM, llama.cpp), set "
+                "--ai-base-url (or OPENAI_BASE_URL) instead: it needs no key."
+                if self.provider == "openai"
+                else ""
+            )
+            raise MissingApiKey(
+                f"No API key for {self.model}: set {self.key_variable} "
+                f"(or --ai-api-key / ini ai_api_key).{local}"
+            )
+
+
+@dataclass(frozen=True)
+class Completion(Generic[T]):
+    """A validated answer, the raw text it was parsed from, and what it cost."""
+
+    value: T
+    raw: str
+    usage: CallUsage
+
+
+@dataclass(frozen=True)
+class _Answer:
+    """One provider response, reduced to what this layer needs."""
+
+    text: str
+    truncated: bool
+    input_tokens: int  # all prompt tokens, cached included
+    output_tokens: int
+    cached_tokens: int
+
+
+class ModelClient(ABC):
+    """Asks a model for answers that validate against a pydantic schema.
+
+    One repair attempt follows an invalid answer (the model sees its validation error;
+    a cut-off answer is asked again with twice the token limit), then ModelOutputError.
+    429, 5xx and timeouts are retried with exponential backoff and jitter; 401/403 fail
+    at once. With `memo_dir` set, identical requests are answered from disk for free.
+    """
+
+    _sdk: ModuleType  # the provider SDK module, for its exception classes
+
+    def __init__(self, config: ModelConfig, ledger: UsageLedger | None = None) -> None:
+        config.check_credentials()
+        self.config = config
+        self.ledger = ledger
+        self._api_key = config.resolved_api_key() or PLACEHOLDER_KEY
+        self._memo: Any = None
+        if config.memo_dir is not None:
+            import diskcache
+
+            self._memo = diskcache.Cache(str(config.memo_dir))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.config!r})"
+
+    # --- the one public call ---------------------------------------------------------
+
+    def complete(
+        self,
+        messages: Sequence[Message],
+        schema: type[T],
+        *,
+        purpose: str = "",
+        max_tokens: int = 4096,
+    ) -> Completion[T]:
+        """Ask for an answer matching `schema`; raise a typed ModelError if none comes."""
+        messages = tuple(messages)
+        memo_key = None if self._memo is None else self._memo_key(messages, schema, max_tokens)
+        if memo_key is not None:
+            hit = self._from_memo(memo_key, schema, purpose)
+            if hit is not None:
+                return hit
+
+        answer, usage = self._call(messages, schema, max_tokens, purpose)
+        value, problem = _validate(answer, schema, max_tokens)
+        if problem is not None:
+            if answer.truncated:
+                retry_messages, max_tokens = messages, max_tokens * 2
+            else:
+                retry_messages = (
+                    *messages,
+                    Message("assistant", answer.text or "(empty answer)"),
+                    Message("user", REPAIR_INSTRUCTION.format(problem=problem)),
+                )
+            log.info("%s: invalid answer for %s, one repair attempt", self.config.model, purpose)
+            answer, repair_usage = self._call(retry_messages, schema, max_tokens, purpose)
+            usage = usage + repair_usage
+            value, problem = _validate(answer, schema, max_tokens)
+        if value is None:
+            raise ModelOutputError(
+                f"{self.config.model} gave no usable {schema.__name__} answer"
+                f"{f' for {purpose}' if purpose else ''}, even after a repair attempt: {problem}. "
+                f"It answered: {_preview(answer.text)}",
+                raw=answer.text,
+            )
+        if memo_key is not None:
+            self._memo.set(memo_key, answer.text)
+        return Completion(value, answer.text, usage)
+
+    def close(self) -> None:
+        self._client.close()
+        if self._memo is not None:
+            self._memo.close()
+
+    def __enter__(self) -> ModelClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- provider specifics ------------------------------------------------------------
+
+    _client: Any
+
+    @abstractmethod
+    def _send(
+        self, messages: Sequence[Message], schema: type[BaseModel], max_tokens: int
+    ) -> _Answer:
+        """One request over the wire; SDK exceptions propagate."""
+
+    # --- shared machinery --------------------------------------------------------------
+
+    def _call(
+        self, messages: Sequence[Message], schema: type[BaseModel], max_tokens: int, purpose: str
+    ) -> tuple[_Answer, CallUsage]:
+        """One answer: budget check, bounded retries, usage recorded."""
+        if self.ledger is not None:
+            self.ledger.check_budget()
+        started = time.monotonic()
+        retries = 0
+        while True:
+            try:
+                answer = self._send(messages, schema, max_tokens)
+                break
+            except self._sdk.APIError as exc:
+                reason = self._transient_reason(exc)  # raises at once for non-transient faults
+                if retries >= self.config.max_retries:
+                    raise ModelUnavailable(
+                        f"{self.config.model} at {self.config.endpoint} kept failing ({reason}) "
+                        f"after {retries + 1} attempts. The provider may be overloaded or down: "
+                        "try again later, or check the server at that address."
+                    ) from exc
+                delay = self._backoff(retries, _retry_after(exc))
+                retries += 1
+                log.warning(
+                    "%s: %s; retry %d/%d in %.2fs",
+                    self.config.model,
+                    reason,
+                    retries,
+                    self.config.max_retries,
+                    delay,
+                )
+                time.sleep(delay)
+        usage = CallUsage(
+            model=self.config.model,
+            purpose=purpose,
+            input_tokens=answer.input_tokens,
+            output_tokens=answer.output_tokens,
+            cached_tokens=answer.cached_tokens,
+            latency_s=time.monotonic() - started,
+            cost_usd=self._prices.cost(
+                self.config.model, answer.input_tokens, answer.output_tokens, answer.cached_tokens
+            ),
+            retries=retries,
+        )
+        if self.ledger is not None:
+            self.ledger.record(usage)
+        log.debug(
+            "%s %s: %d in (%d cached) / %d out tokens, %.2fs",
+            self.config.model,
+            purpose,
+            usage.input_tokens,
+            usage.cached_tokens,
+            usage.output_tokens,
+            usage.latency_s,
+        )
+        return answer, usage
+
+    @property
+    def _prices(self) -> PriceTable:
+        return self.ledger.prices if self.ledger is not None else PRICES
+
+    def _transient_reason(self, exc: Any) -> str:
+        """Why a retry may help; raises the right ModelError when it cannot."""
+        sdk = self._sdk
+        if isinstance(exc, sdk.APITimeoutError):
+            return f"no answer within {self.config.timeout:g}s"
+        if isinstance(exc, sdk.APIConnectionError):
+            return "could not connect"
+        if not isinstance(exc, sdk.APIStatusError):
+            raise ModelError(f"{self.config.model}: unexpected answer from the provider ({exc})")
+        status, detail = exc.status_code, self._server_message(exc)
+        if status in (401, 403):
+            raise ModelAuthError(
+                f"{self.config.model} at {self.config.endpoint} refused the API key "
+                f"(HTTP {status}: {detail}). Set a valid {self.config.key_variable} "
+                "(or --ai-api-key / ini ai_api_key)."
+            ) from None  # the SDK error may quote the key
+        if status in (408, 409, 429) or status >= 500:
+            return f"HTTP {status}: {detail}"
+        raise ModelError(
+            f"{self.config.model} at {self.config.endpoint} rejected the request "
+            f"(HTTP {status}: {detail}). Check --ai-model and the server's supported features."
+        ) from None
+
+    def _server_message(self, exc: Any) -> str:
+        body = exc.body
+        if isinstance(body, dict) and isinstance(body.get("error"), dict):
+            body = body["error"]
+        text = body.get("message") if isinstance(body, dict) else None
+        text = str(text or exc.message)
+        if self._api_key != PLACEHOLDER_KEY:
+            text = text.replace(self._api_key, "***")
+        return _preview(text, 300)
+
+    def _backoff(self, retry: int, retry_after: float | None) -> float:
+        ceiling = min(self.config.backoff_cap, self.config.backoff_base * 2**retry)
+        delay = random.uniform(ceiling / 2, ceiling)
+        if retry_after is not None:
+            delay = max(delay, min(retry_after, self.config.backoff_cap))
+        return delay
+
+    def _memo_key(
+        self, messages: Sequence[Message], schema: type[BaseModel], max_tokens: int
+    ) -> str:
+        request = {
+            "memo": 1,
+            "model": self.config.model,
+            "endpoint": self.config.endpoint,
+            "temperature": self.config.temperature,
+            "seed": self.config.seed,
+            "max_tokens": max_tokens,
+            "schema": schema.model_json_schema(),
+            "messages": [
+                [m.role, m.text, [hashlib.sha256(i).hexdigest() for i in m.images]]
+                for m in messages
+            ],
+        }
+        return hashlib.sha256(json.dumps(request, sort_keys=True).encode()).hexdigest()
+
+    def _from_memo(self, key: str, schema: type[T], purpose: str) -> Completion[T] | None:
+        started = time.monotonic()
+        raw = self._memo.get(key)
+        if raw is None:
+            return None
+        try:
+            value = schema.model_validate_json(_strip_fences(raw))
+        except ValidationError:
+            return None  # a stale entry; ask again and overwrite it
+        usage = CallUsage(
+            self.config.model, purpose, 0, 0, 0, time.monotonic() - started, 0.0, memo_hit=True
+        )
+        if self.ledger is not None:
+            self.ledger.record(usage)
+        return Completion(value, raw, usage)
+
+
+# --- OpenAI and compatible servers ---------------------------------------------------------
+
+# (endpoint, model) pairs that rejected response_format json_schema: use json_object.
+_JSON_OBJECT_ONLY: set[tuple[str, str]] = set()
+_JSON_OBJECT_LOCK = threading.Lock()
+# Reasoning models accept only the default temperature.
+_NO_TEMPERATURE = re.compile(r"^(o\d|gpt-5)")
+
+
+class OpenAIClient(ModelClient):
+    """Chat Completions: json_schema output (strict where possible), else json_object."""
+
+    def __init__(self, config: ModelConfig, ledger: UsageLedger | None = None) -> None:
+        super().__init__(config, ledger)
+        import openai
+
+        self._sdk = openai
+        self._client = openai.OpenAI(
+            api_key=self._api_key,
+            base_url=config.resolved_base_url() or _PROVIDERS["openai"][2],
+            timeout=config.timeout,
+            max_retries=0,  # retries are ours, so they are bounded, logged and counted
+        )
+
+    def _send(
+        self, messages: Sequence[Message], schema: type[BaseModel], max_tokens: int
+    ) -> _Answer:
+        endpoint = (self.config.endpoint, self.config.name)
+        if endpoint not in _JSON_OBJECT_ONLY:
+            try:
+                return self._create(messages, schema, max_tokens, json_schema=True)
+            except self._sdk.APIStatusError as exc:
+                if not _rejects_json_schema(exc):
+                    raise
+                with _JSON_OBJECT_LOCK:
+                    _JSON_OBJECT_ONLY.add(endpoint)
+                log.info(
+                    "%s at %s does not support json_schema output; using json_object",
+                    self.config.model,
+                    self.config.endpoint,
+                )
+        return self._create(messages, schema, max_tokens, json_schema=False)
+
+    def _create(
+        self,
+        messages: Sequence[Message],
+        schema: type[BaseModel],
+        max_tokens: int,
+        *,
+        json_schema: bool,
+    ) -> _Answer:
+        config = self.config
+        schema_json = schema.model_json_schema()
+        kwargs: dict[str, Any] = {"model": config.name}
+        if json_schema:
+            strict = _strict_schema(schema_json)
+            kwargs["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {
+                    "name": _schema_name(schema),
+                    "schema": strict or schema_json,
+                    "strict": strict is not None,
+                },
+            }
+        else:
+            kwargs["response_format"] = {"type": "json_object"}
+            messages = _with_schema_instruction(messages, schema_json)
+        kwargs["messages"] = [_openai_message(m) for m in messages]
+        # The official API wants max_completion_tokens; compatible servers know max_tokens.
+        kwargs["max_tokens" if config.is_custom_endpoint else "max_completion_tokens"] = max_tokens
+        if not _NO_TEMPERATURE.match(config.name):
+            kwargs["temperature"] = config.temperature
+        if config.seed is not None:
+            kwargs["seed"] = config.seed
+
+        completion = self._client.chat.completions.create(**kwargs)
+        choice = completion.choices[0]
+        message = choice.message
+        text = message.content or message.refusal or ""
+        if not text and message.tool_calls:  # a server that answers structured output as a tool
+            text = message.tool_calls[0].function.arguments
+        usage = completion.usage
+        details = usage.prompt_tokens_details if usage else None
+        return _Answer(
+            text=text,
+            truncated=choice.finish_reason == "length",
+            input_tokens=usage.prompt_tokens if usage else 0,
+            output_tokens=usage.completion_tokens if usage else 0,
+            cached_tokens=(details.cached_tokens or 0) if details else 0,
+        )
+
+
+def _rejects_json_schema(exc: Any) -> bool:
+    """A server saying it cannot do response_format json_schema (llama.cpp, older models)."""
+    if exc.status_code not in (400, 422, 500):
+        return False
+    text = f"{exc.message} {exc.body}".lower()
+    return "json_object" in text or ("json_schema" in text and "support" in text)
+
+
+def _openai_message(message: Message) -> dict[str, Any]:
+    if not message.images:
+        return {"role": message.role, "content": message.text}
+    parts: list[dict[str, Any]] = [{"type": "text", "text": message.text}]
+    for image in message.images:
+        url = f"data:{_media_type(image)};base64,{base64.b64encode(image).decode()}"
+        parts.append({"type": "image_url", "image_url": {"url": url}})
+    return {"role": message.role, "content": parts}
+
+
+# --- Anthropic -----------------------------------------------------------------------------
+
+
+class AnthropicClient(ModelClient):
+    """Messages API: structured output as a forced call of a tool whose input is the schema.
+
+    The Anthropic SDK takes no temperature or seed, so answers are as deterministic as
+    the provider makes them.
+    """
+
+    def __init__(self, config: ModelConfig, ledger: UsageLedger | None = None) -> None:
+        super().__init__(config, ledger)
+        import anthropic
+
+        self._sdk = anthropic
+        self._client = anthropic.Anthropic(
+            api_key=self._api_key,
+            base_url=config.resolved_base_url() or _PROVIDERS["anthropic"][2],
+            timeout=config.timeout,
+            max_retries=0,
+        )
+
+    def _send(
+        self, messages: Sequence[Message], schema: type[BaseModel], max_tokens: int
+    ) -> _Answer:
+        tool = _schema_name(schema)
+        kwargs: dict[str, Any] = {
+            "model": self.config.name,
+            "max_tokens": max_tokens,
+            "messages": [_anthropic_message(m) for m in messages if m.role != "system"],
+            "tools": [
+                {
+                    "name": tool,
+                    "description": f"Give the answer as {schema.__name__}.",
+                    "input_schema": schema.model_json_schema(),
+                }
+            ],
+            "tool_choice": {"type": "tool", "name": tool},
+        }
+        system = "\n\n".join(m.text for m in messages if m.role == "system")
+        if system:
+            kwargs["system"] = system
+
+        reply = self._client.messages.create(**kwargs)
+        tool_inputs = [b.input for b in reply.content if b.type == "tool_use"]
+        if tool_inputs:
+            text = json.dumps(tool_inputs[0])
+        else:
+            text = "".join(b.text for b in reply.content if b.type == "text")
+        usage = reply.usage
+        cached = usage.cache_read_input_tokens or 0
+        return _Answer(
+            text=text,
+            truncated=reply.stop_reason == "max_tokens",
+            # Anthropic counts cache reads and writes apart from input_tokens.
+            input_tokens=usage.input_tokens + cached + (usage.cache_creation_input_tokens or 0),
+            output_tokens=usage.output_tokens,
+            cached_tokens=cached,
+        )
+
+
+def _anthropic_message(message: Message) -> dict[str, Any]:
+    blocks: list[dict[str, Any]] = [{"type": "text", "text": message.text}]
+    for image in message.images:
+        blocks.append(
+            {
+                "type": "image",
+                "source": {
+                    "type": "base64",
+                    "media_type": _media_type(image),
+                    "data": base64.b64encode(image).decode(),
+                },
+            }
+        )
+    return {"role": message.role, "content": blocks}
+
+
+def create_client(config: ModelConfig, ledger: UsageLedger | None = None) -> ModelClient:
+    """The client for `config`'s provider; raises MissingApiKey if it has no key."""
+    if config.provider == "anthropic":
+        return AnthropicClient(config, ledger)
+    return OpenAIClient(config, ledger)
+
+
+# --- helpers -------------------------------------------------------------------------------
+
+
+def _validate(answer: _Answer, schema: type[T], max_tokens: int) -> tuple[T | None, str | None]:
+    """The validated value, or None and what was wrong, in words a model can act on."""
+    try:
+        return schema.model_validate_json(_strip_fences(answer.text)), None
+    except ValidationError as exc:
+        if answer.truncated:
+            return None, f"the answer was cut off at the limit of {max_tokens} tokens"
+        errors = exc.errors(include_url=False, include_input=False)[:10]
+        described = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or '(root)'}: {e['msg']}" for e in errors
+        )
+        return None, f"it does not match the {schema.__name__} schema ({described})"
+
+
+def _strip_fences(text: str) -> str:
+    """Some servers wrap JSON in a ```json fence even when asked for JSON only."""
+    stripped = text.strip()
+    if stripped.startswith("```"):
+        stripped = stripped.split("\n", 1)[-1].rsplit("```", 1)[0]
+    return stripped
+
+
+def _preview(text: str, limit: int = 500) -> str:
+    text = text if text else "(nothing)"
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"
+
+
+def _retry_after(exc: Exception) -> float | None:
+    response = getattr(exc, "response", None)
+    value = response.headers.get("retry-after") if response is not None else None
+    try:
+        return float(value) if value is not None else None
+    except ValueError:
+        return None  # an HTTP date; our own backoff will do
+
+
+def _media_type(image: bytes) -> str:
+    return "image/jpeg" if image.startswith(b"\xff\xd8\xff") else "image/png"
+
+
+def _schema_name(schema: type[BaseModel]) -> str:
+    return re.sub(r"[^A-Za-z0-9_-]", "_", schema.__name__)[:64] or "answer"
+
+
+def _with_schema_instruction(
+    messages: Sequence[Message], schema_json: dict[str, Any]
+) -> tuple[Message, ...]:
+    """Put the schema in the system prompt (first message: some chat templates want one)."""
+    instruction = SCHEMA_INSTRUCTION.format(schema=json.dumps(schema_json))
+    if messages and messages[0].role == "system":
+        first = Message("system", f"{messages[0].text}\n\n{instruction}")
+        return (first, *messages[1:])
+    return (Message("system", instruction), *messages)
+
+
+# OpenAI's strict mode accepts a subset of JSON schema. Constraints it does not know are
+# dropped (pydantic still checks them after); shapes it cannot express mean not strict.
+_STRICT_DROP = frozenset(
+    {
+        "default",
+        "minLength",
+        "maxLength",
+        "uniqueItems",
+        "minProperties",
+        "maxProperties",
+        "examples",
+    }
+)
+_STRICT_FORMATS = frozenset(
+    {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
+)
+_SHAPE_KEYS = frozenset({"type", "$ref", "anyOf", "oneOf", "enum", "const"})
+
+
+class _NotStrict(Exception):
+    pass
+
+
+def _strict_schema(schema: dict[str, Any]) -> dict[str, Any] | None:
+    """A copy of `schema` in OpenAI's strict dialect, or None if strict cannot express it."""
+    strict = copy.deepcopy(schema)
+    try:
+        for definition in strict.get("$defs", {}).values():
+            _make_strict(definition, strict, frozenset())
+        _make_strict(strict, strict, frozenset())
+    except _NotStrict:
+        return None
+    return strict
+
+
+def _make_strict(node: dict[str, Any], root: dict[str, Any], inlining: frozenset[str]) -> None:
+    ref = node.get("$ref")
+    if ref is not None and len(node) > 1:
+        # strict mode wants a bare $ref: inline the definition under the extra keywords
+        if ref in inlining:  # a recursive model: keep the reference, lose the description
+            node.clear()
+            node["$ref"] = ref
+            return
+        target = root
+        for part in ref.removeprefix("#/").split("/"):
+            target = target[part]
+        del node["$ref"]
+        node.update({**copy.deepcopy(target), **node})
+        inlining = inlining | {ref}
+    if not _SHAPE_KEYS & node.keys() or {"prefixItems", "patternProperties", "allOf"} & node.keys():
+        raise _NotStrict  # Any, tuples, intersections
+    for key in _STRICT_DROP & node.keys():
+        del node[key]
+    if node.get("format") not in (None, *_STRICT_FORMATS):
+        del node["format"]
+    if "oneOf" in node:
+        node["anyOf"] = node.pop("oneOf")
+    if node.get("type") == "object" or "properties" in node:
+        if node.get("additionalProperties") not in (None, False) or not node.get("properties"):
+            raise _NotStrict  # free-form objects and dict[str, X]
+        node["additionalProperties"] = False
+        node["required"] = list(node["properties"])
+    children = list(node.get("properties", {}).values()) + node.get("anyOf", [])
+    if isinstance(node.get("items"), dict):
+        children.append(node["items"])
+    for child in children:
+        _make_strict(child, root, inlining)

@@ -1,0 +1,449 @@
+"""A scripted stand-in for a model provider, served over real HTTP on 127.0.0.1.
+
+It speaks the OpenAI Chat Completions and Anthropic Messages wire formats well enough
+for the official SDKs, so tests (ours, the example suites', users' own) exercise the
+real client code path without a real model, a key or a network. Nothing here is a
+model: every answer comes from a script the test wrote.
+
+    with ScriptedModelServer() as scripted:
+        scripted.enqueue({"element_id": 3}, Fault(429), Reply('{"cut', finish_reason="length"))
+        config = ModelConfig("openai/scripted", base_url=scripted.openai_base_url)
+
+A reply is a value (dict or list: the JSON answer, or the tool input when the request
+forces a tool; str: raw text content, so tests can send malformed JSON), a `Reply`
+(the same with usage numbers, a finish reason or a delay), a `Fault` (an HTTP error,
+optionally late enough to be a timeout) or a callable `fn(request) -> reply` that reads
+the prompt it received and answers as a correct model would.
+"""
+
+from __future__ import annotations
+
+import base64
+import itertools
+import json
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Literal, TypeAlias
+
+__all__ = [
+    "LLAMA_CPP_JSON_SCHEMA_REJECTION",
+    "Fault",
+    "Reply",
+    "ScriptedModelServer",
+    "ScriptedReply",
+    "ScriptedRequest",
+]
+
+Provider: TypeAlias = Literal["openai", "anthropic"]
+
+# What llama-cpp-python's server answers (HTTP 500) when it gets response_format json_schema.
+LLAMA_CPP_JSON_SCHEMA_REJECTION = "Input should be 'text' or 'json_object'"
+
+_SECRET_HEADERS = frozenset({"authorization", "x-api-key", "api-key", "proxy-authorization"})
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A successful scripted answer with explicit usage numbers or a finish reason.
+
+    `finish_reason="length"` marks the answer as cut off at max_tokens (OpenAI
+    `finish_reason: length`, Anthropic `stop_reason: max_tokens`). Token counts left
+    as None are estimated from the text (about four characters a token).
+    """
+
+    value: Any
+    finish_reason: Literal["stop", "length"] = "stop"
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    cached_tokens: int = 0
+    delay: float = 0.0
+
+
+@dataclass(frozen=True)
+class Fault:
+    """An HTTP error answer, sent after `delay` seconds.
+
+    A delay longer than the client's timeout makes the client see a timeout. `body`
+    None means a provider-shaped error body for the status; a dict is sent as JSON and
+    a str as the error message.
+    """
+
+    status: int = 500
+    body: dict[str, Any] | str | None = None
+    delay: float = 0.0
+    headers: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def timeout(cls, seconds: float) -> Fault:
+        """No answer for `seconds` (then a 504 nobody reads): longer than the client timeout."""
+        return cls(504, "scripted timeout", delay=seconds)
+
+
+@dataclass(frozen=True)
+class ScriptedRequest:
+    """One request the scripted server received, with secrets (auth headers) removed."""
+
+    provider: Provider
+    path: str
+    headers: dict[str, str]
+    body: dict[str, Any]
+
+    @property
+    def model(self) -> str:
+        return str(self.body.get("model", ""))
+
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        return list(self.body.get("messages", []))
+
+    @property
+    def text(self) -> str:
+        """All prompt text (system and messages) joined: what a scripted answer reads."""
+        parts: list[str] = []
+        system = self.body.get("system")
+        if isinstance(system, str):
+            parts.append(system)
+        elif isinstance(system, list):
+            parts.extend(block.get("text", "") for block in system)
+        for message in self.messages:
+            content = message.get("content")
+            if isinstance(content, str):
+                parts.append(content)
+            elif isinstance(content, list):
+                parts.extend(b["text"] for b in content if b.get("type") == "text")
+        return "\n".join(parts)
+
+    @property
+    def images(self) -> list[bytes]:
+        """Decoded images from either wire shape (OpenAI data URLs, Anthropic base64)."""
+        found: list[bytes] = []
+        for message in self.messages:
+            content = message.get("content")
+            for block in content if isinstance(content, list) else ():
+                if block.get("type") == "image_url":
+                    url = block["image_url"]["url"]
+                    found.append(base64.b64decode(url.partition("base64,")[2]))
+                elif block.get("type") == "image" and block["source"].get("type") == "base64":
+                    found.append(base64.b64decode(block["source"]["data"]))
+        return found
+
+    @property
+    def response_format(self) -> str | None:
+        """OpenAI response_format type ("json_schema", "json_object", "text") or None."""
+        fmt = self.body.get("response_format")
+        return fmt.get("type") if isinstance(fmt, dict) else None
+
+    @property
+    def forced_tool(self) -> str | None:
+        """The tool the request forces the model to call, if any (either provider)."""
+        choice = self.body.get("tool_choice")
+        if not isinstance(choice, dict):
+            return None
+        if choice.get("type") == "tool":  # anthropic
+            return choice.get("name")
+        if choice.get("type") == "function":  # openai
+            return choice.get("function", {}).get("name")
+        return None
+
+
+ScriptedReply: TypeAlias = (
+    dict[str, Any] | list[Any] | str | Reply | Fault | Callable[[ScriptedRequest], Any]
+)
+
+NO_REPLY = Fault(500, "scripted model has no reply queued: call enqueue() before the request")
+
+
+class ScriptedModelServer:
+    """A threaded HTTP server on 127.0.0.1 answering from a queue of scripted replies.
+
+    `default` answers when the queue is empty (a value, Reply, Fault or callable);
+    `reject_json_schema` emulates llama-cpp-python's server, which refuses
+    response_format json_schema with an HTTP 500. Thread-safe.
+    """
+
+    def __init__(
+        self, *, default: ScriptedReply = NO_REPLY, reject_json_schema: bool = False
+    ) -> None:
+        self.default = default
+        self.reject_json_schema = reject_json_schema
+        self._queue: deque[ScriptedReply] = deque()
+        self._requests: list[ScriptedRequest] = []
+        self._lock = threading.Lock()
+        self._ids = itertools.count(1)
+        self._httpd: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    # --- lifecycle -------------------------------------------------------------------
+
+    def start(self) -> ScriptedModelServer:
+        if self._httpd is None:
+            self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
+            self._httpd.daemon_threads = True
+            self._httpd.block_on_close = False
+            self._thread = threading.Thread(
+                target=self._httpd.serve_forever,
+                kwargs={"poll_interval": 0.02},  # so stop() returns at once
+                name="scripted-model",
+                daemon=True,
+            )
+            self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self._httpd is not None:
+            self._httpd.shutdown()
+            self._httpd.server_close()
+            self._httpd = None
+
+    def __enter__(self) -> ScriptedModelServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def url(self) -> str:
+        if self._httpd is None:
+            raise RuntimeError("the scripted model server is not started")
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host}:{port}"
+
+    @property
+    def openai_base_url(self) -> str:
+        return f"{self.url}/v1"
+
+    @property
+    def anthropic_base_url(self) -> str:
+        return self.url
+
+    # --- scripting and records -------------------------------------------------------
+
+    def enqueue(self, *replies: ScriptedReply) -> None:
+        """Queue replies, answered one per request in order."""
+        with self._lock:
+            self._queue.extend(replies)
+
+    @property
+    def pending(self) -> int:
+        """Replies queued and not yet used."""
+        with self._lock:
+            return len(self._queue)
+
+    @property
+    def requests(self) -> list[ScriptedRequest]:
+        with self._lock:
+            return list(self._requests)
+
+    @property
+    def calls(self) -> int:
+        with self._lock:
+            return len(self._requests)
+
+    @property
+    def last_request(self) -> ScriptedRequest:
+        with self._lock:
+            return self._requests[-1]
+
+    # --- answering -------------------------------------------------------------------
+
+    def _next_reply(self, request: ScriptedRequest) -> Reply | Fault:
+        with self._lock:
+            self._requests.append(request)
+            if (
+                self.reject_json_schema
+                and request.provider == "openai"
+                and request.response_format == "json_schema"
+            ):
+                return _llama_cpp_rejection()
+            reply = self._queue.popleft() if self._queue else self.default
+        if callable(reply) and not isinstance(reply, Reply | Fault):
+            try:
+                reply = reply(request)  # outside the lock: a scripted model may be slow
+            except Exception as exc:  # a bug in the test's script: say so in the answer
+                return Fault(500, f"scripted reply function raised {exc!r}")
+        return reply if isinstance(reply, Reply | Fault) else Reply(reply)
+
+    def _answer(self, request: ScriptedRequest) -> tuple[int, dict[str, str], dict[str, Any]]:
+        reply = self._next_reply(request)
+        if reply.delay:
+            time.sleep(reply.delay)
+        if isinstance(reply, Fault):
+            return reply.status, reply.headers, _error_body(request.provider, reply)
+        n = next(self._ids)
+        if request.provider == "openai":
+            return 200, {}, _openai_completion(request, reply, n)
+        return 200, {}, _anthropic_message(request, reply, n)
+
+
+# --- wire formats ------------------------------------------------------------------------
+
+
+def _estimate_tokens(text: str) -> int:
+    return max(1, len(text) // 4)
+
+
+def _usage_numbers(request: ScriptedRequest, reply: Reply, answer: str) -> tuple[int, int]:
+    input_tokens = reply.input_tokens
+    if input_tokens is None:
+        input_tokens = _estimate_tokens(request.text) + 85 * len(request.images)
+    output_tokens = reply.output_tokens
+    if output_tokens is None:
+        output_tokens = _estimate_tokens(answer)
+    return input_tokens, output_tokens
+
+
+def _as_text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def _openai_completion(request: ScriptedRequest, reply: Reply, n: int) -> dict[str, Any]:
+    tools = request.body.get("tools") or []
+    tool = request.forced_tool or (tools[0]["function"]["name"] if tools else None)
+    answer = _as_text(reply.value)
+    message: dict[str, Any] = {"role": "assistant", "content": answer, "refusal": None}
+    finish = reply.finish_reason
+    if tool and not isinstance(reply.value, str):
+        message["content"] = None
+        message["tool_calls"] = [
+            {
+                "id": f"call_scripted_{n}",
+                "type": "function",
+                "function": {"name": tool, "arguments": answer},
+            }
+        ]
+        finish = "tool_calls" if finish == "stop" else finish
+    prompt_tokens, completion_tokens = _usage_numbers(request, reply, answer)
+    return {
+        "id": f"chatcmpl-scripted-{n}",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": request.model,
+        "system_fingerprint": "scripted",
+        "choices": [{"index": 0, "message": message, "finish_reason": finish, "logprobs": None}],
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
+            "prompt_tokens_details": {"cached_tokens": reply.cached_tokens},
+        },
+    }
+
+
+def _anthropic_message(request: ScriptedRequest, reply: Reply, n: int) -> dict[str, Any]:
+    tools = request.body.get("tools") or []
+    tool = request.forced_tool or (tools[0]["name"] if tools else None)
+    answer = _as_text(reply.value)
+    if tool and not isinstance(reply.value, str):
+        block: dict[str, Any] = {
+            "type": "tool_use",
+            "id": f"toolu_scripted_{n}",
+            "name": tool,
+            "input": reply.value,
+        }
+        stop = "tool_use"
+    else:
+        block = {"type": "text", "text": answer}
+        stop = "end_turn"
+    if reply.finish_reason == "length":
+        stop = "max_tokens"
+    input_tokens, output_tokens = _usage_numbers(request, reply, answer)
+    return {
+        "id": f"msg_scripted_{n}",
+        "type": "message",
+        "role": "assistant",
+        "model": request.model,
+        "content": [block],
+        "stop_reason": stop,
+        "stop_sequence": None,
+        "usage": {
+            # Anthropic counts cache reads apart from input_tokens.
+            "input_tokens": max(0, input_tokens - reply.cached_tokens),
+            "output_tokens": output_tokens,
+            "cache_read_input_tokens": reply.cached_tokens,
+            "cache_creation_input_tokens": 0,
+        },
+    }
+
+
+_ERROR_TYPES = {
+    400: ("invalid_request_error", "invalid_request_error"),
+    401: ("authentication_error", "invalid_api_key"),
+    403: ("permission_error", "permission_denied"),
+    404: ("not_found_error", "model_not_found"),
+    429: ("rate_limit_error", "rate_limit_exceeded"),
+    529: ("overloaded_error", "overloaded"),
+}
+
+
+def _error_body(provider: Provider, fault: Fault) -> dict[str, Any]:
+    if isinstance(fault.body, dict):
+        return fault.body
+    message = fault.body or f"scripted fault: HTTP {fault.status}"
+    anthropic_type, openai_code = _ERROR_TYPES.get(fault.status, ("api_error", "server_error"))
+    if provider == "anthropic":
+        return {"type": "error", "error": {"type": anthropic_type, "message": message}}
+    return {"error": {"message": message, "type": openai_code, "param": None, "code": openai_code}}
+
+
+def _llama_cpp_rejection() -> Fault:
+    detail = {
+        "type": "literal_error",
+        "loc": ["body", "response_format", "type"],
+        "msg": LLAMA_CPP_JSON_SCHEMA_REJECTION,
+        "input": "json_schema",
+    }
+    message = f"[{detail}] (scripted llama-cpp-python emulation)"
+    return Fault(500, {"error": {"message": message, "type": "internal_server_error"}})
+
+
+# --- HTTP plumbing -----------------------------------------------------------------------
+
+
+def _handler_for(server: ScriptedModelServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        server_version = "ScriptedModel/1"
+
+        def do_POST(self) -> None:
+            length = int(self.headers.get("content-length") or 0)
+            raw = self.rfile.read(length) if length else b""
+            path = self.path.split("?", 1)[0].rstrip("/")
+            if path.endswith("/chat/completions"):
+                provider: Provider = "openai"
+            elif path.endswith("/v1/messages"):
+                provider = "anthropic"
+            else:
+                self._send(404, {}, {"error": {"message": f"scripted server: no route {path}"}})
+                return
+            try:
+                body = json.loads(raw or b"{}")
+            except json.JSONDecodeError:
+                self._send(400, {}, {"error": {"message": "scripted server: body is not JSON"}})
+                return
+            headers = {
+                k.lower(): v for k, v in self.headers.items() if k.lower() not in _SECRET_HEADERS
+            }
+            request = ScriptedRequest(provider, path, headers, body)
+            self._send(*server._answer(request))
+
+        def _send(self, status: int, headers: dict[str, str], body: dict[str, Any]) -> None:
+            data = json.dumps(body).encode()
+            try:
+                self.send_response(status)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(data)))
+                for name, value in headers.items():
+                    self.send_header(name, value)
+                self.end_headers()
+                self.wfile.write(data)
+            except (BrokenPipeError, ConnectionResetError):
+                self.close_connection = True  # the client gave up (a scripted timeout)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass  # quiet: tests assert on `requests`, not on logs
+
+    return Handler
