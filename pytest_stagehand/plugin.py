@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Generator
+from pathlib import Path
+
 import pytest
 
-from .errors import ConfigError
-from .settings import OPTIONS, Settings, resolve
+from . import report
+from .errors import ConfigError, MissingApiKey
+from .llm import ModelConfig
+from .settings import OPTIONS, Settings, cache_root, resolve
 
 SETTINGS_KEY = pytest.StashKey[Settings]()
 EXPLICIT_KEY = pytest.StashKey[frozenset]()
@@ -33,7 +38,10 @@ def pytest_configure(config: pytest.Config) -> None:
     ini = {o.name: config.getini(o.ini) for o in OPTIONS}
     try:
         settings, explicit = resolve(cli, ini)
-    except ConfigError as exc:
+        model = model_config(settings, config.rootpath)
+        if model is not None:
+            model.check_credentials()  # a configured model without a key fails once, here
+    except (ConfigError, MissingApiKey) as exc:
         raise pytest.UsageError(f"pytest-stagehand: {exc}") from None
     config.stash[SETTINGS_KEY] = settings
     config.stash[EXPLICIT_KEY] = explicit
@@ -43,3 +51,42 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def session_settings(config: pytest.Config) -> Settings:
     return config.stash[SETTINGS_KEY]
+
+
+# --- the model (issue 4): one place turns settings into a model configuration ---
+
+
+def model_config(settings: Settings, rootdir: Path) -> ModelConfig | None:
+    """How to reach the model `settings` name; None when no model may be called."""
+    if settings.model is None or not settings.may_call_model:
+        return None
+    return ModelConfig(
+        settings.model,
+        api_key=settings.api_key,
+        base_url=settings.base_url,
+        timeout=settings.model_timeout,
+        max_retries=settings.model_retries,
+        memo_dir=cache_root(settings, rootdir) / "memo" if settings.memo else None,
+    )
+
+
+# --- reports: step lines, terminal summary, Allure, evidence, JUnit (logic in report.py) ---
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item,
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    test_report = yield
+    report.complete_report(item, test_report)
+    return test_report
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    # A plugin object, since pytest_runtest_logreport (where xdist workers' steps arrive)
+    # is given no config to find the summary by.
+    summary = report.session_summary(session.config)
+    session.config.pluginmanager.register(summary, "stagehand-summary")
+
+
+# --- end of reports section ---
