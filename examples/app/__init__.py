@@ -1,0 +1,1 @@
+"""The example shop served to the example tests (see server.py)."""
