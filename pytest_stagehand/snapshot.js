@@ -1,0 +1,963 @@
+// One frame's DOM -> outline lines + the data needed to act on and recognise each element
+// (or, given `args.target`, just that element's description). Evaluated once per frame by
+// snapshot.py as `(args) => json`. It only reads the page: no attribute, property or node is
+// written, so snapshots never disturb the app under test.
+// Roles follow HTML-AAM and names follow accname 1.2, with Playwright's choices where the
+// specs leave room, so that our roles and names agree with Playwright's own AI snapshot.
+(args) => {
+  const scope = args.root || document.documentElement;
+  const frameElements = args.frames || [];
+  const topOrigin = args.origin;
+
+  // ---------------------------------------------------------------- DOM helpers
+
+  const styles = new Map();
+  const styleOf = (el) => {
+    let s = styles.get(el);
+    if (!s) styles.set(el, (s = getComputedStyle(el)));
+    return s;
+  };
+  const parentOf = (el) => el.parentElement || (el.parentNode && el.parentNode.host) || null;
+  // Attributes read once per element into a plain object: DOM calls dominate the cost of a walk.
+  const attributeCache = new Map();
+  const NO_ATTRIBUTES = Object.freeze(Object.create(null));
+  const attr = (el, name) => {
+    let attrs = attributeCache.get(el);
+    if (!attrs) {
+      attrs = NO_ATTRIBUTES;
+      if (el.hasAttributes()) {
+        attrs = Object.create(null);
+        for (const a of el.attributes) attrs[a.name] = a.value;
+      }
+      attributeCache.set(el, attrs);
+    }
+    const value = attrs[name];
+    return value === undefined ? null : value;
+  };
+  const collapse = (s) => s.replace(/[\u200b\u00ad]/g, "").replace(/\s+/g, " ").trim();
+  const NONE = Object.freeze([]);
+  const idRefs = (el, name) => {
+    const value = attr(el, name);
+    if (!value) return NONE;
+    const root = el.getRootNode();
+    const found = [];
+    for (const id of value.split(/\s+/)) {
+      const ref = id && root.getElementById && root.getElementById(id);
+      if (ref && !found.includes(ref)) found.push(ref);
+    }
+    return found;
+  };
+  const SKIP_TAGS = new Set(["script", "style", "noscript", "template", "head", "meta", "link", "title", "base"]);
+  const isInline = (el) => styleOf(el).display === "inline";
+  const FORM_FIELDS = new Set(["input", "select", "textarea"]);  // their text is a value, not content
+  // `element.labels` scans the whole document on first use; one pass over the labels is enough.
+  let labelMap = null;
+  const labelsOf = (el) => {
+    if (!labelMap) {
+      labelMap = new Map();
+      for (const root of allRoots()) {
+        for (const label of root.querySelectorAll("label")) {
+          const control = label.control;
+          if (control) labelMap.set(control, [...(labelMap.get(control) || []), label]);
+        }
+      }
+    }
+    return labelMap.get(el) || [];
+  };
+  const ariaHidden = (el) => (attr(el, "aria-hidden") || "").toLowerCase() === "true";
+  const isEditingHost = (el) => attr(el, "contenteditable") !== null && el.isContentEditable &&
+    !(el.parentElement && el.parentElement.isContentEditable);
+
+  // ---------------------------------------------------------------- roles (HTML-AAM)
+
+  const VALID_ROLES = new Set(("alert alertdialog application article banner blockquote button caption cell " +
+    "checkbox code columnheader combobox complementary contentinfo definition deletion dialog directory " +
+    "document emphasis feed figure form generic grid gridcell group heading img insertion link list listbox " +
+    "listitem log main mark marquee math meter menu menubar menuitem menuitemcheckbox menuitemradio " +
+    "navigation none note option paragraph presentation progressbar radio radiogroup region row rowgroup " +
+    "rowheader scrollbar search searchbox separator slider spinbutton status strong subscript superscript " +
+    "switch tab table tablist tabpanel term textbox time timer toolbar tooltip tree treegrid treeitem").split(" "));
+  const GLOBAL_ARIA = ["aria-atomic", "aria-busy", "aria-controls", "aria-current", "aria-describedby",
+    "aria-details", "aria-dropeffect", "aria-flowto", "aria-grabbed", "aria-hidden", "aria-keyshortcuts",
+    "aria-label", "aria-labelledby", "aria-live", "aria-owns", "aria-relevant", "aria-roledescription"];
+  const TAG_ROLES = {
+    article: "article", aside: "complementary", blockquote: "blockquote", button: "button",
+    caption: "caption", code: "code", datalist: "listbox", dd: "definition", del: "deletion",
+    details: "group", dfn: "term", dialog: "dialog", dt: "term", em: "emphasis", fieldset: "group",
+    figure: "figure", h1: "heading", h2: "heading", h3: "heading", h4: "heading", h5: "heading",
+    h6: "heading", hr: "separator", html: "document", ins: "insertion", li: "listitem", main: "main",
+    mark: "mark", math: "math", menu: "list", meter: "meter", nav: "navigation", ol: "list",
+    optgroup: "group", option: "option", output: "status", p: "paragraph", progress: "progressbar",
+    search: "search", strong: "strong", sub: "subscript", sup: "superscript", svg: "img",
+    table: "table", tbody: "rowgroup", textarea: "textbox", tfoot: "rowgroup", thead: "rowgroup",
+    time: "time", tr: "row", ul: "list",
+  };
+  const INPUT_ROLES = { button: "button", checkbox: "checkbox", image: "button", number: "spinbutton",
+    radio: "radio", range: "slider", reset: "button", submit: "button", file: "button" };
+  const LANDMARK_BLOCKERS = "article:not([role]), aside:not([role]), main:not([role]), nav:not([role]), " +
+    "section:not([role]), [role=article], [role=complementary], [role=main], [role=navigation], [role=region]";
+  // Children whose implicit role is dropped when their container is role=presentation/none.
+  const PRESENTATION_PARENTS = { dd: ["dl", "div"], div: ["dl"], dt: ["dl", "div"], li: ["ol", "ul"],
+    tbody: ["table"], td: ["tr"], tfoot: ["table"], th: ["tr"], thead: ["table"],
+    tr: ["thead", "tbody", "tfoot", "table"] };
+
+  const closestAcrossShadow = (el, css) => {
+    for (let e = el; e; e = e.getRootNode().host) {
+      const found = e.closest(css);
+      if (found) return found;
+    }
+    return null;
+  };
+  const hasAccessibleNameAttr = (el) => attr(el, "aria-label") !== null || attr(el, "aria-labelledby") !== null;
+  const hasTabIndex = (el) => attr(el, "tabindex") !== null && !Number.isNaN(Number(attr(el, "tabindex")));
+  const isFocusable = (el) => {
+    if (nativelyDisabled(el)) return false;
+    const tag = el.localName;
+    if (["button", "details", "select", "textarea"].includes(tag) || hasTabIndex(el)) return true;
+    if (tag === "a" || tag === "area") return attr(el, "href") !== null;
+    return tag === "input" && !el.hidden;
+  };
+  const explicitRole = (el) => {
+    const value = attr(el, "role");
+    if (!value) return null;
+    return value.toLowerCase().split(" ").map((r) => r.trim()).find((r) => VALID_ROLES.has(r)) || null;
+  };
+  const isHeaderCell = (el) => !!el && el.localName === "th";
+  const isDataCellWithContent = (el) =>
+    !!el && el.localName === "td" && !!(el.textContent.trim() || el.children.length);
+  const thRole = (el) => {
+    const scopeAttr = attr(el, "scope");
+    if (scopeAttr === "col" || scopeAttr === "colgroup") return "columnheader";
+    if (scopeAttr === "row" || scopeAttr === "rowgroup") return "rowheader";
+    const next = el.nextElementSibling;
+    const prev = el.previousElementSibling;
+    if (!next && !prev) {
+      const row = el.parentElement && el.parentElement.localName === "tr" ? el.parentElement : null;
+      const table = row && row.closest("table");
+      return table && table.rows.length <= 1 ? null : "columnheader";
+    }
+    if (isHeaderCell(next) && isHeaderCell(prev)) return "columnheader";
+    if (isDataCellWithContent(next) || isDataCellWithContent(prev)) return "rowheader";
+    return "columnheader";
+  };
+  const tagRole = (el) => {
+    const tag = el.localName;
+    switch (tag) {
+      case "a": case "area": return attr(el, "href") !== null ? "link" : null;
+      case "footer": return closestAcrossShadow(el, LANDMARK_BLOCKERS) ? null : "contentinfo";
+      case "header": return closestAcrossShadow(el, LANDMARK_BLOCKERS) ? null : "banner";
+      case "form": return hasAccessibleNameAttr(el) ? "form" : null;
+      case "section": return hasAccessibleNameAttr(el) ? "region" : null;
+      case "img":
+        return attr(el, "alt") === "" && !attr(el, "title") &&
+          !hasGlobalAria(el, "") && !hasTabIndex(el) ? "presentation" : "img";
+      case "input": {
+        const type = el.type.toLowerCase();
+        if (["email", "search", "tel", "text", "url", ""].includes(type)) {
+          const list = idRefs(el, "list")[0];
+          if (list && list.localName === "datalist") return "combobox";
+          return type === "search" ? "searchbox" : "textbox";
+        }
+        if (type === "hidden") return null;
+        return INPUT_ROLES[type] || "textbox";
+      }
+      case "select": return el.multiple || el.size > 1 ? "listbox" : "combobox";
+      case "td": {
+        const table = closestAcrossShadow(el, "table");
+        const tableRole = table ? explicitRole(table) : null;
+        return tableRole === "grid" || tableRole === "treegrid" ? "gridcell" : "cell";
+      }
+      case "th": return thRole(el);
+      default: return TAG_ROLES[tag] || null;
+    }
+  };
+  const implicitRole = (el) => {
+    const role = tagRole(el);
+    if (!role) return null;
+    for (let child = el; ;) {
+      const parent = parentOf(child);
+      const allowed = PRESENTATION_PARENTS[child.localName];
+      if (!parent || !allowed || !allowed.includes(parent.localName)) return role;
+      const parentRole = explicitRole(parent);
+      const presentational = parentRole === "none" || parentRole === "presentation";
+      if (presentational && !keepsOwnRole(parent, parentRole)) return parentRole;
+      child = parent;
+    }
+  };
+  const LABEL_PROHIBITED = new Set(["caption", "code", "deletion", "emphasis", "generic", "insertion",
+    "paragraph", "presentation", "strong", "subscript", "superscript"]);
+  const hasGlobalAria = (el, role) => GLOBAL_ARIA.some((a) => attr(el, a) !== null &&
+    !((a === "aria-label" || a === "aria-labelledby") && LABEL_PROHIBITED.has(role)) &&
+    !(a === "aria-roledescription" && role === "generic"));
+  // role=presentation is ignored on focusable elements and those with global ARIA attributes.
+  const keepsOwnRole = (el, role) => hasGlobalAria(el, role || "") || isFocusable(el);
+  const roles = new Map();
+  const roleOf = (el) => {
+    let role = roles.get(el);
+    if (role !== undefined) return role;
+    role = explicitRole(el);
+    if (!role) role = implicitRole(el);
+    else if (role === "none" || role === "presentation") {
+      const implicit = implicitRole(el);
+      if (keepsOwnRole(el, implicit)) role = implicit;
+    }
+    roles.set(el, role);
+    return role;
+  };
+
+  // ---------------------------------------------------------------- states
+
+  const nativelyDisabled = (el) => {
+    if (!["button", "input", "select", "textarea", "option", "optgroup"].includes(el.localName)) return false;
+    if (attr(el, "disabled") !== null) return true;
+    if (el.localName === "option" && el.closest("optgroup[disabled]")) return true;
+    const fieldset = el.closest("fieldset[disabled]");
+    if (!fieldset) return false;
+    const legend = fieldset.querySelector(":scope > legend");
+    return !legend || !legend.contains(el);
+  };
+  const DISABLEABLE = new Set(("application button composite gridcell group input link menuitem scrollbar " +
+    "separator tab checkbox columnheader combobox grid listbox menu menubar menuitemcheckbox menuitemradio " +
+    "option radio radiogroup row rowheader searchbox select slider spinbutton switch tablist textbox " +
+    "toolbar tree treegrid treeitem").split(" "));
+  const ariaDisabled = new Map();
+  const ariaDisabledChain = (el) => {
+    let disabled = ariaDisabled.get(el);
+    if (disabled === undefined) {
+      const value = (attr(el, "aria-disabled") || "").toLowerCase();
+      const parent = value === "true" || value === "false" ? null : parentOf(el);
+      disabled = value === "true" || (!!parent && ariaDisabledChain(parent));
+      ariaDisabled.set(el, disabled);
+    }
+    return disabled;
+  };
+  const CHECKABLE = new Set(["checkbox", "menuitemcheckbox", "option", "radio", "switch", "menuitemradio",
+    "treeitem"]);
+  const EXPANDABLE = new Set(("application button checkbox combobox gridcell link listbox menuitem row " +
+    "rowheader tab treeitem columnheader menuitemcheckbox menuitemradio switch").split(" "));
+  const SELECTABLE = new Set(["gridcell", "option", "row", "tab", "rowheader", "columnheader", "treeitem"]);
+  const VALUE_ROLES = new Set(["textbox", "searchbox", "combobox", "spinbutton", "slider"]);
+  const ariaBool = (el, name) => {
+    const value = (attr(el, name) || "").toLowerCase();
+    return value === "true" ? true : value === "false" ? false : value === "mixed" ? "mixed" : undefined;
+  };
+
+  function statesOf(el, role, name) {
+    const states = {};
+    const tag = el.localName;
+    if (tag === "select") {
+      const chosen = [...el.selectedOptions].map((o) => collapse(o.label || o.textContent));
+      if (chosen.length) states.value = chosen.join(", ");
+    } else if (tag === "input" || tag === "textarea") {
+      const valueless = ["checkbox", "radio", "file", "submit", "button", "reset", "image"].includes(el.type);
+      if (el.value && !valueless) states.value = el.type === "password" ? "***" : el.value;  // no secrets
+    } else if (VALUE_ROLES.has(role)) {
+      const value = attr(el, "aria-valuetext") || attr(el, "aria-valuenow");
+      if (value) states.value = value;
+    }
+    const placeholder = attr(el, "placeholder");
+    if (placeholder && placeholder !== name && VALUE_ROLES.has(role)) states.placeholder = placeholder;
+    if (CHECKABLE.has(role)) {
+      let checked;
+      if (tag === "input" && (el.type === "checkbox" || el.type === "radio")) {
+        checked = el.indeterminate ? "mixed" : el.checked;
+      } else if (role !== "option") checked = ariaBool(el, "aria-checked") || false;
+      if (checked) states.checked = checked;
+    }
+    if (SELECTABLE.has(role)) {
+      const selected = tag === "option" ? el.selected : ariaBool(el, "aria-selected") === true;
+      if (selected) states.selected = true;
+    }
+    if (role === "button") {
+      const pressed = ariaBool(el, "aria-pressed");
+      if (pressed !== undefined) states.pressed = pressed;
+    }
+    const details = tag === "summary" && el.parentElement;
+    if (details && details.localName === "details") states.expanded = details.open;
+    else if (EXPANDABLE.has(role)) {
+      const expanded = ariaBool(el, "aria-expanded");
+      if (expanded !== undefined) states.expanded = expanded;
+    }
+    if (nativelyDisabled(el) || (DISABLEABLE.has(role) && ariaDisabledChain(el))) states.disabled = true;
+    if (el.required || ariaBool(el, "aria-required") === true) states.required = true;
+    if ((tag === "input" || tag === "textarea") && el.readOnly) states.readonly = true;
+    if (ariaBool(el, "aria-invalid") === true) states.invalid = true;
+    const level = /^h[1-6]$/.test(tag) ? Number(tag[1]) : Number(attr(el, "aria-level"));
+    const leveled = ["heading", "listitem", "row", "treeitem"].includes(role);
+    if (leveled && Number.isInteger(level) && level > 0) states.level = level;
+    if (isEditingHost(el)) states.editable = true;
+    return states;
+  }
+
+  // ---------------------------------------------------------------- accessible names (accname 1.2)
+
+  const NAMING_PROHIBITED = new Set(["caption", "code", "definition", "deletion", "emphasis", "generic",
+    "insertion", "mark", "paragraph", "presentation", "strong", "subscript", "suggestion", "superscript",
+    "term", "time"]);
+  const NAME_FROM_CONTENT = new Set(["button", "cell", "checkbox", "columnheader", "gridcell", "heading",
+    "link", "menuitem", "menuitemcheckbox", "menuitemradio", "option", "radio", "row", "rowheader",
+    "switch", "tab", "tooltip", "treeitem"]);
+  const NAME_FROM_CONTENT_INSIDE = new Set(["", "caption", "code", "contentinfo", "definition", "deletion",
+    "emphasis", "insertion", "list", "listitem", "mark", "none", "paragraph", "presentation", "region",
+    "row", "rowgroup", "section", "strong", "subscript", "superscript", "table", "term", "time"]);
+  const RANGE_ROLES = new Set(["progressbar", "scrollbar", "slider", "spinbutton", "meter"]);
+  const PLACEHOLDER_TYPES = new Set(["text", "password", "number", "search", "tel", "email", "url"]);
+
+  const hiddenCache = new Map();
+  // Hidden from the accessibility tree: not rendered, or display:none, aria-hidden, unslotted or
+  // in closed <details> somewhere up the flat tree.
+  function hiddenForNames(el) {
+    let hidden = hiddenCache.get(el);
+    if (hidden !== undefined) return hidden;
+    const style = styleOf(el);
+    if (SKIP_TAGS.has(el.localName)) hidden = true;
+    else if (style.display === "contents" && el.localName !== "slot") {
+      hidden = true;
+      for (let c = el.firstChild; c && hidden; c = c.nextSibling) {
+        if (c.nodeType === 1 ? !hiddenForNames(c) : c.nodeType === 3 && c.nodeValue.trim()) hidden = false;
+      }
+    } else {
+      const optionInSelect = el.localName === "option" && el.closest("select");
+      hidden = (!optionInSelect && el.localName !== "slot" && style.visibility !== "visible") || hiddenChain(el);
+    }
+    hiddenCache.set(el, hidden);
+    return hidden;
+  }
+  const chainCache = new Map();
+  function hiddenChain(el) {
+    let hidden = chainCache.get(el);
+    if (hidden !== undefined) return hidden;
+    const parent = el.parentElement;
+    hidden = (parent && parent.shadowRoot && !el.assignedSlot) || styleOf(el).display === "none" || ariaHidden(el) ||
+      (!!parent && ((parent.localName === "details" && !parent.open && el !== summaryOf(parent)) ||
+        styleOf(parent).contentVisibility === "hidden"));
+    if (!hidden) { const up = parentOf(el); hidden = !!up && hiddenChain(up); }
+    chainCache.set(el, hidden);
+    return hidden;
+  }
+  const summaryOf = (details) => [...details.children].find((c) => c.localName === "summary");
+  // ::before/::after text. Asking every element for its pseudo styles is the slowest part of a
+  // walk, so it is only done when some style sheet has a ::before or ::after rule at all.
+  const pseudoCache = new Map();
+  const pseudoText = (el, pseudo) => {
+    if (!pseudoRules) return "";
+    let texts = pseudoCache.get(el);
+    if (!texts) pseudoCache.set(el, (texts = {}));
+    if (!(pseudo in texts)) texts[pseudo] = computePseudoText(el, pseudo);
+    return texts[pseudo];
+  };
+  const computePseudoText = (el, pseudo) => {
+    const style = getComputedStyle(el, pseudo);
+    const content = style.content;
+    if (!content || content === "none" || content === "normal") return "";
+    if (style.display === "none" || style.visibility === "hidden") return "";
+    const match = /^"((?:[^"\\]|\\.)*)"$/.exec(content);  // only plain string content carries text
+    if (!match) return "";
+    const text = match[1].replace(/\\(.)/g, "$1");
+    return style.display === "inline" ? text : ` ${text} `;
+  };
+
+  // How an element's text is being asked for (accname's traversal state). `contributors`
+  // collects the elements whose text ended up in the name.
+  const context = (visited, contributors, how) => ({ visited, contributors, self: false, descendant: false,
+    inLabelledBy: false, inLabel: false, inNative: false, hiddenRef: false, fromContent: false, ...how });
+  const childContext = (ctx) => ({ visited: ctx.visited, contributors: ctx.contributors, self: false,
+    descendant: ctx.self || ctx.descendant, inLabelledBy: ctx.inLabelledBy, inLabel: ctx.inLabel,
+    inNative: ctx.inNative, hiddenRef: ctx.hiddenRef, fromContent: false });
+  // Following a reference (aria-labelledby, <label>) starts a fresh traversal from there.
+  const refContext = (ctx, ref, how) => context(ctx.visited, ctx.contributors, { ...how, hiddenRef: hiddenForNames(ref) });
+  // A caption-like part (legend, figcaption, caption, svg title) continues the current one.
+  const partContext = (ctx, part, how) => ({ ...childContext(ctx), ...how, hiddenRef: hiddenForNames(part) });
+  const contributed = (ctx, el, text) => {
+    if (text && ctx.contributors) ctx.contributors.push(el);
+    return text || "";
+  };
+
+  // A descendant's text is the same for every ancestor whose name takes it in, so it is computed
+  // once: without this, a table row, its cells and their links would each walk the same text.
+  const descendantTexts = new Map();  // element -> {text, contributors}
+  function textAlternative(el, ctx) {
+    if (!ctx.descendant || ctx.self || ctx.inLabelledBy || ctx.inLabel || ctx.inNative || ctx.hiddenRef) {
+      return computeTextAlternative(el, ctx);
+    }
+    let known = descendantTexts.get(el);
+    if (!known) {
+      const contributors = [];
+      known = { text: computeTextAlternative(el, context(ctx.visited, contributors, { descendant: true })), contributors };
+      descendantTexts.set(el, known);
+    }
+    for (const c of known.contributors) ctx.contributors.push(c);
+    return known.text;
+  }
+  function computeTextAlternative(el, ctx) {
+    if (ctx.visited.has(el)) return "";
+    if (!ctx.hiddenRef && hiddenForNames(el)) { ctx.visited.add(el); return ""; }
+    const labelledBy = idRefs(el, "aria-labelledby");
+    if (!ctx.inLabelledBy && labelledBy.length) {
+      const text = labelledBy.map((ref) => textAlternative(ref, refContext(ctx, ref, { inLabelledBy: true })))
+        .filter(Boolean).join(" ");
+      if (text.trim()) {
+        if (ctx.self && labelledBy.some((ref) => ref === el || el.contains(ref))) ctx.fromContent = true;
+        return text;
+      }
+    }
+    const role = roleOf(el) || "";
+    const tag = el.localName;
+    if ((ctx.inLabel || ctx.inLabelledBy || ctx.descendant) && !labelledBy.includes(el)) {
+      const embedded = embeddedValue(el, tag, role, ctx);
+      if (embedded !== undefined) return embedded;
+    }
+    const ariaLabel = attr(el, "aria-label") || "";
+    if (ariaLabel.trim()) { ctx.visited.add(el); return contributed(ctx, el, ariaLabel); }
+    const presentational = role === "presentation" || role === "none";
+    if (!presentational) {
+      const native = nativeName(el, tag, labelledBy.length > 0, ctx);
+      if (native !== undefined) return native;
+    }
+    if (NAME_FROM_CONTENT.has(role) || (ctx.descendant && NAME_FROM_CONTENT_INSIDE.has(role)) ||
+        (tag === "summary" && !presentational) || ctx.inLabelledBy || ctx.inLabel || ctx.inNative) {
+      ctx.visited.add(el);
+      const text = contentText(el, childContext(ctx));
+      if (ctx.self ? text.trim() : text) {
+        if (ctx.self && text.trim()) ctx.fromContent = true;
+        if (text.trim() && ctx.contributors) ctx.contributors.push(el);
+        return text;
+      }
+    }
+    ctx.visited.add(el);
+    const title = attr(el, "title") || "";
+    return !presentational || tag === "iframe" ? contributed(ctx, el, title.trim() ? title : "") : "";
+  }
+
+  // Inside another element's name, a control stands for its current value.
+  function embeddedValue(el, tag, role, ctx) {
+    if (role === "textbox" || role === "searchbox") {
+      ctx.visited.add(el);
+      if (el.type === "password") return "";  // a typed secret never becomes a name
+      return contributed(ctx, el, tag === "input" || tag === "textarea" ? el.value : el.textContent);
+    }
+    if (role === "combobox" || role === "listbox") {
+      ctx.visited.add(el);
+      let options;
+      if (tag === "select") {
+        options = [...el.selectedOptions];
+        if (!options.length && el.options.length) options.push(el.options[0]);
+      } else {
+        const listbox = role === "combobox" ? [...el.querySelectorAll("*")].find((e) => roleOf(e) === "listbox") : el;
+        const selected = listbox ? listbox.querySelectorAll('[aria-selected="true" i]') : NONE;
+        options = [...selected].filter((e) => roleOf(e) === "option");
+      }
+      if (!options.length && tag === "input") return contributed(ctx, el, el.value);
+      return options.map((o) => textAlternative(o, childContext(ctx))).filter(Boolean).join(" ");
+    }
+    if (RANGE_ROLES.has(role)) {
+      ctx.visited.add(el);
+      return contributed(ctx, el, attr(el, "aria-valuetext") || attr(el, "aria-valuenow") || attr(el, "value"));
+    }
+    if (role === "menu") { ctx.visited.add(el); return ""; }
+    return undefined;
+  }
+
+  // Names that HTML defines natively (labels, alt, legend, caption, value, ...); undefined: none applies.
+  function nativeName(el, tag, labelledBy, ctx) {
+    const done = (text) => { ctx.visited.add(el); return contributed(ctx, el, text); };
+    if (tag === "input" && ["button", "submit", "reset"].includes(el.type)) {
+      if (el.value.trim()) return done(el.value);
+      return done(el.type === "submit" ? "Submit" : el.type === "reset" ? "Reset" : attr(el, "title"));
+    }
+    const labels = labelsOf(el);
+    if (tag === "input" && (el.type === "file" || el.type === "image")) {
+      if (labels.length && !ctx.inLabelledBy) return labelText(el, labels, ctx);
+      if (el.type === "file") return done("Choose File");
+      return done((attr(el, "alt") || "").trim() ? attr(el, "alt") :
+        (attr(el, "title") || "").trim() ? attr(el, "title") : "Submit");
+    }
+    const firstChild = (name) => [...el.children].find((c) => c.localName === name);
+    if (!labelledBy) {
+      if (tag === "button" && labels.length) return labelText(el, labels, ctx);
+      if (tag === "output") return labels.length ? labelText(el, labels, ctx) : done(attr(el, "title"));
+      if (["textarea", "select", "input", "meter", "progress"].includes(tag)) {
+        if (labels.length) return labelText(el, labels, ctx);
+        const usePlaceholder = (tag === "input" && PLACEHOLDER_TYPES.has(el.type)) || tag === "textarea";
+        const title = attr(el, "title") || "";
+        return done(!usePlaceholder || title ? title : attr(el, "placeholder"));
+      }
+      const captionTag = { fieldset: "legend", figure: "figcaption" }[tag];
+      if (captionTag) {
+        const caption = firstChild(captionTag);
+        return caption ? textAlternative(caption, partContext(ctx, caption, { inNative: true })) : done(attr(el, "title"));
+      }
+    }
+    if (tag === "img" || tag === "area") {
+      const alt = attr(el, "alt") || "";
+      return done(alt.trim() ? alt : attr(el, "title"));
+    }
+    if (tag === "table") {
+      const caption = firstChild("caption");
+      if (caption) return textAlternative(caption, partContext(ctx, caption, { inNative: true }));
+      if (attr(el, "summary")) return done(attr(el, "summary"));
+    }
+    if (tag === "svg" || el.ownerSVGElement) {
+      const title = [...el.children].find((c) => c.localName === "title" && c.ownerSVGElement);
+      if (title) return textAlternative(title, partContext(ctx, title, { inLabelledBy: true }));
+    }
+    return undefined;
+  }
+  function labelText(el, labels, ctx) {
+    ctx.visited.add(el);  // a label around the control does not name it with its own value
+    return labels.map((label) => textAlternative(label, refContext(ctx, label, { inLabel: true })))
+      .filter(Boolean).join(" ");
+  }
+
+  // The text of an element's rendered children: a shadow host shows its shadow tree (light
+  // children come in through slots), closed <details> hide their text.
+  function contentText(el, ctx) {
+    let text = pseudoText(el, "::before");
+    const assigned = el.localName === "slot" ? el.assignedNodes() : NONE;
+    const skipText = !ctx.hiddenRef && el.localName === "details" && !el.open;
+    if (assigned.length) for (const node of assigned) text += nodeText(node, ctx, false);
+    else for (let c = (el.shadowRoot || el).firstChild; c; c = c.nextSibling) text += nodeText(c, ctx, skipText);
+    return text + pseudoText(el, "::after");
+  }
+  function nodeText(node, ctx, skipText) {
+    if (node.nodeType === 1) {
+      const text = textAlternative(node, ctx);
+      return isInline(node) && node.localName !== "br" ? text : ` ${text} `;
+    }
+    return node.nodeType === 3 && !skipText ? node.nodeValue : "";
+  }
+
+  const names = new Map();
+  // {text, fromContent, contributors}: contributors are the elements whose text made up the name.
+  function nameOf(el) {
+    let result = names.get(el);
+    if (result) return result;
+    const role = roleOf(el) || "";
+    if (NAMING_PROHIBITED.has(role)) result = { text: "", fromContent: false, contributors: NONE };
+    else {
+      const ctx = context(new Set(), [], { self: true });
+      const text = textAlternative(el, ctx);
+      result = { text: collapse(text), fromContent: ctx.fromContent, contributors: ctx.contributors };
+    }
+    names.set(el, result);
+    return result;
+  }
+
+  // ---------------------------------------------------------------- the outline tree
+
+  const INTERACTIVE = new Set(["button", "link", "textbox", "searchbox", "combobox", "listbox", "checkbox",
+    "radio", "switch", "slider", "spinbutton", "tab", "menuitem", "menuitemcheckbox", "menuitemradio",
+    "option", "treeitem", "gridcell"]);
+  // Roles that add no outline line of their own: their text flows into the parent.
+  const TEXT_LEVEL = new Set(["generic", "none", "presentation", "strong", "emphasis", "code", "mark",
+    "subscript", "superscript", "deletion", "insertion", "time", "document", "rowgroup", "separator",
+    "caption"]);
+  const BREAK = null;  // block boundary between text runs
+
+  const outlineRole = (el) => el.localName === "iframe" || el.localName === "frame" ? "iframe" : roleOf(el) || "generic";
+
+  // node: {el, role, items: (string | BREAK | node)[], control, clickable, frame}
+  const lineOf = new Map();
+  const pendingContributors = new Set();  // text-only generic boxes: they keep a parent's name visible
+  let lineCount = 0;
+
+  function walk(node, out, textVisible) {
+    if (node.nodeType === 3) {
+      if (textVisible) out.push(node.nodeValue);
+      return;
+    }
+    if (node.nodeType !== 1) return;
+    const el = node;
+    const tag = el.localName;
+    if (SKIP_TAGS.has(tag) || ariaHidden(el)) return;
+    const style = styleOf(el);
+    if (style.display === "none") return;
+    if (style.contentVisibility === "hidden") return;
+    const contents = style.display === "contents";
+    const visible = style.visibility === "visible";
+    // The walk has just checked what name computation would check again on the way up.
+    chainCache.set(el, false);
+    if (visible && !contents) hiddenCache.set(el, false);
+    let zero = false;
+    if (!contents) {
+      const rect = el.getBoundingClientRect();
+      zero = !(rect.width > 0 && rect.height > 0);
+    }
+    const childTextVisible = visible && !(zero && style.overflow !== "visible");
+    const role = outlineRole(el);
+    const block = !contents && style.display !== "inline";
+
+    if (role === "iframe") {
+      if (!visible || zero) return;
+      const line = { el, role, items: [], frame: frameElements.indexOf(el) };
+      lineOf.set(el, line);
+      lineCount++;
+      out.push(line);
+      return;
+    }
+    const interactive = visible && (INTERACTIVE.has(role) || isClickable(el, tag, style));
+    if (!visible || (!interactive && (TEXT_LEVEL.has(role) || (role === "img" && !nameOf(el).text)))) {
+      const linesBefore = lineCount;
+      if (block) out.push(BREAK);
+      walkChildren(el, out, childTextVisible);
+      if (block) out.push(BREAK);
+      // Playwright keeps text-only generic boxes as leaves; they keep a parent's name visible.
+      const singleText = !block && el.childNodes.length === 1 && el.firstChild.nodeType === 3;
+      const textOnly = lineCount === linesBefore;
+      if (visible && !contents && role === "generic" && !singleText && textOnly) pendingContributors.add(el);
+      return;
+    }
+    const line = { el, role, items: [], control: interactive };
+    if (tag === "select") selectOptions(el, line.items);
+    else if (tag !== "textarea") walkChildren(el, line.items, childTextVisible);  // its text is its value
+    if (zero && !line.items.some((item) => item && typeof item === "object")) return;
+    if (interactive && !INTERACTIVE.has(role)) {
+      // A clicky container around real controls is layout, not a control of its own.
+      line.control = line.clickable = !line.items.some(hasControl);
+      if (!line.control && TEXT_LEVEL.has(role)) { out.push(BREAK, ...line.items, BREAK); return; }
+    }
+    lineOf.set(el, line);
+    lineCount++;
+    out.push(line);
+  }
+  const hasControl = (item) => !!item && typeof item === "object" && (item.control || item.items.some(hasControl));
+
+  // Generic elements that behave as controls: handlers, focusability, a pointer cursor, editing.
+  function isClickable(el, tag, style) {
+    if (tag === "label" || tag === "body" || tag === "html") return false;
+    if (tag === "summary" || attr(el, "onclick") !== null || isEditingHost(el)) return true;
+    const tabindex = attr(el, "tabindex");
+    if (tabindex !== null && Number(tabindex) >= 0 && !["iframe", "textarea"].includes(tag)) return true;
+    if (style.cursor !== "pointer") return false;
+    const parent = parentOf(el);
+    return !parent || styleOf(parent).cursor !== "pointer";
+  }
+
+  function walkChildren(el, out, textVisible) {
+    if (el.localName === "details" && !el.open) {
+      const summary = summaryOf(el);
+      if (summary) walk(summary, out, textVisible);
+      return;
+    }
+    if (el.localName === "slot") {
+      const assigned = el.assignedNodes();
+      if (assigned.length) { for (const node of assigned) walk(node, out, textVisible); return; }
+    }
+    if (textVisible) out.push(pseudoText(el, "::before"));
+    const root = el.shadowRoot || el;  // a shadow host renders its shadow tree; light children come in via slots
+    for (let c = root.firstChild; c; c = c.nextSibling) walk(c, out, textVisible);
+    if (textVisible) out.push(pseudoText(el, "::after"));
+  }
+
+  function selectOptions(select, out) {
+    for (const option of select.querySelectorAll("option")) {
+      if (styleOf(option).display === "none") continue;
+      const rect = option.getBoundingClientRect();  // shown in a list box, not in a drop-down
+      const control = rect.width > 0 && rect.height > 0;
+      const line = { el: option, role: "option", items: [], control, nativeOption: true };
+      lineOf.set(option, line);
+      lineCount++;
+      out.push(line);
+    }
+  }
+
+  // ---------------------------------------------------------------- rendering
+
+  const quote = (s) => `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+  const absoluteHref = (el) => {
+    if (typeof el.href === "string") return el.href;  // <a> and <area> resolve it themselves
+    const raw = attr(el, "href");
+    try { return new URL(raw, el.baseURI).href; } catch { return raw; }
+  };
+  const shortHref = (href) => href.startsWith(`${topOrigin}/`) ? href.slice(topOrigin.length) : href;
+  const stateText = (states) => {
+    let text = "";
+    for (const [key, value] of Object.entries(states)) {
+      if (value === true) text += ` ${key}`;
+      else if (key === "value" || key === "placeholder") text += ` ${key}=${quote(String(value))}`;
+      else text += ` ${key}=${value}`;
+    }
+    return text;
+  };
+
+  const lines = [];     // [depth, elementIndex | -1, body, frameArgIndex | -1]
+  const outlined = [];  // elements that get an id, in outline order
+
+  // Merge strings between nodes and block breaks into whitespace-collapsed runs.
+  function runsOf(items) {
+    const parts = [];
+    let buffer = "";
+    const flush = () => { const text = collapse(buffer); if (text) parts.push(text); buffer = ""; };
+    for (const item of items) {
+      if (typeof item === "string") buffer += item;
+      else { flush(); if (item) parts.push(item); }
+    }
+    flush();
+    return parts;
+  }
+
+  // Roles whose name says which one it is (which dialog, which table), not what it contains.
+  const IDENTIFYING_NAMES = new Set(("alertdialog dialog banner complementary contentinfo form main " +
+    "navigation region search application document figure group grid listbox menu menubar radiogroup " +
+    "tablist tabpanel toolbar tree treegrid table columnheader rowheader").split(" "));
+  // The name shown on a line. Like Playwright, a name spelled out by child lines is not repeated.
+  function shownNameOf(line) {
+    if (line.shownName === undefined) {
+      if (line.nativeOption) line.shownName = collapse(line.el.label || line.el.textContent);
+      else {
+        const { text, fromContent, contributors } = nameOf(line.el);
+        let shown = false;
+        let pending = false;
+        for (const c of contributors) {
+          shown ||= c !== line.el && lineOf.has(c);
+          pending ||= pendingContributors.has(c);
+        }
+        const spelledOut = fromContent && shown && !pending && !IDENTIFYING_NAMES.has(line.role);
+        line.shownName = spelledOut ? "" : text;
+      }
+    }
+    return line.shownName;
+  }
+  // Text that only repeats its parent's or a neighbouring control's name (legend, label) adds nothing.
+  const repeatsName = (text, neighbour) =>
+    !!neighbour && typeof neighbour === "object" && shownNameOf(neighbour) === text;
+  const withoutRepeats = (parts, parentName) => parts.filter((p, i) => typeof p === "object" ||
+    !(p === parentName || repeatsName(p, parts[i - 1]) || repeatsName(p, parts[i + 1])));
+
+  function render(line, depth) {
+    const { el, role } = line;
+    const name = line.nativeOption ? shownNameOf(line) : nameOf(el).text;
+    const shownName = shownNameOf(line);
+    let parts = line.nativeOption ? [] : runsOf(line.items);
+    const inName = shownName && !line.nativeOption && nameOf(el).fromContent;  // the text is the name
+    parts = inName ? parts.filter((p) => typeof p === "object") : withoutRepeats(parts, shownName);
+    const states = line.nativeOption ? optionStates(el) : statesOf(el, role, name);
+    if (line.clickable && !states.editable) states.clickable = true;
+    const href = attr(el, "href") !== null ? absoluteHref(el) : null;
+    const suffix = parts.length === 1 && typeof parts[0] === "string" ? parts[0] : "";
+    const outline = line.nativeOption ? line.control : line.control || !!shownName || !!suffix;
+    const index = outline ? outlined.length : -1;
+    if (outline) outlined.push({ el, role, name, states, href });
+    let body = role + (shownName ? ` ${quote(shownName)}` : "") + stateText(states);
+    if (href && role === "link") body += ` -> ${shortHref(href)}`;
+    if (suffix) body += `: ${suffix}`;
+    lines.push([depth, index, body, line.frame === undefined ? -1 : line.frame]);
+    if (!suffix) renderParts(parts, depth + 1);
+  }
+  function renderParts(parts, depth) {
+    for (const part of parts) {
+      if (typeof part === "string") lines.push([depth, -1, `text ${quote(part)}`, -1]);
+      else render(part, depth);
+    }
+  }
+  const optionStates = (option) => {
+    const states = {};
+    if (option.selected) states.selected = true;
+    if (nativelyDisabled(option)) states.disabled = true;
+    return states;
+  };
+
+  // ---------------------------------------------------------------- selectors and fingerprints
+  // Elements are described against one shared table of ancestors (`rows`), so a 1,500-row
+  // table does not ship the same path prefix thousands of times; snapshot.py expands it.
+
+  let shadowRoots = null;  // every open shadow root, in Playwright's query order
+  const allRoots = () => {
+    if (!shadowRoots) {
+      shadowRoots = [];
+      const collect = (root) => {
+        for (const el of root.querySelectorAll("*")) {
+          if (el.shadowRoot) { shadowRoots.push(el.shadowRoot); collect(el.shadowRoot); }
+        }
+      };
+      collect(document);
+    }
+    return [document, ...shadowRoots];
+  };
+  const TEST_ID_ATTRS = ["data-testid", "data-test-id", "data-test", "data-qa"];
+  let attrCounts = null;  // "attr=value" -> number of elements with it, across all roots
+  const countOf = (name, value) => {
+    if (!attrCounts) {
+      attrCounts = new Map();
+      const attrs = ["id", ...TEST_ID_ATTRS];
+      for (const root of allRoots()) {
+        for (const el of root.querySelectorAll(attrs.map((a) => `[${a}]`).join(","))) {
+          for (const a of attrs) {
+            const value = attr(el, a);
+            if (value !== null) attrCounts.set(`${a}=${value}`, (attrCounts.get(`${a}=${value}`) || 0) + 1);
+          }
+        }
+      }
+    }
+    return attrCounts.get(`${name}=${value}`) || 0;
+  };
+  const testIdOf = (el) => {
+    for (const name of TEST_ID_ATTRS) {
+      const value = attr(el, name);
+      if (value) return [name, value];
+    }
+    return null;
+  };
+  // A selector matching only `el` in this frame (Playwright's CSS pierces shadow roots, so
+  // uniqueness is counted across all of them), or "".
+  const uniqueAnchor = (el) => {
+    const testId = testIdOf(el);
+    if (testId && countOf(...testId) === 1) return `[${testId[0]}=${quote(testId[1])}]`;
+    const id = attr(el, "id");
+    if (id && countOf("id", id) === 1) return `#${CSS.escape(id)}`;
+    return "";
+  };
+
+  const steps = new Map();  // element -> "tag" or "tag:nth-of-type(k)" among its siblings
+  const escapedTags = new Map();
+  const escapeTag = (tag) => {
+    if (!escapedTags.has(tag)) escapedTags.set(tag, CSS.escape(tag));
+    return escapedTags.get(tag);
+  };
+  const stepOf = (el) => {
+    if (!steps.has(el)) {
+      const parent = el.parentNode;
+      const totals = Object.create(null);
+      const seen = Object.create(null);
+      for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
+        totals[c.localName] = (totals[c.localName] || 0) + 1;
+      }
+      for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
+        const tag = c.localName;
+        seen[tag] = (seen[tag] || 0) + 1;
+        steps.set(c, totals[tag] > 1 ? `${escapeTag(tag)}:nth-of-type(${seen[tag]})` : escapeTag(tag));
+      }
+    }
+    return steps.get(el);
+  };
+
+  // rows[i] = [parent row or -1, css step, css anchor or "", fingerprint path item, XPath-able].
+  // The CSS path of a row is its anchor, else its parent's path + " > " + its step. Parents
+  // come before children. A shadow root's children count as children of the host, as in
+  // Playwright's CSS; XPath cannot enter shadow trees, so rows there are not XPath-able.
+  const rows = [];
+  const rowOf = new Map();
+  const viaHost = [];  // row -> its CSS path passes through a shadow host (may be ambiguous)
+  function rowIndex(el) {
+    let row = rowOf.get(el);
+    if (row !== undefined) return row;
+    const parent = parentOf(el);
+    const up = parent ? rowIndex(parent) : -1;
+    let anchor = uniqueAnchor(el);
+    if (!parent) anchor = el.localName;
+    else if (!anchor && el.localName === "body" && parent === document.documentElement) anchor = "body";
+    const xpathable = el.namespaceURI === "http://www.w3.org/1999/xhtml" &&
+      (el.parentNode === document || (el.parentNode.nodeType === 1 && rows[up][4] === 1));
+    const id = attr(el, "id");
+    const firstClass = (attr(el, "class") || "").trim().split(/\s+/)[0];
+    const item = el.localName + (id ? `#${id}` : "") + (firstClass ? `.${firstClass}` : "");
+    row = rows.length;
+    rows.push([up, parent ? stepOf(el) : el.localName, anchor, item, xpathable ? 1 : 0]);
+    viaHost.push(!anchor && (viaHost[up] || !!parent.shadowRoot));
+    rowOf.set(el, row);
+    return row;
+  }
+  const compoundsOf = (row) => {
+    const [up, step, anchor] = rows[row];
+    return anchor ? [anchor] : [...compoundsOf(up), step];
+  };
+  // Where a path passes through a shadow host, a light child and a shadow child can both fit.
+  // Replay Playwright's own query (same candidates, same order) and pin the index if needed.
+  function exactSelector(el, row) {
+    if (!viaHost[row]) return "";
+    const compounds = compoundsOf(row);
+    const matches = [];
+    for (const root of allRoots()) {
+      for (const candidate of root.querySelectorAll(compounds[compounds.length - 1])) {
+        let e = candidate;
+        let fits = true;
+        for (let i = compounds.length - 2; i >= 0 && fits; i--) {
+          e = parentOf(e);
+          fits = !!e && e.matches(compounds[i]);
+        }
+        if (fits) matches.push(candidate);
+      }
+    }
+    return matches.length === 1 ? "" : `${compounds.join(" > ")} >> nth=${matches.indexOf(el)}`;
+  }
+  function labelTextOf(el) {
+    const labelledBy = idRefs(el, "aria-labelledby");
+    if (labelledBy.length) return collapse(labelledBy[0].textContent);
+    const ariaLabel = attr(el, "aria-label");
+    if (ariaLabel && ariaLabel.trim()) return collapse(ariaLabel);
+    const labelable = ["button", "meter", "output", "progress", "select", "textarea"].includes(el.localName) ||
+      (el.localName === "input" && el.type !== "hidden");
+    return labelable && labelsOf(el).length ? collapse(labelsOf(el)[0].textContent) : "";
+  }
+  // Playwright's text engine picks the innermost element with the text, so only own text counts.
+  const ownText = (el, name) => {
+    if (!name || FORM_FIELDS.has(el.localName) || /[\u0000-\u001f]/.test(name)) return false;
+    if (collapse(el.textContent) !== name) return false;
+    for (const c of el.children) if (collapse(c.textContent) === name) return false;
+    return true;
+  };
+
+  const STABLE_ATTRS = new Set(["type", "name", "placeholder", "href", "aria-label", "title", "alt", "for",
+    "role", "value", "src", "action", "aria-haspopup", "aria-controls"]);
+  const VALUE_IS_LABEL = (el) => el.localName === "button" || el.localName === "option" ||
+    (el.localName === "input" && ["button", "submit", "reset"].includes(el.type));
+  function attributesOf(el) {
+    const attributes = {};
+    for (const { name, value } of el.attributes) {
+      if (STABLE_ATTRS.has(name) && (name !== "value" || VALUE_IS_LABEL(el))) attributes[name] = value;
+    }
+    return attributes;
+  }
+
+  // [row, tag, role, name, states, href, text, id, classes, attributes, test id attribute,
+  //  test id, test id unique, label, own text, exact selector]
+  function describe({ el, role, name, states, href }) {
+    const row = rowIndex(el);
+    const testId = testIdOf(el) || ["", ""];
+    const text = FORM_FIELDS.has(el.localName) ? "" : collapse(el.textContent.slice(0, 2000)).slice(0, 120);
+    return [row, el.localName, role, name, states, href, text, attr(el, "id") || "", attr(el, "class") || "",
+      attributesOf(el), testId[0], testId[1], testId[0] && countOf(...testId) === 1 ? 1 : 0, labelTextOf(el),
+      ownText(el, name) ? 1 : 0, exactSelector(el, row)];
+  }
+
+  // True when some reachable style sheet has a ::before/::after rule (or cannot be read).
+  function sheetsStylePseudo() {
+    const PSEUDO = /::?(before|after)\b/i;
+    const visitRules = (rules) => {
+      for (const rule of rules) {
+        if (rule.selectorText !== undefined && PSEUDO.test(rule.selectorText)) return true;
+        if (rule.styleSheet && visitSheet(rule.styleSheet)) return true;  // @import
+        if (rule.cssRules && visitRules(rule.cssRules)) return true;  // @media, @supports, nesting
+      }
+      return false;
+    };
+    const visitSheet = (sheet) => { try { return visitRules(sheet.cssRules); } catch { return true; } };
+    return allRoots().some((root) => [...root.styleSheets, ...(root.adoptedStyleSheets || [])].some(visitSheet));
+  }
+
+  // ---------------------------------------------------------------- run
+
+  const pseudoRules = sheetsStylePseudo();
+
+  if (args.target) {  // one live element, described as a snapshot would describe it
+    const el = args.target;
+    const role = outlineRole(el);
+    const name = nameOf(el).text;
+    const href = attr(el, "href") !== null ? absoluteHref(el) : null;
+    return JSON.stringify({ element: describe({ el, role, name, states: statesOf(el, role, name), href }), rows });
+  }
+
+  const topItems = [];
+  let hiddenScope = false;
+  for (let e = parentOf(scope); e; e = parentOf(e)) hiddenScope ||= styleOf(e).display === "none" || ariaHidden(e);
+  if (!hiddenScope) walk(scope, topItems, styleOf(scope).visibility === "visible");
+  renderParts(withoutRepeats(runsOf(topItems), ""), 0);
+
+  const elements = outlined.map(describe);
+  // Child frames shown in this frame: [argument index, row of the <iframe>, exact selector].
+  const frames = [];
+  for (const [el, line] of lineOf) {
+    if (line.frame >= 0) frames.push([line.frame, rowIndex(el), exactSelector(el, rowIndex(el))]);
+  }
+  return JSON.stringify({ lines, elements, rows, frames, title: document.title });
+}

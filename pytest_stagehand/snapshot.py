@@ -1,0 +1,339 @@
+"""A live page as a compact outline for the model, plus a map from short ids to elements.
+
+`snapshot(page)` runs one JavaScript tree walk per frame (`snapshot.js`) and stitches the
+frames together. The outline is what the model reads; each id in it maps to an `ElementRef`
+holding a frame-aware locator for acting now, selector candidates for the cache, and a
+fingerprint for recognising the element later when its selectors no longer match.
+
+The outline has one line per meaningful node, indented two spaces per level::
+
+    [e3] textbox "Username" placeholder="standard_user" required
+    [e7] link -> /product.html?id=4
+      [e8] heading "Sauce Labs Backpack" level=3
+    list
+      [e9] listitem: In stock
+    text "$29.99"
+    [e10] button "Add to cart" disabled
+
+A line is `role "accessible name"`, then states (`value=`, `checked`, `selected`,
+`expanded=false`, `disabled`, `required`, `level=2`, `clickable`, ...), then `-> url` for
+links (a path when same-origin) and `: text` for a node holding a single run of text. A name
+spelled out by the lines under it is not repeated. Ids go to controls and to nodes that
+carry text; structure (lists, rows, landmarks) and `text "..."` runs have none. Wrappers
+without meaning are dropped and their children move up; hidden content is left out. Frame
+content is nested under its `iframe` line and shadow-DOM content under its host.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any, NamedTuple
+from urllib.parse import urlsplit
+
+from playwright.sync_api import ElementHandle, Frame, FrameLocator, Locator, Page
+from playwright.sync_api import Error as PlaywrightError
+
+from .errors import ElementNotFound
+
+CHARS_PER_TOKEN = 4
+
+
+def estimate_tokens(text: str) -> int:
+    """Token estimate: one token per 4 characters, the usual rule for English and markup."""
+    return math.ceil(len(text) / CHARS_PER_TOKEN)
+
+
+@cache
+def _script() -> str:
+    return resources.files(__package__).joinpath("snapshot.js").read_text(encoding="utf-8")
+
+
+@dataclass(frozen=True)
+class Fingerprint:
+    """What an element looked like, scored against fresh elements to heal a stale selector."""
+
+    tag: str
+    role: str
+    name: str
+    text: str  # text content, whitespace-collapsed, at most 120 characters
+    test_id: str | None  # data-testid / data-test-id / data-test / data-qa
+    id: str | None
+    classes: tuple[str, ...]
+    attributes: dict[str, str]  # stable attributes as written: type, name, href, aria-label...
+    path: tuple[str, ...]  # ancestors, root first, as "tag#id.first-class"; crosses shadow roots
+    frame_path: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "tag": self.tag,
+            "role": self.role,
+            "name": self.name,
+            "text": self.text,
+            "test_id": self.test_id,
+            "id": self.id,
+            "classes": list(self.classes),
+            "attributes": dict(self.attributes),
+            "path": list(self.path),
+            "frame_path": list(self.frame_path),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Fingerprint:
+        return cls(
+            tag=d["tag"],
+            role=d["role"],
+            name=d["name"],
+            text=d["text"],
+            test_id=d.get("test_id"),
+            id=d.get("id"),
+            classes=tuple(d.get("classes", ())),
+            attributes=dict(d.get("attributes", {})),
+            path=tuple(d.get("path", ())),
+            frame_path=tuple(d.get("frame_path", ())),
+        )
+
+
+@dataclass(frozen=True)
+class ElementRef:
+    """One outlined element: how to reach it now, and how to find it again later."""
+
+    id: str
+    role: str
+    name: str  # full accessible name, even where the outline leaves it to the child lines
+    frame_path: tuple[str, ...]  # selector of each <iframe>, top document first
+    selector: str  # matches exactly this element inside its frame
+    # Alternatives for the cache, most robust first: test id, role+name, label, text, CSS path,
+    # XPath. Each matches this element; role, label and text ones may match others too.
+    candidates: tuple[str, ...]
+    fingerprint: Fingerprint
+    href: str | None  # absolute
+    states: dict[str, object]
+
+    def locator(self, page: Page) -> Locator:
+        scope: Page | FrameLocator = page
+        for frame_selector in self.frame_path:
+            scope = scope.frame_locator(frame_selector)
+        return scope.locator(self.selector)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The outline of a page at one moment, and the elements its ids stand for."""
+
+    url: str
+    title: str
+    text: str
+    elements: dict[str, ElementRef]
+    tokens: int
+
+    def element(self, element_id: str) -> ElementRef | None:
+        return self.elements.get(element_id)
+
+    def locator(self, page: Page, element_id: str) -> Locator:
+        """Locator for an id; KeyError if the id is not in this snapshot."""
+        ref = self.elements.get(element_id)
+        if ref is None:
+            raise KeyError(f"no element {element_id!r} in this snapshot")
+        return ref.locator(page)
+
+
+def snapshot(page: Page, scope: str | None = None) -> Snapshot:
+    """Outline `page`, or only the subtree of the first element matching `scope`.
+
+    Ids and locators stay valid page-wide when scoped. `scope` is resolved in the main frame.
+    """
+    root = None
+    if scope is not None:
+        target = page.locator(scope).first
+        if not target.count():
+            raise ElementNotFound(
+                f"No element matches the snapshot scope {scope!r}. "
+                "Check the selector, or snapshot the whole page."
+            )
+        root = target.element_handle()
+    builder = _Builder(_origin(page.url))
+    try:
+        title = builder.add_frame(page.main_frame, (), 0, root)
+    finally:
+        if root is not None:
+            root.dispose()
+    text = "\n".join(builder.lines)
+    return Snapshot(page.url, title, text, builder.elements, estimate_tokens(text))
+
+
+def fingerprint_of(locator: Locator, frame_path: tuple[str, ...] = ()) -> Fingerprint | None:
+    """The live fingerprint of the one element `locator` hits; None if it hits none or several.
+
+    Computed by the same code as a snapshot's, so a cached element can be checked against
+    its recording before it is acted on. `frame_path` is the locator's frame path, if any.
+    """
+    handles = locator.element_handles()
+    try:
+        frame = handles[0].owner_frame() if len(handles) == 1 else None
+        if frame is None:
+            return None
+        raw = frame.evaluate(_script(), {"target": handles[0], "origin": ""})
+    except PlaywrightError:
+        return None  # it went away while we looked
+    finally:
+        for handle in handles:
+            handle.dispose()
+    data = json.loads(raw)
+    return _fingerprint(_Record(*data["element"]), _Ancestry(data["rows"]), frame_path)
+
+
+def _origin(url: str) -> str:
+    """Links to this origin are shown as paths ("" for about:blank and the like: never)."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}" if parts.netloc else ""
+
+
+class _Builder:
+    """Collects outline lines and element refs across frames, numbering ids in outline order."""
+
+    def __init__(self, origin: str) -> None:
+        self.origin = origin
+        self.lines: list[str] = []
+        self.elements: dict[str, ElementRef] = {}
+
+    def add_frame(
+        self,
+        frame: Frame,
+        frame_path: tuple[str, ...],
+        depth: int,
+        root: ElementHandle | None = None,
+    ) -> str:
+        """Outline one frame (and, recursively, the frames it shows); returns its title."""
+        children = frame.child_frames
+        handles = [_frame_element(child) for child in children]
+        try:
+            raw = frame.evaluate(
+                _script(), {"root": root, "frames": handles, "origin": self.origin}
+            )
+        finally:
+            for handle in handles:
+                if handle is not None:
+                    handle.dispose()
+        data = json.loads(raw)
+        ancestry = _Ancestry(data["rows"])
+        iframes = {child: exact or ancestry.css[row] for child, row, exact in data["frames"]}
+        for line_depth, index, body, child in data["lines"]:
+            indent = "  " * (depth + line_depth)
+            if index < 0:
+                self.lines.append(indent + body)
+            else:
+                record = _Record(*data["elements"][index])
+                ref = _element_ref(f"e{len(self.elements) + 1}", record, ancestry, frame_path)
+                self.elements[ref.id] = ref
+                self.lines.append(f"{indent}[{ref.id}] {body}")
+            if child >= 0:
+                # A frame that navigates or goes away mid-snapshot is shown empty.
+                with contextlib.suppress(PlaywrightError):
+                    nested = (*frame_path, iframes[child])
+                    self.add_frame(children[child], nested, depth + line_depth + 1)
+        return data["title"]
+
+
+class _Ancestry:
+    """snapshot.js's shared table of ancestors, expanded into CSS paths, XPaths and paths.
+
+    Rows are `[parent row, css step, anchor, path item, xpath-able]`, parents first.
+    """
+
+    def __init__(self, rows: list[list[Any]]) -> None:
+        self.css: list[str] = []
+        self.xpath: list[str | None] = []
+        self.path: list[tuple[str, ...]] = []
+        for parent, step, anchor, _, xpathable in rows:
+            up = parent >= 0
+            self.css.append(anchor or f"{self.css[parent]} > {step}")
+            tag, _, nth = step.partition(":nth-of-type(")  # "td:nth-of-type(2)" -> "td[2]"
+            xstep = f"{tag}[{nth[:-1]}]" if nth else tag
+            self.xpath.append(f"{self.xpath[parent] if up else ''}/{xstep}" if xpathable else None)
+            self.path.append((*self.path[parent], rows[parent][3]) if up else ())
+
+
+def _quote(value: str) -> str:
+    """A double-quoted string as CSS and Playwright's attribute selectors read it."""
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+class _Record(NamedTuple):
+    """One element as snapshot.js describes it (see `describe` there)."""
+
+    row: int  # in the ancestry table
+    tag: str
+    role: str
+    name: str
+    states: dict[str, object]
+    href: str | None
+    text: str
+    id: str
+    classes: str
+    attributes: dict[str, str]
+    test_id_attribute: str
+    test_id: str
+    test_id_unique: int
+    label: str
+    own_text: int  # the name is the element's own text: a text= selector finds it
+    exact: str  # a pinned selector where the CSS path alone is ambiguous
+
+
+def _element_ref(
+    element_id: str, record: _Record, ancestry: _Ancestry, frame_path: tuple[str, ...]
+) -> ElementRef:
+    name = record.name
+    selector = record.exact or ancestry.css[record.row]
+    # Most robust first: a test id survives restyling and rewording, role+name survives
+    # restructuring, label and text survive restructuring of forms and copy; paths do not.
+    candidates = []
+    if record.test_id_unique:
+        candidates.append(f"[{record.test_id_attribute}={_quote(record.test_id)}]")
+    if name and record.role not in ("generic", "iframe"):
+        candidates.append(f"role={record.role}[name={_quote(name)}s]")
+    if record.label:
+        candidates.append(f"internal:label={json.dumps(record.label, ensure_ascii=False)}s")
+    if record.own_text:
+        candidates.append(f"text={_quote(name)}")
+    if selector not in candidates:
+        candidates.append(selector)
+    if xpath := ancestry.xpath[record.row]:
+        candidates.append(f"xpath={xpath}")
+    return ElementRef(
+        id=element_id,
+        role=record.role,
+        name=name,
+        frame_path=frame_path,
+        selector=selector,
+        candidates=tuple(candidates),
+        fingerprint=_fingerprint(record, ancestry, frame_path),
+        href=record.href,
+        states=record.states,
+    )
+
+
+def _fingerprint(record: _Record, ancestry: _Ancestry, frame_path: tuple[str, ...]) -> Fingerprint:
+    return Fingerprint(
+        tag=record.tag,
+        role=record.role,
+        name=record.name,
+        text=record.text,
+        test_id=record.test_id or None,
+        id=record.id or None,
+        classes=tuple(record.classes.split()),
+        attributes=record.attributes,
+        path=ancestry.path[record.row],
+        frame_path=frame_path,
+    )
+
+
+def _frame_element(frame: Frame) -> ElementHandle | None:
+    try:
+        return frame.frame_element()
+    except PlaywrightError:
+        return None  # detached while we looked
