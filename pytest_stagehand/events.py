@@ -7,8 +7,9 @@ masked here as a last line of defence, though pipelines never put them in.
 
 from __future__ import annotations
 
+import re
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
@@ -18,6 +19,7 @@ from .usage import CallUsage
 StepKind = Literal["act", "observe", "extract", "assert", "agent", "goto"]
 CacheStatus = Literal["hit", "miss", "healed", "refreshed", "off", "none"]
 MASK = "***"
+SHORT_SECRET = 4  # values shorter than this are masked only as whole tokens
 
 
 @dataclass
@@ -77,19 +79,37 @@ class StepLog:
         self.nodeid = nodeid
         self.events: list[StepEvent] = []
         self.listeners: list[StepListener] = list(listeners or [])
-        self._secrets: set[str] = set()
+        self._secrets: dict[str, str] = {}  # value -> what is shown instead
+        self._pattern: re.Pattern[str] | None = None
 
-    def add_secrets(self, values: object) -> None:
-        for value in values if isinstance(values, list | tuple | set) else [values]:
-            text = str(value)
-            if text:
-                self._secrets.add(text)
+    def add_secrets(self, values: Mapping[str, object] | Iterable[object] | str) -> None:
+        """Register variable values; a mapping's values show as their `%name%` placeholder.
+
+        The model then sees the same placeholder it was given, wherever the page echoes
+        the value back (a filled field, a greeting).
+        """
+        if isinstance(values, str):
+            values = [values]
+        pairs = (
+            [(str(v), f"%{k}%") for k, v in values.items()]
+            if isinstance(values, Mapping)
+            else [(str(v), MASK) for v in values]
+        )
+        for value, shown in pairs:
+            if value.strip():
+                self._secrets[value] = shown
+        # Longest first, so a secret containing another is masked whole. Short values
+        # ("2", "yes") are masked only as whole tokens, or every prompt would be mangled.
+        alternatives = [
+            re.escape(v) if len(v) >= SHORT_SECRET else rf"(?<!\w){re.escape(v)}(?!\w)"
+            for v in sorted(self._secrets, key=len, reverse=True)
+        ]
+        self._pattern = re.compile("|".join(alternatives)) if alternatives else None
 
     def mask(self, text: str) -> str:
-        # Longest first, so a secret containing another is masked whole.
-        for secret in sorted(self._secrets, key=len, reverse=True):
-            text = text.replace(secret, MASK)
-        return text
+        if self._pattern is None:
+            return text
+        return self._pattern.sub(lambda m: self._secrets[m.group(0)], text)
 
     @contextmanager
     def step(self, kind: StepKind, instruction: str, url: str = "") -> Iterator[StepEvent]:

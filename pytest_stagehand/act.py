@@ -1,0 +1,218 @@
+"""act: one plain-English instruction, carried out on the page.
+
+Data flows one way: snapshot → prompt → model → validated choice → Playwright. The
+`Resolver` is the seam where the cache plugs in: `ModelResolver` asks the model and
+performs; a caching resolver wraps it (look up, verify, replay; else call the inner
+resolver and record what it returns). `act` itself only opens the step, settles the
+page and reports.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page
+
+from . import prompts
+from .actions import Action, ActResult, action_for, element_id, perform, settle
+from .errors import ActionFailed, ElementNotFound, InvalidModelChoice
+from .events import StepEvent, StepLog
+from .llm import Message, ModelClient
+from .prompts import ActChoice, ChoiceProblem
+from .snapshot import Snapshot, snapshot
+
+ID_AT_LINE_START = re.compile(r"^\s*\[([^\]]+)\]")
+
+
+@dataclass(frozen=True)
+class ActRequest:
+    """One act step: the instruction (with %name% placeholders) and the variable values.
+
+    Values are for the page only: resolvers may use `variable_names`, never record values.
+    """
+
+    instruction: str
+    values: Mapping[str, str] = field(default_factory=dict, repr=False)
+    timeout: float | None = None  # ms per Playwright action; None: the page's default
+
+    @property
+    def variable_names(self) -> tuple[str, ...]:
+        return tuple(sorted(self.values))
+
+
+class Resolver(Protocol):
+    """Carries out an act request and returns the actions performed, replayable.
+
+    Sets `event.cache` to say how the actions were found ("off" for the model alone).
+    """
+
+    def act(self, request: ActRequest, event: StepEvent) -> list[Action]: ...
+
+
+class _NotPerformed(Exception):
+    """Playwright could not perform a chosen action (internal: triggers the self-heal)."""
+
+    def __init__(self, action: Action, error: PlaywrightError) -> None:
+        super().__init__(str(error))
+        self.action = action
+        self.reason = str(error).splitlines()[0]
+
+
+class ModelResolver:
+    """Resolves an instruction with the model: one element, one method, then performs it.
+
+    A choice the element cannot take gets one retry with feedback; a choice Playwright
+    cannot perform gets one fresh snapshot and one more question (the self-heal).
+    """
+
+    def __init__(self, page: Page, client: ModelClient | None, steplog: StepLog) -> None:
+        self.page = page
+        self.client = client
+        self.steplog = steplog
+
+    def act(self, request: ActRequest, event: StepEvent) -> list[Action]:
+        event.cache = "off"
+        try:
+            return self._attempt(request, event)
+        except _NotPerformed as first:
+            settle(self.page)
+            failure = f"{first.action.description} could not take {first.action.method}: "
+            try:
+                return self._attempt(request, event, failure + first.reason)
+            except _NotPerformed as second:
+                raise ActionFailed(
+                    f"Could not {request.instruction!r} on {self.page.url}: "
+                    f"{second.action.method} on {second.action.description} failed after a "
+                    f"fresh look at the page ({self.steplog.mask(second.reason)}). The first "
+                    f"attempt failed too ({self.steplog.mask(first.reason)})."
+                ) from None
+
+    def _attempt(
+        self, request: ActRequest, event: StepEvent, failure: str | None = None
+    ) -> list[Action]:
+        before = snapshot(self.page)
+        messages = prompts.act_messages(
+            request.instruction, before.url, before.text, request.variable_names, failure
+        )
+        action, two_step = self._choose(messages, before, request, event)
+        self._perform(action, request)
+        if not two_step:
+            return [action]
+        settle(self.page, after_action=True)
+        after = snapshot(self.page)
+        appeared = _appeared(before, after)
+        if not appeared:
+            raise ElementNotFound(
+                f"No element matches {request.instruction!r} on {after.url}: clicking "
+                f"{action.description} to open a list showed nothing new to choose from."
+            )
+        messages = prompts.act_option_messages(
+            request.instruction, action.description, after.url, _lines_of(after, appeared),
+            request.variable_names,
+        )
+        option, _ = self._choose(messages, after, request, event, frozenset(appeared))
+        self._perform(option, request)
+        return [action, option]
+
+    def _choose(
+        self,
+        messages: list[Message],
+        page_snapshot: Snapshot,
+        request: ActRequest,
+        event: StepEvent,
+        allowed: frozenset[str] | None = None,
+    ) -> tuple[Action, bool]:
+        """The model's choice as an Action, checked: never a guess."""
+
+        def check(choice: ActChoice) -> tuple[Action, bool]:
+            if not choice.found:
+                raise ElementNotFound(
+                    f"No element matches {request.instruction!r} on {page_snapshot.url}: the "
+                    "model found nothing on the page that can do it. Check the instruction "
+                    "against the page, or wait for the element to appear first."
+                )
+            action = action_for(
+                page_snapshot, choice.element_id, choice.method, choice.arguments,
+                choice.description, allowed,
+            )
+            return action, choice.two_step
+
+        try:
+            return prompts.ask_checked(
+                self.client, messages, ActChoice, check, event=event, steplog=self.steplog
+            )
+        except ChoiceProblem as exc:
+            raise InvalidModelChoice(
+                f"The model's answer for {request.instruction!r} on {page_snapshot.url} cannot "
+                f"be used, even after feedback: {exc} Nothing was done: acting on a guess "
+                "could hit the wrong element."
+            ) from None
+
+    def _perform(self, action: Action, request: ActRequest) -> None:
+        try:
+            perform(self.page, action, request.values, request.timeout)
+        except PlaywrightError as exc:
+            raise _NotPerformed(action, exc) from None
+
+
+def _appeared(before: Snapshot, after: Snapshot) -> list[str]:
+    """Ids of elements in `after` that were not in `before` (by where they are)."""
+    known = {(ref.frame_path, ref.selector) for ref in before.elements.values()}
+    return [
+        key for key, ref in after.elements.items() if (ref.frame_path, ref.selector) not in known
+    ]
+
+
+def _lines_of(page_snapshot: Snapshot, ids: list[str]) -> str:
+    """The snapshot lines of just these elements."""
+    wanted = set(ids)
+    lines = []
+    for line in page_snapshot.text.splitlines():
+        found = ID_AT_LINE_START.match(line)
+        if found and element_id(found.group(1)) in wanted:
+            lines.append(line.strip())
+    return "\n".join(lines)
+
+
+def act(
+    page: Page,
+    resolver: Resolver,
+    steplog: StepLog,
+    step: str | Action,
+    variables: Mapping[str, str] | None = None,
+    timeout: float | None = None,
+) -> ActResult:
+    """Carry out `step` (an instruction, or an Action to replay with no model) on the page."""
+    values = {name: str(value) for name, value in (variables or {}).items()}
+    steplog.add_secrets(values)
+    instruction = step if isinstance(step, str) else step.description or step.method
+    settle(page)
+    with steplog.step("act", instruction, page.url) as event:
+        if isinstance(step, str):
+            actions = resolver.act(ActRequest(step, values, timeout), event)
+        else:
+            _replay(page, step, ActRequest(instruction, values, timeout), steplog)
+            actions = [step]
+        settle(page, after_action=True)
+        final = actions[-1]
+        event.element = final.element
+        event.selector = final.selector
+        event.method = final.method
+        event.arguments = list(final.arguments)
+        event.result = "; ".join(a.description for a in actions)
+    return ActResult.of(actions, event.calls, event.cache)
+
+
+def _replay(page: Page, action: Action, request: ActRequest, steplog: StepLog) -> None:
+    try:
+        perform(page, action, request.values, request.timeout)
+    except PlaywrightError as exc:
+        reason = steplog.mask(str(exc).splitlines()[0])
+        raise ActionFailed(
+            f"Could not replay {action.method} on {action.element or 'the page'} "
+            f"({action.selector}) on {page.url}: {reason}"
+        ) from None

@@ -1,0 +1,330 @@
+"""Actions: what one step does to the page, in a form that replays without a model.
+
+An `Action` names its element by a replayable selector (frame path + selector, with the
+alternatives and fingerprint the cache records), never by a snapshot id, so an Action
+from `observe`, from an `ActResult` or from a recording runs as it is. `perform` carries
+it out with Playwright's own actionability checks; `settle` waits for the page to calm
+down before a snapshot and after an action.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from weakref import WeakKeyDictionary
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import FrameLocator, Locator, Page, Request
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+from .events import CacheStatus
+from .prompts import ChoiceProblem, Method
+from .snapshot import ElementRef, Fingerprint, Snapshot
+from .usage import CallUsage, UsageTotals
+
+PAGE_METHODS: frozenset[str] = frozenset({"press", "scroll"})  # need no element
+EDITABLE_ROLES = frozenset({"textbox", "searchbox", "combobox", "spinbutton", "slider"})
+CHECKABLE_ROLES = frozenset(
+    {"checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"}
+)
+ONE_ARGUMENT = {"fill": "the text", "type": "the text", "press": "the key", "scroll": "the amount"}
+SCROLL_AMOUNT = re.compile(r"^-?\d+(\.\d+)?(px|%)?$")
+VARIABLE = re.compile(r"%(\w+)%")
+
+
+@dataclass(frozen=True)
+class Action:
+    """One thing done to the page: a method, its arguments and the element it acts on.
+
+    `arguments` keep %name% placeholders; values are put in only when performing.
+    `selector` None means the page itself (press, scroll). For drag_and_drop the first
+    argument is the selector of the drop target, in the same frame.
+    """
+
+    method: Method
+    arguments: tuple[str, ...] = ()
+    description: str = ""
+    selector: str | None = None
+    frame_path: tuple[str, ...] = ()
+    candidates: tuple[str, ...] = ()  # other selectors for the same element, best first
+    fingerprint: Fingerprint | None = field(default=None, repr=False, compare=False)
+    element: str | None = None  # e.g. 'button "Log in"', for people reading reports
+
+    def locator(self, page: Page) -> Locator:
+        """The element in `page` (through its frames). Only for element actions."""
+        if self.selector is None:
+            raise ValueError(f"{self.method} acts on the page, not on an element")
+        return _locate(page, self.frame_path, self.selector)
+
+
+@dataclass(frozen=True)
+class ActResult:
+    """What `act` did: the actions performed (replayable), and what the model calls cost.
+
+    A result is only returned on success: a step that fails raises a typed error.
+    """
+
+    success: bool
+    message: str
+    actions: list[Action]
+    usage: UsageTotals = field(default_factory=UsageTotals)
+    cache: CacheStatus = "none"
+
+    @classmethod
+    def of(
+        cls, actions: list[Action], calls: list[CallUsage], cache: CacheStatus
+    ) -> ActResult:
+        usage = UsageTotals()
+        for call in calls:
+            usage.add(call)
+        message = "; then ".join(f"{a.method} {a.description}" for a in actions)
+        return cls(True, message, actions, usage, cache)
+
+
+def element_id(raw: str) -> str:
+    """Tolerate "[e12]" and " e12 " for the id "e12"."""
+    return raw.strip().strip("[]").strip()
+
+
+def action_for(
+    snapshot: Snapshot,
+    element: str | None,
+    method: Method,
+    arguments: list[str],
+    description: str,
+    allowed: frozenset[str] | None = None,
+) -> Action:
+    """The Action a model's choice means, or ChoiceProblem saying why it cannot be done.
+
+    `allowed` limits the ids the model may choose (the options that appeared after a
+    dropdown opened).
+    """
+    count = ONE_ARGUMENT.get(method)
+    if count and len(arguments) != 1:
+        raise ChoiceProblem(f"{method} takes exactly one argument, {count}.")
+    if method == "select_option" and not arguments:
+        raise ChoiceProblem("select_option needs the label of the option to choose.")
+    if method == "scroll" and not SCROLL_AMOUNT.match(arguments[0].strip()):
+        raise ChoiceProblem(
+            f'scroll takes pixels ("400", "-400") or a fraction ("50%"), not {arguments[0]!r}.'
+        )
+    if element is None:
+        if method not in PAGE_METHODS:
+            raise ChoiceProblem(f"{method} needs an element_id.")
+        return Action(method, tuple(arguments), description or f"{method} on the page")
+    ref = _ref(snapshot, element, allowed)
+    _check_method(ref, method)
+    if method == "drag_and_drop":
+        arguments = [_drop_target(snapshot, ref, arguments, allowed)]
+    return from_ref(ref, method, arguments, description)
+
+
+def from_ref(
+    ref: ElementRef, method: Method, arguments: Sequence[str] = (), description: str = ""
+) -> Action:
+    """An Action on a snapshot element, carrying everything needed to replay and record it."""
+    return Action(
+        method=method,
+        arguments=tuple(arguments),
+        description=description or _label(ref),
+        selector=ref.selector,
+        frame_path=ref.frame_path,
+        candidates=ref.candidates,
+        fingerprint=ref.fingerprint,
+        element=_label(ref),
+    )
+
+
+def _label(ref: ElementRef) -> str:
+    return f'{ref.role} "{ref.name}"' if ref.name else ref.role
+
+
+def _ref(snapshot: Snapshot, element: str, allowed: frozenset[str] | None) -> ElementRef:
+    key = element_id(element)
+    if key not in snapshot.elements or (allowed is not None and key not in allowed):
+        where = "among the elements that appeared" if allowed is not None else "in the snapshot"
+        raise ChoiceProblem(f"there is no element {element!r} {where}.")
+    return snapshot.elements[key]
+
+
+def _check_method(ref: ElementRef, method: Method) -> None:
+    label = _label(ref)
+    native_select = ref.fingerprint.tag == "select"
+    editable = ref.role in EDITABLE_ROLES or ref.states.get("editable")
+    if method in ("fill", "type") and (native_select or not editable):
+        raise ChoiceProblem(f"{label} is not a text field, so it cannot take {method}.")
+    if method in ("check", "uncheck") and ref.role not in CHECKABLE_ROLES:
+        raise ChoiceProblem(f"{label} is not a checkbox, radio button or switch.")
+    if method == "uncheck" and ref.role in ("radio", "menuitemradio"):
+        raise ChoiceProblem(f"{label} is a radio button: check another option instead.")
+    if method == "select_option" and not native_select:
+        raise ChoiceProblem(
+            f"{label} is not a native <select>. For a custom dropdown, click the element "
+            "that opens it with two_step true."
+        )
+
+
+def _drop_target(
+    snapshot: Snapshot, ref: ElementRef, arguments: list[str], allowed: frozenset[str] | None
+) -> str:
+    if len(arguments) != 1:
+        raise ChoiceProblem("drag_and_drop takes one argument, the id of the drop target.")
+    target = _ref(snapshot, arguments[0], allowed)
+    if target.frame_path != ref.frame_path:
+        raise ChoiceProblem("drag_and_drop works only within one frame.")
+    return target.selector
+
+
+# --- performing ------------------------------------------------------------------------
+
+
+def substitute(text: str, values: Mapping[str, str]) -> str:
+    """Put variable values in for their %name% placeholders; unknown names stay as written."""
+    return VARIABLE.sub(lambda m: values.get(m.group(1), m.group(0)), text)
+
+
+def perform(
+    page: Page, action: Action, values: Mapping[str, str] = {}, timeout: float | None = None
+) -> None:
+    """Do `action` with Playwright (which waits until the element can take it).
+
+    `timeout` in milliseconds, per Playwright call; None means the page's default.
+    Raises Playwright's errors; the pipelines turn them into ActionFailed.
+    """
+    args = [substitute(argument, values) for argument in action.arguments]
+    method = action.method
+    if action.selector is None:
+        if method == "press":
+            page.keyboard.press(args[0])
+        else:
+            page.evaluate(f"amount => ({SCROLL})(null, amount)", args[0])
+        return
+    target = action.locator(page)
+    if method == "click":
+        target.click(timeout=timeout)
+    elif method == "double_click":
+        target.dblclick(timeout=timeout)
+    elif method == "fill":
+        target.fill(args[0], timeout=timeout)
+    elif method == "type":
+        target.press_sequentially(args[0], timeout=timeout)
+    elif method == "press":
+        target.press(args[0], timeout=timeout)
+    elif method == "select_option":
+        target.select_option(args, timeout=timeout)
+    elif method == "check":
+        target.check(timeout=timeout)
+    elif method == "uncheck":
+        target.uncheck(timeout=timeout)
+    elif method == "hover":
+        target.hover(timeout=timeout)
+    elif method == "scroll":
+        target.evaluate(SCROLL, args[0], timeout=timeout)
+    elif method == "drag_and_drop":
+        target.drag_to(_locate(page, action.frame_path, args[0]), timeout=timeout)
+    else:
+        raise ValueError(f"unknown method {method!r}")
+
+
+def _locate(page: Page, frame_path: tuple[str, ...], selector: str) -> Locator:
+    scope: Page | FrameLocator = page
+    for frame in frame_path:
+        scope = scope.frame_locator(frame)
+    return scope.locator(selector)
+
+
+# Scrolls the element (or the nearest scrollable box around it; the page for null) by a
+# number of pixels, or to a fraction of its scroll range ("50%").
+SCROLL = """(element, amount) => {
+  let box = element || document.scrollingElement;
+  while (box.parentElement && box.scrollHeight <= box.clientHeight) box = box.parentElement;
+  if (box === document.body || box === document.documentElement) box = document.scrollingElement;
+  const value = parseFloat(amount);
+  const top = amount.trim().endsWith("%")
+    ? (box.scrollHeight - box.clientHeight) * value / 100
+    : box.scrollTop + value;
+  box.scrollTo({ top, behavior: "instant" });
+}"""
+
+
+# --- settling ----------------------------------------------------------------------------
+
+SETTLE_CAP_S = 3.0  # the most one settle waits, however busy the page
+DOM_QUIET_MS = 100  # no DOM change for this long counts as quiet
+AFTER_ACTION_MS = 50  # after an action, watch at least this long for the page to react
+LONG_REQUEST_S = 1.5  # a request open longer is long-polling or streaming: not waited for
+POLL_MS = 20
+STREAMS = frozenset({"eventsource", "websocket"})
+
+# Waits until the document has not changed for `quiet` ms, and for at least `least` ms from
+# now (at most `cap` ms). A MutationObserver installed on first use remembers the last
+# change, so a page that has long been quiet returns at once when `least` is 0.
+DOM_QUIET = """async ([quiet, least, cap]) => {
+  let state = window.__stagehandDomQuiet;
+  if (!state) {
+    state = window.__stagehandDomQuiet = { last: performance.now() };
+    new MutationObserver(() => { state.last = performance.now(); }).observe(document, {
+      subtree: true, childList: true, attributes: true, characterData: true,
+    });
+  }
+  const floor = performance.now() + least - quiet;
+  const end = performance.now() + cap;
+  for (;;) {
+    const wait = Math.min(Math.max(state.last, floor) + quiet, end) - performance.now();
+    if (wait <= 0) return;
+    await new Promise(resolve => setTimeout(resolve, wait));
+  }
+}"""
+
+_open_requests: WeakKeyDictionary[Page, dict[Request, float]] = WeakKeyDictionary()
+
+
+def watch_network(page: Page) -> dict[Request, float]:
+    """The page's open requests and when each started, tracked from the first call on."""
+    open_requests = _open_requests.get(page)
+    if open_requests is None:
+        open_requests = _open_requests[page] = {}
+
+        def started(request: Request) -> None:
+            if request.resource_type not in STREAMS:
+                open_requests[request] = time.monotonic()
+
+        page.on("request", started)
+        page.on("requestfinished", lambda request: open_requests.pop(request, None))
+        page.on("requestfailed", lambda request: open_requests.pop(request, None))
+    return open_requests
+
+
+def settle(page: Page, *, after_action: bool = False, cap: float = SETTLE_CAP_S) -> None:
+    """Wait, for at most `cap` seconds, until no request is open, the document has loaded
+    and the DOM has been quiet for DOM_QUIET_MS. A quiet page costs one round trip, or
+    AFTER_ACTION_MS `after_action`, to see a reaction that starts a moment late.
+
+    Never raises for a busy page: a page that does not settle in time is used as it is.
+    """
+    deadline = time.monotonic() + cap
+    open_requests = watch_network(page)
+
+    def busy() -> bool:
+        now = time.monotonic()
+        return any(now - start < LONG_REQUEST_S for start in list(open_requests.values()))
+
+    while time.monotonic() < deadline:
+        left_ms = (deadline - time.monotonic()) * 1000
+        try:
+            if busy():
+                page.wait_for_timeout(min(POLL_MS, left_ms))  # lets request events arrive
+                continue
+            page.wait_for_load_state("domcontentloaded", timeout=max(1.0, left_ms))
+            least = AFTER_ACTION_MS if after_action else 0
+            page.evaluate(DOM_QUIET, [DOM_QUIET_MS, least, left_ms])
+        except PlaywrightTimeoutError:
+            return
+        except PlaywrightError:
+            if page.is_closed():
+                return
+            continue  # a navigation replaced the document while we waited
+        if not busy():
+            return

@@ -1,0 +1,61 @@
+"""observe: which elements match an instruction, as Actions that `act` replays with no model."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page
+
+from . import prompts
+from .actions import Action, action_for, settle
+from .errors import InvalidModelChoice
+from .events import StepLog
+from .llm import ModelClient
+from .prompts import ChoiceProblem, Observation
+from .snapshot import Snapshot, snapshot
+
+
+def observe(
+    page: Page,
+    client: ModelClient | None,
+    steplog: StepLog,
+    instruction: str | None = None,
+    scope: str | None = None,
+) -> list[Action]:
+    """Elements matching `instruction` (or the page's main interactive ones), best first.
+
+    `scope` is a selector limiting the snapshot to part of the page.
+    """
+    settle(page)
+    with steplog.step("observe", instruction or prompts.OBSERVE_ALL, page.url) as event:
+        page_snapshot = snapshot(page, scope)
+        messages = prompts.observe_messages(instruction, page_snapshot.url, page_snapshot.text)
+        try:
+            actions = prompts.ask_checked(
+                client,
+                messages,
+                Observation,
+                lambda answer: _actions(page_snapshot, answer),
+                event=event,
+                steplog=steplog,
+            )
+        except ChoiceProblem as exc:
+            raise InvalidModelChoice(
+                f"The model's answer to observe {instruction!r} on {page_snapshot.url} cannot "
+                f"be used, even after feedback: {exc}"
+            ) from None
+        event.result = "; ".join(action.description for action in actions) or "nothing matched"
+    return actions
+
+
+def _actions(page_snapshot: Snapshot, answer: Observation) -> list[Action]:
+    actions = []
+    for index, found in enumerate(answer.elements):
+        try:
+            actions.append(
+                action_for(
+                    page_snapshot, found.element_id, found.method, found.arguments,
+                    found.description,
+                )
+            )
+        except ChoiceProblem as exc:
+            raise ChoiceProblem(f"elements[{index}]: {exc}") from None
+    return actions

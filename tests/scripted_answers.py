@@ -1,0 +1,133 @@
+"""Scripted answers that read the prompt they receive and answer as a correct model would.
+
+Nothing here is a model: each answer looks up, in the snapshot text of the request, the
+element a test names by role and name, and returns its id. So tests exercise the real
+prompt → SDK → HTTP → validation → Playwright path with the ids the pipeline really sent.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from playwright.sync_api import Page
+
+from pytest_stagehand.events import StepLog
+from pytest_stagehand.llm import ModelConfig, create_client
+from pytest_stagehand.page import AIPage
+from pytest_stagehand.scripted_model import ScriptedModelServer, ScriptedRequest
+
+Answer = Callable[[ScriptedRequest], dict[str, Any]]
+
+
+SNAPSHOT_STARTS = ("Snapshot:\n", "These elements appeared:\n")
+
+
+def latest_snapshot(text: str) -> str:
+    """The last snapshot (or list of appeared elements) in a prompt."""
+    start = max(text.rfind(marker) for marker in SNAPSHOT_STARTS)
+    if start < 0:
+        raise AssertionError("the scripted model got a prompt without a snapshot")
+    return text[start:]
+
+
+def element_id(text: str, role: str, name: str, after: str | None = None) -> str:
+    """The id of the first `role "name"` in the prompt's latest snapshot, after the
+    first line mentioning `after` when given (to tell "Add to cart" buttons apart)."""
+    outline = latest_snapshot(text)
+    if after is not None:
+        outline = outline[outline.index(after) :]
+    found = re.search(rf'\[(\w+)\] {re.escape(role)} "{re.escape(name)}"', outline)
+    if found is None:
+        raise AssertionError(f'the scripted model sees no {role} "{name}" in its prompt')
+    return found.group(1)
+
+
+def choose(
+    role: str,
+    name: str,
+    method: str = "click",
+    arguments: Sequence[str] = (),
+    *,
+    after: str | None = None,
+    two_step: bool = False,
+) -> Answer:
+    """An act answer: `method` on the element `role "name"` of the snapshot received."""
+
+    def answer(request: ScriptedRequest) -> dict[str, Any]:
+        found = element_id(request.text, role, name, after)
+        return act_answer(found, method, arguments, two_step=two_step)
+
+    return answer
+
+
+def act_answer(
+    element: str | None,
+    method: str = "click",
+    arguments: Sequence[str] = (),
+    *,
+    found: bool = True,
+    two_step: bool = False,
+) -> dict[str, Any]:
+    """An act answer as a model sends it, with any id, right or wrong."""
+    return {
+        "found": found,
+        "element_id": element,
+        "method": method,
+        "arguments": list(arguments),
+        "description": f"{method} {element}",
+        "two_step": two_step,
+    }
+
+
+NOT_FOUND = act_answer(None, found=False)
+
+
+def drag(source: tuple[str, str], target: tuple[str, str]) -> Answer:
+    """An act answer dragging `role "name"` onto another, both by id."""
+
+    def answer(request: ScriptedRequest) -> dict[str, Any]:
+        return act_answer(
+            element_id(request.text, *source),
+            "drag_and_drop",
+            [element_id(request.text, *target)],
+        )
+
+    return answer
+
+
+def observed(*elements: tuple[str, str, str, Sequence[str]]) -> Answer:
+    """An observe answer listing (role, name, method, arguments) elements, by id."""
+
+    def answer(request: ScriptedRequest) -> dict[str, Any]:
+        return {
+            "elements": [
+                {
+                    "element_id": element_id(request.text, role, name),
+                    "description": f'{role} "{name}"',
+                    "method": method,
+                    "arguments": list(arguments),
+                }
+                for role, name, method, arguments in elements
+            ]
+        }
+
+    return answer
+
+
+@contextmanager
+def scripted_ai_page(
+    page: Page,
+    server: ScriptedModelServer,
+    *,
+    provider: str = "openai",
+    base_url: str | None = None,
+    steplog: StepLog | None = None,
+) -> Iterator[AIPage]:
+    """An AIPage whose model client is the real SDK pointed at the scripted server."""
+    endpoint = server.openai_base_url if provider == "openai" else server.anthropic_base_url
+    config = ModelConfig(f"{provider}/scripted", base_url=endpoint, max_retries=0)
+    with create_client(config) as client:
+        yield AIPage(page, client, steplog=steplog, base_url=base_url)

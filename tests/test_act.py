@@ -1,0 +1,349 @@
+"""act: instruction → snapshot → scripted model (real SDKs over HTTP) → Playwright.
+
+The scripted model answers as a correct model would, with the ids of the snapshot it was
+sent; every test then checks the page itself.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from scripted_answers import NOT_FOUND, act_answer, choose, drag, scripted_ai_page
+
+from pytest_stagehand.actions import Action, settle
+from pytest_stagehand.errors import ActionFailed, ElementNotFound, InvalidModelChoice, ModelRequired
+from pytest_stagehand.page import AIPage
+
+USER = "standard_user"
+SECRET = "secret_sauce"
+
+
+@pytest.fixture
+def ai(page, scripted_model, pages_server):
+    with scripted_ai_page(page, scripted_model, base_url=pages_server.url()) as ai_page:
+        yield ai_page
+
+
+def log_in(ai, scripted_model):
+    ai.goto("login.html")
+    scripted_model.enqueue(
+        choose("textbox", "Username", "fill", ["%user%"]),
+        choose("textbox", "Password", "fill", ["%password%"]),
+        choose("textbox", "Password", "press", ["Enter"]),
+    )
+    return [
+        ai.act("type %user% into the username field", variables={"user": USER}),
+        ai.act("type %password% into the password field", variables={"password": SECRET}),
+        ai.act("press Enter in the password field"),
+    ]
+
+
+# --- page state after each kind of action -----------------------------------------------
+
+
+def test_login_with_variables_reaches_the_shop(ai, scripted_model):
+    results = log_in(ai, scripted_model)
+    assert ai.url.endswith("/shop.html")
+    fill = results[1].actions[0]
+    assert (fill.method, fill.arguments) == ("fill", ("%password%",))
+    assert fill.element == 'textbox "Password"'
+    assert fill.selector == '[data-test="password"]'
+    assert results[1].success and results[1].cache == "off"
+    assert results[1].usage.calls == 1
+    step = ai.steplog.events[2]  # goto, user, password, Enter
+    assert (step.kind, step.method, step.arguments) == ("act", "fill", ["%password%"])
+    assert (step.element, step.selector) == ('textbox "Password"', '[data-test="password"]')
+    assert step.cache == "off" and len(step.calls) == 1 and step.ok
+    assert [x.purpose for x in step.exchanges] == ["act"]
+
+
+def test_secrets_reach_the_page_but_no_prompt_log_step_or_action(ai, scripted_model, caplog):
+    caplog.set_level(logging.DEBUG)
+    results = log_in(ai, scripted_model)
+    assert ai.url.endswith("/shop.html")  # so the page got the real values
+    sent = json.dumps([request.body for request in scripted_model.requests])
+    assert "%user%" in sent and "%password%" in sent
+    # The snapshots after filling showed the user name (on the page, and as the field's
+    # value): shown to the model as the placeholder it was given.
+    assert 'textbox \\"Username\\" value=\\"%user%\\"' in sent
+    steps = repr(ai.steplog.events)
+    assert "exchanges=[Exchange(" in steps
+    for secret in (USER, SECRET):
+        assert secret not in sent
+        assert secret not in caplog.text
+        assert secret not in steps
+        assert secret not in repr(results)  # the actions (what a cache records) keep %name%
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+def test_adding_the_backpack_updates_the_cart_badge(page, scripted_model, pages_server, provider):
+    with scripted_ai_page(page, scripted_model, provider=provider) as ai:
+        ai.goto(pages_server.url("shop.html"))
+        scripted_model.enqueue(choose("button", "Add to cart", after="Sauce Labs Backpack"))
+        ai.act("add the backpack to the cart")
+    assert page.get_by_test_id("shopping-cart-badge").inner_text() == "1"
+    assert page.get_by_test_id("add-to-cart-sauce-labs-backpack").inner_text() == "Remove"
+    assert scripted_model.last_request.provider == provider
+
+
+def test_select_option_on_a_native_select(ai, scripted_model):
+    ai.goto("forms.html")
+    scripted_model.enqueue(choose("combobox", "Country", "select_option", ["Germany"]))
+    ai.act("choose Germany as the country")
+    assert ai.locator("#country").input_value() == "de"
+
+
+def test_check_uncheck_and_radio(ai, scripted_model):
+    ai.goto("forms.html")
+    scripted_model.enqueue(
+        choose("checkbox", "Insurance", "check"),
+        choose("checkbox", "Gift wrap", "uncheck"),
+        choose("radio", "Express (1–2 days)", "check"),
+    )
+    ai.act("tick insurance")
+    ai.act("no gift wrap")
+    ai.act("ship express")
+    assert ai.get_by_label("Insurance").is_checked()
+    assert not ai.get_by_label("Gift wrap").is_checked()
+    assert ai.get_by_label("Express (1–2 days)").is_checked()
+    assert not ai.get_by_label("Standard (5–7 days)").is_checked()
+
+
+def test_custom_dropdown_takes_two_steps_with_only_the_new_options(ai, scripted_model):
+    ai.goto("forms.html")
+    scripted_model.enqueue(
+        choose("button", "Size Medium", two_step=True), choose("option", "Large")
+    )
+    result = ai.act("choose size Large")
+    assert ai.locator("#size-button").inner_text() == "Large"
+    assert [a.method for a in result.actions] == ["click", "click"]
+    assert result.actions[1].element == 'option "Large"'
+    second = scripted_model.requests[1].messages[-1]["content"]
+    appeared = second.split("These elements appeared:\n")[1].split("\n\n")[0]
+    assert 'option "Small"' in appeared and 'option "Large"' in appeared
+    assert "First Name" not in second and "Country" not in second
+    assert result.usage.calls == 2
+
+
+def test_the_second_step_may_only_choose_what_appeared(ai, scripted_model):
+    ai.goto("forms.html")
+    scripted_model.enqueue(
+        choose("button", "Size Medium", two_step=True),
+        act_answer("e1"),  # the page heading: on the page, but not among the options
+        choose("option", "Small"),
+    )
+    ai.act("choose size Small")
+    assert ai.locator("#size-button").inner_text() == "Small"
+    feedback = scripted_model.requests[2].messages[-1]["content"]
+    assert "no element 'e1' among the elements that appeared" in feedback
+
+
+def test_fields_in_same_and_cross_origin_frames(ai, scripted_model):
+    ai.goto("frames.html")
+    scripted_model.enqueue(
+        choose("textbox", "Display name", "fill", ["Grace"]),
+        choose("checkbox", "Public profile", "check"),
+        choose("textbox", "Card number", "fill", ["4242 4242 4242 4242"]),
+    )
+    ai.act("set the display name to Grace")
+    ai.act("make the profile public")
+    result = ai.act("enter the card number 4242 4242 4242 4242")
+    profile = ai.frame_locator("#profile")
+    assert profile.get_by_label("Display name").input_value() == "Grace"
+    assert profile.get_by_label("Public profile").is_checked()
+    card = ai.frame_locator("#payments").frame_locator("iframe").get_by_label("Card number")
+    assert card.input_value() == "4242 4242 4242 4242"
+    assert len(result.actions[0].frame_path) == 2  # page → payments → card details
+
+
+def test_button_in_shadow_dom(ai, scripted_model):
+    ai.goto("act/widgets.html")
+    scripted_model.enqueue(choose("button", "Subscribe"))
+    ai.act("subscribe")
+    assert ai.locator("subscribe-box").get_attribute("data-subscribed") == "yes"
+    assert ai.get_by_role("status").inner_text() == "Subscribed"
+
+
+def test_hover_shows_the_tooltip(ai, scripted_model):
+    ai.goto("act/widgets.html")
+    scripted_model.enqueue(choose("button", "Account", "hover"))
+    assert not ai.get_by_role("tooltip").is_visible()
+    ai.act("hover over the account button")
+    assert ai.get_by_role("tooltip").is_visible()
+
+
+def test_drag_and_drop_a_card(ai, scripted_model):
+    ai.goto("act/widgets.html")
+    scripted_model.enqueue(drag(("button", "Write tests"), ("region", "Done")))
+    result = ai.act("move the card 'Write tests' to Done")
+    assert ai.locator("#done #card-a").count() == 1
+    assert result.actions[0].arguments == ("#done",)  # the drop target, replayable
+
+
+def test_scroll_an_element_by_pixels_and_the_page_to_the_end(ai, scripted_model):
+    ai.goto("act/widgets.html")
+    scripted_model.enqueue(choose("log", "Messages", "scroll", ["300"]))
+    ai.act("scroll the messages down 300 pixels")
+    assert ai.locator("#messages").evaluate("box => box.scrollTop") == 300
+    ai.goto("act/long-list.html")
+    scripted_model.enqueue(act_answer(None, "scroll", ["100%"]))
+    result = ai.act("scroll to the bottom of the page")
+    at_end = "innerHeight + scrollY >= document.scrollingElement.scrollHeight - 1"
+    assert ai.evaluate(at_end)
+    assert result.actions[0].selector is None
+
+
+def test_act_waits_for_the_dom_to_settle(ai, scripted_model):
+    ai.page.set_content(
+        "<button onclick=\"let n = 0; const t = setInterval(() => { document.body.append(++n);"
+        " if (n === 5) { clearInterval(t); document.title = 'done'; } }, 40)\">Load</button>"
+    )
+    scripted_model.enqueue(choose("button", "Load"))
+    ai.act("click load")
+    assert ai.title() == "done"  # read at once: act returned only once the DOM was quiet
+
+
+class SlowHandler(BaseHTTPRequestHandler):
+    def do_GET(self):
+        time.sleep(0.4)
+        self.send_response(200)
+        self.send_header("Access-Control-Allow-Origin", "*")
+        self.send_header("Content-Length", "6")
+        self.end_headers()
+        self.wfile.write(b"loaded")
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def slow_url():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), SlowHandler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/slow"
+    server.shutdown()
+    server.server_close()
+
+
+def test_act_waits_for_requests_the_action_started(ai, scripted_model, slow_url):
+    ai.page.set_content(
+        f"<button onclick=\"fetch('{slow_url}').then(r => r.text())"
+        ".then(t => { setTimeout(() => { document.title = t; }, 0); })\">Load</button>"
+    )
+    scripted_model.enqueue(choose("button", "Load"))
+    ai.act("click load")
+    assert ai.title() == "loaded"
+
+
+def test_settling_a_page_that_never_rests_stops_at_the_cap(page):
+    page.set_content("<script>setInterval(() => document.body.append('.'), 10)</script>")
+    started = time.monotonic()
+    settle(page, cap=0.3)
+    assert time.monotonic() - started < 1.0
+
+
+# --- replay -------------------------------------------------------------------------------
+
+
+def test_an_action_from_a_result_replays_with_no_model(ai, scripted_model):
+    ai.goto("shop.html")
+    scripted_model.enqueue(choose("button", "Add to cart", after="Sauce Labs Bike Light"))
+    action = ai.act("add the bike light to the cart").actions[0]
+    calls = scripted_model.calls
+    replayed = ai.act(action)
+    assert scripted_model.calls == calls
+    assert replayed.actions == [action] and replayed.usage.calls == 0
+    assert ai.get_by_test_id("add-to-cart-sauce-labs-bike-light").inner_text() == "Add to cart"
+
+
+def test_an_action_that_cannot_replay_fails_clearly(ai):
+    ai.goto("forms.html")
+    with pytest.raises(ActionFailed, match=r"Could not replay click.*#nothing-here"):
+        ai.act(Action("click", selector="#nothing-here"), timeout=200)
+
+
+# --- errors -------------------------------------------------------------------------------
+
+
+def test_nothing_matching_is_element_not_found_naming_instruction_and_url(ai, scripted_model):
+    ai.goto("login.html")
+    scripted_model.enqueue(NOT_FOUND)
+    with pytest.raises(ElementNotFound) as error:
+        ai.act("open the admin panel")
+    assert "'open the admin panel'" in str(error.value)
+    assert ai.url in str(error.value)
+    assert scripted_model.calls == 1
+    assert ai.steplog.events[-1].ok is False
+
+
+def test_an_unknown_id_gets_one_retry_then_invalid_model_choice(ai, scripted_model):
+    ai.goto("login.html")
+    scripted_model.enqueue(act_answer("e999"), act_answer("e998"))
+    with pytest.raises(InvalidModelChoice, match="no element 'e998'"):
+        ai.act("click login")
+    assert scripted_model.calls == 2
+    feedback = scripted_model.requests[1].messages[-1]["content"]
+    assert "there is no element 'e999' in the snapshot" in feedback
+    assert ai.locator("#user-name").input_value() == ""  # nothing was done
+
+
+def test_a_method_the_element_cannot_take_is_corrected_after_feedback(ai, scripted_model):
+    ai.goto("login.html")
+    scripted_model.enqueue(
+        choose("button", "Login", "fill", ["standard_user"]),
+        choose("textbox", "Username", "fill", ["standard_user"]),
+    )
+    ai.act("type standard_user as the user name")
+    assert ai.locator("#user-name").input_value() == "standard_user"
+    feedback = scripted_model.requests[1].messages[-1]["content"]
+    assert 'button "Login" is not a text field' in feedback
+
+
+def test_select_option_on_a_custom_dropdown_is_refused_with_advice(ai, scripted_model):
+    ai.goto("forms.html")
+    scripted_model.enqueue(
+        choose("button", "Size Medium", "select_option", ["Large"]),
+        choose("button", "Size Medium", "select_option", ["Large"]),
+    )
+    with pytest.raises(InvalidModelChoice, match=r"not a native <select>.*two_step"):
+        ai.act("choose size Large")
+
+
+def test_a_failed_action_gets_a_fresh_snapshot_and_one_more_question(ai, scripted_model):
+    ai.goto("forms.html")
+    scripted_model.enqueue(
+        choose("button", "Continue"),  # disabled: Playwright cannot click it
+        choose("checkbox", "I accept the terms and conditions", "check"),
+    )
+    result = ai.act("accept the terms", timeout=300)
+    assert ai.get_by_label("I accept the terms and conditions").is_checked()
+    retry = scripted_model.requests[1].messages[-1]["content"]
+    assert "A previous attempt failed" in retry and "Snapshot:" in retry
+    assert result.usage.calls == 2
+
+
+def test_an_action_failing_twice_is_action_failed(ai, scripted_model):
+    ai.goto("forms.html")
+    scripted_model.enqueue(choose("button", "Continue"), choose("button", "Continue"))
+    with pytest.raises(ActionFailed, match=r"Could not 'continue'.*after a fresh look"):
+        ai.act("continue", timeout=200)
+    assert scripted_model.calls == 2
+
+
+def test_a_two_step_click_that_opens_nothing_is_element_not_found(ai, scripted_model):
+    ai.goto("shadow.html")
+    scripted_model.enqueue(choose("button", "Follow all", two_step=True))
+    with pytest.raises(ElementNotFound, match="showed nothing new"):
+        ai.act("choose a team in the follow menu")
+
+
+def test_no_model_is_model_required_saying_how_to_configure_one(page, pages_server):
+    ai = AIPage(page, None)
+    ai.goto(pages_server.url("login.html"))
+    with pytest.raises(ModelRequired, match=r"OPENAI_API_KEY.*--ai-model"):
+        ai.act("click login")
