@@ -1,0 +1,521 @@
+"""Recorded steps: keys, the recording format, the shared store and the cache modes.
+
+A step resolved once by a model is recorded and replayed later with no model. Recordings
+live in two places:
+
+- a JSON file per test module next to the tests (`__stagehand__/<module>.json`), which a
+  team commits and reviews: one stable text form, so a new step or a heal is a small diff;
+- a diskcache store under the cache dir, which pytest-xdist workers share safely during a
+  run (new recordings, heals and "used" marks). The session's controller merges it into
+  the JSON files at the end of the run (`RecordingStore.flush`).
+
+What gets replayed (with verification and healing) is `heal.py`'s job; this module only
+keeps recordings safe and says which mode allows what (`CachePolicy`).
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+import os
+import tempfile
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any, Literal
+from urllib.parse import parse_qsl, urlencode, urlsplit
+
+import diskcache
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    PlainValidator,
+    ValidationError,
+)
+
+from .errors import CacheError, CacheMiss, RecordingFileError
+from .events import Heal
+from .settings import CacheMode
+from .snapshot import Fingerprint
+
+StepKind = Literal["act", "assert", "agent"]
+FILE_VERSION = 1
+RECORDINGS_DIR = "__stagehand__"
+MAX_HEAL_NOTES = 10  # the history a reviewer needs, without growing forever
+
+
+# --- keys ----------------------------------------------------------------------------
+
+
+def normalise_url(url: str, share_origins: bool = True) -> str:
+    """The part of a URL that names a page for the cache: path, sorted query, hash route.
+
+    With `share_origins` the scheme and host are left out, so steps recorded against
+    staging replay against production. Fragments are kept only when they are routes
+    (`#/cart`, `#!/cart`); anchors (`#top`) do not make another page.
+    """
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https"):
+        return url.strip()  # about:blank, data:, file: name themselves
+    origin = "" if share_origins else f"{parts.scheme}://{parts.netloc.lower()}"
+    query = urlencode(sorted(parse_qsl(parts.query, keep_blank_values=True)))
+    route = parts.fragment if parts.fragment.startswith(("/", "!")) else ""
+    return origin + (parts.path or "/") + (f"?{query}" if query else "") + (
+        f"#{route}" if route else ""
+    )
+
+
+@dataclass(frozen=True)
+class StepKey:
+    """What identifies a recorded step: kind, instruction, page and variable NAMES.
+
+    Variable values are never part of a key (or of anything recorded): the same step
+    replays for every user name or password.
+    """
+
+    kind: StepKind
+    instruction: str
+    url: str  # already normalised; build keys with `step_key`
+    variables: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "instruction", " ".join(self.instruction.split()))
+        object.__setattr__(self, "variables", tuple(sorted(set(self.variables))))
+
+    @property
+    def digest(self) -> str:
+        text = json.dumps([self.kind, self.instruction, self.url, list(self.variables)])
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def describe(self) -> str:
+        names = f" with variables {', '.join(self.variables)}" if self.variables else ""
+        return f"{self.kind} {self.instruction!r} on {self.url}{names}"
+
+
+def step_key(
+    kind: StepKind,
+    instruction: str,
+    url: str,
+    variables: Iterable[str] = (),
+    *,
+    share_origins: bool = True,
+) -> StepKey:
+    """The key of a step; `variables` may be the variables dict itself (only names are used)."""
+    return StepKey(kind, instruction, normalise_url(url, share_origins), tuple(variables))
+
+
+# --- the recording format ------------------------------------------------------------
+
+
+def _canonical(value: Any) -> Any:
+    """Dicts with sorted keys, all the way down, so free-form payloads print stably."""
+    if isinstance(value, dict):
+        return {key: _canonical(value[key]) for key in sorted(value)}
+    if isinstance(value, list | tuple):
+        return [_canonical(item) for item in value]
+    return value
+
+
+def _fingerprint(value: Any) -> Fingerprint:
+    if isinstance(value, Fingerprint):
+        return value
+    if not isinstance(value, dict):
+        raise ValueError("expected an object with the element's tag, role, name, ...")
+    try:
+        return Fingerprint.from_dict(value)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"not a valid fingerprint ({type(exc).__name__}: {exc})") from None
+
+
+FingerprintField = Annotated[
+    Fingerprint,
+    PlainValidator(_fingerprint),
+    PlainSerializer(lambda fp: _canonical(fp.to_dict())),
+]
+
+
+class _Model(BaseModel):
+    # Frozen: recordings are values; change them with model_copy. Extra keys are refused
+    # so a typo in a hand-edited file is reported, not silently ignored.
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class RecordedElement(_Model):
+    """The element an action targets: locators best first, and what it looked like."""
+
+    selectors: list[str] = Field(min_length=1)
+    frame_path: list[str] = []  # iframe selectors, top first
+    fingerprint: FingerprintField
+    # The text of the card, row or form around the element, and the words of it that its
+    # look-alikes (same role and name) lacked: "Backpack" for one of many "Add to cart".
+    context: str = ""
+    distinct: str = ""
+
+
+class RecordedAction(_Model):
+    method: str  # click, fill, press, select_option, ...
+    arguments: list[str] = []  # with %name% placeholders, never values
+    description: str = ""  # e.g. 'button "Log in"', for readers of the file
+    element: RecordedElement | None = None
+
+
+class HealNote(_Model):
+    """A repair of this recording, kept in the file so a reviewer can judge it."""
+
+    strategy: str
+    before: str
+    after: str
+    score: float | None = None
+    date: str
+
+
+def _today() -> str:
+    return datetime.date.today().isoformat()
+
+
+class Recording(_Model):
+    """One recorded step, exactly as it appears in the committed file."""
+
+    kind: StepKind
+    instruction: Annotated[str, AfterValidator(lambda text: " ".join(text.split()))]
+    url: str
+    variables: Annotated[list[str], AfterValidator(lambda names: sorted(set(names)))] = []
+    actions: list[RecordedAction] = []
+    data: Annotated[dict[str, Any], AfterValidator(_canonical)] = {}  # kind-specific payload
+    model: str | None = None
+    recorded_at: str = Field(default_factory=_today)
+    heals: list[HealNote] = []
+
+    @classmethod
+    def of(cls, key: StepKey, actions: Iterable[RecordedAction] = (), **fields: Any) -> Recording:
+        return cls(
+            kind=key.kind,
+            instruction=key.instruction,
+            url=key.url,
+            variables=list(key.variables),
+            actions=list(actions),
+            **fields,
+        )
+
+    @property
+    def key(self) -> StepKey:
+        return StepKey(self.kind, self.instruction, self.url, tuple(self.variables))
+
+    def healed(self, action_index: int, element: RecordedElement, heal: Heal) -> Recording:
+        """This recording with one action's element replaced, and the heal noted."""
+        actions = list(self.actions)
+        actions[action_index] = actions[action_index].model_copy(update={"element": element})
+        note = HealNote(
+            strategy=heal.strategy,
+            before=heal.before,
+            after=heal.after,
+            score=None if heal.score is None else round(heal.score, 3),
+            date=_today(),
+        )
+        return self.model_copy(
+            update={"actions": actions, "heals": [*self.heals, note][-MAX_HEAL_NOTES:]}
+        )
+
+    def same_content(self, other: Recording) -> bool:
+        """Equal in everything replayed; a re-record that changes nothing leaves no diff."""
+        ignore = {"recorded_at", "model"}
+        return self.model_dump(exclude=ignore) == other.model_dump(exclude=ignore)
+
+
+def recordings_file(test_file: Path) -> Path:
+    """Where a test module's recordings are committed: next to it, like syrupy's snapshots."""
+    return test_file.parent / RECORDINGS_DIR / f"{test_file.stem}.json"
+
+
+def render(recordings: Iterable[Recording]) -> str:
+    """The one text form of a recordings file: sorted steps, fixed field order, indent 2."""
+    steps = sorted(recordings, key=lambda r: (r.url, r.instruction, r.kind, r.variables))
+    document = {"version": FILE_VERSION, "steps": [r.model_dump(mode="json") for r in steps]}
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def _shown(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def _file_error(path: Path, problem: str) -> RecordingFileError:
+    test_module = path.parent.parent / f"{path.stem}.py"
+    return RecordingFileError(
+        f"{_shown(path)} is not a valid recordings file: {problem}\n"
+        f"Fix it by hand, or delete the file (or the broken step) and re-record with a "
+        f"model: pytest {_shown(test_module)} --ai-cache=refresh. Until then this file is "
+        f"left untouched and steps recorded for it wait in the cache dir."
+    )
+
+
+def read_recordings(path: Path) -> dict[str, Recording]:
+    """A recordings file as {digest: recording}; a missing file is an empty one."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError) as exc:
+        raise _file_error(path, f"cannot be read ({exc}).") from None
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise _file_error(
+            path, f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}."
+        ) from None
+    if not isinstance(document, dict) or not isinstance(document.get("steps"), list):
+        raise _file_error(path, 'expected an object {"version": 1, "steps": [...]}.')
+    if document.get("version") != FILE_VERSION:
+        raise _file_error(
+            path,
+            f"version {document.get('version')!r} is not {FILE_VERSION} (written by another "
+            "version of pytest-stagehand?).",
+        )
+    recordings: dict[str, Recording] = {}
+    for index, raw in enumerate(document["steps"]):
+        try:
+            recording = Recording.model_validate(raw)
+        except ValidationError as exc:
+            problems = "; ".join(
+                f"{'.'.join(str(part) for part in error['loc']) or 'step'}: {error['msg']}"
+                for error in exc.errors()[:3]
+            )
+            raise _file_error(path, f"steps[{index}]: {problems}.") from None
+        digest = recording.key.digest
+        if digest in recordings:
+            raise _file_error(
+                path, f"steps[{index}] repeats {recording.key.describe()}; keep one of them."
+            )
+        recordings[digest] = recording
+    return recordings
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """Readers see the old file or the new one, never half of one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+# --- secrets -------------------------------------------------------------------------
+
+
+def _strings(value: Any, where: str = "") -> Iterator[tuple[str, str]]:
+    if isinstance(value, str):
+        yield where, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _strings(item, f"{where}.{key}" if where else key)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _strings(item, f"{where}[{index}]")
+
+
+def check_secrets(recording: Recording, variables: Mapping[str, object]) -> None:
+    """Refuse (raise, never write) a recording that contains a variable's value.
+
+    Values of 4 characters or more are refused anywhere inside a text; shorter ones only
+    as a whole text, since "1" or "no" occur in any selector by chance.
+    """
+    for where, text in _strings(recording.model_dump(mode="json")):
+        for name, value in variables.items():
+            secret = str(value)
+            if secret and (text == secret or (len(secret) >= 4 and secret in text)):
+                raise CacheError(
+                    f"Refusing to record {recording.key.describe()}: the value of variable "
+                    f"{name!r} appears in {where}, and variable values are never stored. "
+                    f"Write %{name}% in the instruction and arguments instead of the value; "
+                    "if the value is not secret, put it in the instruction itself."
+                )
+
+
+# --- modes ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CachePolicy:
+    """What the cache mode allows, so pipelines ask instead of re-deriving modes.
+
+    auto: replay, ask the model on a miss, record. offline: replay and heal without a
+    model; a miss fails. refresh: ask the model for every step and re-record. off: ask
+    the model, record nothing.
+    """
+
+    mode: CacheMode
+    has_model: bool
+
+    @property
+    def may_replay(self) -> bool:
+        return self.mode in ("auto", "offline")
+
+    @property
+    def may_call_model(self) -> bool:
+        return self.mode != "offline" and self.has_model
+
+    @property
+    def may_record(self) -> bool:
+        """New steps and heals (including offline, model-free heals) are recorded."""
+        return self.mode != "off"
+
+    def check_miss(self, key: StepKey, test_file: Path) -> None:
+        """Raise CacheMiss when a step without a usable recording cannot ask a model."""
+        if self.may_call_model:
+            return
+        if self.mode == "offline":
+            why = "and --ai-cache=offline never calls a model"
+        else:
+            why = f"and no model is configured (cache mode {self.mode})"
+        raise CacheMiss(
+            f"No recording for {key.describe()} in {_shown(test_file)}, {why}.\n"
+            f"Record it by running once with a model, e.g. "
+            f"pytest {_shown(test_file)} --ai-model openai/gpt-4.1-mini (or set "
+            f"OPENAI_API_KEY / ANTHROPIC_API_KEY; add --ai-cache=refresh to re-record every "
+            f"step), then commit {_shown(recordings_file(test_file))}."
+        )
+
+
+# --- the store -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Unused:
+    file: Path
+    recording: Recording
+
+
+@dataclass
+class FlushReport:
+    """What the end-of-session merge did, for the terminal summary."""
+
+    written: list[Path] = field(default_factory=list)
+    unused: list[Unused] = field(default_factory=list)  # reported, not pruned
+    pruned: list[Unused] = field(default_factory=list)
+    errors: list[RecordingFileError] = field(default_factory=list)  # files left untouched
+
+
+class RecordingStore:
+    """Recordings for a session: committed files plus the store shared by xdist workers.
+
+    Keys in the diskcache store: ("rec", file, digest) -> recording as JSON data, and
+    ("used", file, digest) -> True. One diskcache `set` is atomic across processes, so
+    concurrent workers lose nothing; only the controller flushes.
+    """
+
+    def __init__(self, directory: Path) -> None:
+        # No eviction: a recording waiting to be flushed must never be dropped for space.
+        self._cache = diskcache.Cache(str(directory), eviction_policy="none")
+        self._files: dict[Path, dict[str, Recording] | RecordingFileError] = {}
+
+    def close(self) -> None:
+        self._cache.close()
+
+    def lookup(self, test_file: Path, key: StepKey) -> Recording | None:
+        """The step's recording (newest first: this run's store, then the file), marked used.
+
+        Raises RecordingFileError when the module's file is corrupt.
+        """
+        path = recordings_file(test_file)
+        pending = self._cache.get(("rec", str(path), key.digest))
+        recording = (
+            Recording.model_validate(pending)
+            if pending is not None
+            else self._committed(path).get(key.digest)
+        )
+        if recording is not None:
+            self._cache.set(("used", str(path), key.digest), True)
+        return recording
+
+    def put(
+        self, test_file: Path, recording: Recording, variables: Mapping[str, object] | None = None
+    ) -> None:
+        """Record a new or healed step; refuses one that contains a variable's value."""
+        check_secrets(recording, variables or {})
+        path = recordings_file(test_file)
+        self._cache.set(("rec", str(path), recording.key.digest), recording.model_dump(mode="json"))
+
+    def _committed(self, path: Path) -> dict[str, Recording]:
+        if path not in self._files:
+            try:
+                self._files[path] = read_recordings(path)
+            except RecordingFileError as exc:
+                self._files[path] = exc
+        found = self._files[path]
+        if isinstance(found, RecordingFileError):
+            raise found
+        return found
+
+    def flush(self, complete: Iterable[Path] = (), prune: bool = False) -> FlushReport:
+        """Merge this run's recordings into the committed files (controller only).
+
+        `complete`: test files whose every test ran; their recordings that nothing used
+        are reported, or removed with `prune` (pass prune only after a green run). A
+        corrupt file is left untouched and its pending recordings stay in the store.
+        """
+        pending: dict[Path, dict[str, dict]] = defaultdict(dict)
+        used: dict[Path, set[str]] = defaultdict(set)
+        for key in list(self._cache):
+            kind, file, digest = key
+            if kind == "rec":
+                pending[Path(file)][digest] = self._cache[key]
+            else:
+                used[Path(file)].add(digest)
+        complete_files = {recordings_file(test_file) for test_file in complete}
+        report = FlushReport()
+        for path in sorted(set(pending) | complete_files):
+            try:
+                committed = read_recordings(path)
+            except RecordingFileError as exc:
+                report.errors.append(exc)
+                continue
+            merged = dict(committed)
+            for digest, data in pending[path].items():
+                new = Recording.model_validate(data)
+                old = merged.get(digest)
+                merged[digest] = old if old is not None and old.same_content(new) else new
+            if path in complete_files:
+                seen = used[path] | pending[path].keys()
+                unused = [Unused(path, r) for d, r in merged.items() if d not in seen]
+                if prune:
+                    report.pruned.extend(unused)
+                    merged = {d: r for d, r in merged.items() if d in seen}
+                else:
+                    report.unused.extend(unused)
+            if self._write(path, committed, merged):
+                report.written.append(path)
+            with self._cache.transact():
+                for digest in pending[path]:
+                    self._cache.delete(("rec", str(path), digest))
+        with self._cache.transact():
+            for key in list(self._cache):
+                if key[0] == "used":
+                    self._cache.delete(key)
+        self._files.clear()
+        return report
+
+    @staticmethod
+    def _write(path: Path, before: dict[str, Recording], after: dict[str, Recording]) -> bool:
+        if not after:
+            if path.exists():
+                path.unlink()
+                return True
+            return False
+        text = render(after.values())
+        if before and text == render(before.values()):
+            return False
+        _write_atomically(path, text)
+        return True

@@ -1,0 +1,373 @@
+"""Replay a recorded element safely, and heal it without a model when the page changed.
+
+Blind replay (acting on whatever a recorded selector now hits) is how other tools click
+the wrong button. Here a hit is used only after it is verified against what was recorded,
+and a heal needs a match that is both confident and clearly ahead of the runner-up.
+Scoring follows Healenium (tag, id, classes, text, attributes, ancestor path by LCS),
+with two additions: the accessibility role and name are gates (the instruction described
+the element by what it is and says, so a heal never changes either), and look-alikes
+(elements of the same role and name, such as the "Add to cart" buttons of two products)
+are told apart by the words around them that only the recorded one had ("Backpack").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from contextlib import suppress
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import FrameLocator, Locator, Page
+
+from .cache import RecordedElement
+from .errors import HealFailed
+from .events import Heal
+from .snapshot import ElementRef, Fingerprint, Snapshot, fingerprint_of, snapshot
+
+# Evidence each feature carries. Test ids are kept stable on purpose; ids and classes get
+# renamed by refactors and CSS tooling; name and role are gates, so they weigh little here.
+WEIGHTS = {
+    "test_id": 3.0,
+    "context": 3.0,
+    "name": 2.0,
+    "path": 2.0,
+    "text": 1.0,
+    "id": 1.0,
+    "tag": 1.0,
+    "classes": 1.0,
+    "attributes": 1.0,
+}
+VERIFY_THRESHOLD = 0.5  # a hit that passes the gates must still look like the element
+SAME_CONTEXT = 0.8  # share of words a verified hit's card, row or form has in common
+CONTEXT_FLOOR = 0.5  # share of the words that told the element apart a candidate must have
+NAME_FLOOR = 0.8  # a heal candidate's name may differ by a typo or a word, not more
+HEAL_THRESHOLD = 0.5
+HEAL_MARGIN = 0.1  # the winner's lead over the runner-up; less is ambiguous
+
+# The visible text of the closest enclosing item (card, row, form, section), first 200
+# characters. Text nodes are joined with spaces: innerText would glue "Username" and
+# "Password" together once a wrapper changes the layout.
+CONTEXT_JS = """el => {
+  const item = el.parentElement && el.parentElement.closest(
+    "li, tr, article, fieldset, form, dialog, section, [role=listitem], [role=row], " +
+    "[role=article], [role=group], [role=dialog], [role=region], [role=form]");
+  if (!item) return "";
+  const texts = [];
+  const walker = document.createTreeWalker(item, NodeFilter.SHOW_TEXT);
+  for (let node, length = 0; (node = walker.nextNode()) && length < 200; ) {
+    if (!node.textContent.trim() || !node.parentElement.checkVisibility()) continue;
+    texts.push(node.textContent);
+    length += node.textContent.length;
+  }
+  return texts.join(" ").replace(/\\s+/g, " ").trim().slice(0, 200);
+}"""
+
+
+@dataclass(frozen=True)
+class Identity:
+    """What makes an element the one a step was recorded on (see RecordedElement)."""
+
+    fingerprint: Fingerprint
+    context: str = ""
+    distinct: str = ""  # recorded elements only
+
+    @classmethod
+    def of(cls, element: RecordedElement) -> Identity:
+        return cls(element.fingerprint, element.context, element.distinct)
+
+
+def context_of(locator: Locator) -> str:
+    """The text of the card, row or form around the one element `locator` hits."""
+    return locator.evaluate(CONTEXT_JS)
+
+
+def identity_of(locator: Locator, frame_path: Sequence[str] = ()) -> Identity | None:
+    """The live identity of the one element `locator` hits; None if it went away."""
+    fingerprint = fingerprint_of(locator, tuple(frame_path))
+    if fingerprint is None:
+        return None
+    return Identity(fingerprint, context_of(locator))
+
+
+def recorded_element(page: Page, page_snapshot: Snapshot, ref: ElementRef) -> RecordedElement:
+    """What to record for an element of a snapshot, taken before acting on it."""
+    context = context_of(ref.locator(page))
+    look_alikes = [
+        other
+        for other in page_snapshot.elements.values()
+        if other.role == ref.role and _norm(other.name) == _norm(ref.name) and other != ref
+    ]
+    shared = {word for other in look_alikes for word in _words(_context(page, other))}
+    distinct = dict.fromkeys(w for w in context.split() if w.casefold() not in shared)
+    return RecordedElement(
+        selectors=list(ref.candidates) or [ref.selector],
+        frame_path=list(ref.frame_path),
+        fingerprint=ref.fingerprint,
+        context=context,
+        distinct=" ".join(distinct) if look_alikes else "",
+    )
+
+
+# --- scoring -------------------------------------------------------------------------
+
+
+def _norm(text: str | None) -> str:
+    return " ".join((text or "").split()).casefold()
+
+
+def _text(a: str | None, b: str | None) -> float | None:
+    """Similarity of two texts in [0, 1]; None when neither has one (no evidence)."""
+    a, b = _norm(a), _norm(b)
+    if not a and not b:
+        return None
+    return 1.0 if a == b else SequenceMatcher(None, a, b).ratio()
+
+
+def _same(a: str | None, b: str | None) -> float | None:
+    if not a and not b:
+        return None
+    return 1.0 if a == b else 0.0
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(_norm(text).split())
+
+
+def _overlap(a: str, b: str) -> float | None:
+    """Jaccard similarity of the words of two texts; None when both have none."""
+    words_a, words_b = _words(a), _words(b)
+    union = words_a | words_b
+    return len(words_a & words_b) / len(union) if union else None
+
+
+def _told_apart(recorded: Identity, live: Identity) -> bool:
+    """Has `live` most of the words that told the recorded element from its look-alikes?"""
+    wanted = _words(recorded.distinct)
+    return len(wanted & _words(live.context)) >= CONTEXT_FLOOR * len(wanted)
+
+
+def _jaccard(a: Sequence[str], b: Sequence[str]) -> float | None:
+    if not a and not b:
+        return None
+    return len(set(a) & set(b)) / len(set(a) | set(b))
+
+
+def _attributes(a: dict[str, str], b: dict[str, str]) -> float | None:
+    keys = a.keys() | b.keys()
+    if not keys:
+        return None
+    return sum(_attribute(a.get(key), b.get(key)) for key in keys) / len(keys)
+
+
+def _attribute(a: str | None, b: str | None) -> float:
+    return 1.0 if a == b else _text(a, b) or 0.0  # or 0.0: one side missing, other empty
+
+
+def _step(a: str, b: str) -> float:
+    """Two ancestor steps such as "ul#cart.items": another tag 0, a renamed id or class
+    keeps half or more."""
+    if a == b:
+        return 1.0
+    tag_a, tag_b = (step.split("#")[0].split(".")[0] for step in (a, b))
+    if tag_a != tag_b:
+        return 0.0
+    return 0.5 + 0.5 * SequenceMatcher(None, a[len(tag_a) :], b[len(tag_b) :]).ratio()
+
+
+def _path(a: Sequence[str], b: Sequence[str]) -> float | None:
+    """Weighted longest common subsequence of two ancestor paths, over the longer one.
+
+    An added wrapper costs one step out of the path's length.
+    """
+    if not a and not b:
+        return None
+    row = [0.0] * (len(b) + 1)
+    for x in a:
+        diagonal, row[0] = 0.0, 0.0
+        for j, y in enumerate(b, 1):
+            diagonal, row[j] = row[j], max(row[j], row[j - 1], diagonal + _step(x, y))
+    return row[-1] / max(len(a), len(b))
+
+
+def similarity(recorded: Identity, candidate: Identity) -> float:
+    """How much `candidate` looks like the recorded element, in [0, 1]; 0 for another role.
+
+    Features absent on both sides carry no weight, so an element without a test id is
+    not penalised for it.
+    """
+    r, c = recorded.fingerprint, candidate.fingerprint
+    if r.role != c.role:
+        return 0.0
+    features = {
+        "test_id": _same(r.test_id, c.test_id),
+        "context": _overlap(recorded.context, candidate.context),
+        "name": _text(r.name, c.name),
+        "path": _path((*r.frame_path, *r.path), (*c.frame_path, *c.path)),
+        "text": _text(r.text, c.text),
+        "id": _same(r.id, c.id),
+        "tag": _same(r.tag, c.tag),
+        "classes": _jaccard(r.classes, c.classes),
+        "attributes": _attributes(r.attributes, c.attributes),
+    }
+    present = {name: value for name, value in features.items() if value is not None}
+    total = sum(WEIGHTS[name] for name in present)
+    return sum(WEIGHTS[name] * value for name, value in present.items()) / total if total else 0.0
+
+
+def verify(recorded: Identity, live: Identity) -> bool:
+    """Is the element a recorded selector now hits still the recorded one?
+
+    Strict on purpose (a rejected hit only costs a heal, a wrong one clicks the wrong
+    thing): the same role and name (ignoring case and spacing), no other test id than
+    the recorded one, nearly the same text around it including the words that told it
+    apart from look-alikes, and a close fingerprint.
+    """
+    r, live_fp = recorded.fingerprint, live.fingerprint
+    return (
+        r.role == live_fp.role
+        and _norm(r.name) == _norm(live_fp.name)
+        and (not r.test_id or not live_fp.test_id or r.test_id == live_fp.test_id)
+        and _at_least(_overlap(recorded.context, live.context), SAME_CONTEXT)
+        and _told_apart(recorded, live)
+        and similarity(recorded, live) >= VERIFY_THRESHOLD
+    )
+
+
+def describe(fingerprint: Fingerprint) -> str:
+    return f'{fingerprint.role or fingerprint.tag} "{fingerprint.name}"'
+
+
+def _at_least(score: float | None, floor: float) -> bool:
+    """No evidence (None) passes; evidence must reach the floor."""
+    return score is None or score >= floor
+
+
+@dataclass(frozen=True)
+class Match:
+    """The outcome of scoring a snapshot against a recorded element."""
+
+    element: ElementRef | None  # None: no confident, unambiguous candidate
+    score: float
+    reason: str
+
+
+def best_match(recorded: Identity, page: Page, page_snapshot: Snapshot) -> Match:
+    """The one element of a fresh snapshot that is clearly the recorded one, if any.
+
+    Candidates need the recorded role, a name within NAME_FLOOR and the words that told
+    the element apart from look-alikes; the best must score at least HEAL_THRESHOLD and
+    lead the runner-up by HEAL_MARGIN.
+    """
+    wanted = recorded.fingerprint
+    ranked: list[tuple[float, ElementRef]] = []
+    for ref in page_snapshot.elements.values():
+        if ref.fingerprint.role != wanted.role or not _at_least(
+            _text(wanted.name, ref.fingerprint.name), NAME_FLOOR
+        ):
+            continue
+        candidate = Identity(ref.fingerprint, _context(page, ref))
+        if _told_apart(recorded, candidate):
+            ranked.append((similarity(recorded, candidate), ref))
+    if not ranked:
+        among = f" near the words {recorded.distinct!r}" if recorded.distinct else ""
+        return Match(None, 0.0, f"no {describe(wanted)} (or a near name){among} on the page")
+    ranked.sort(key=lambda pair: pair[0], reverse=True)
+    score, best = ranked[0]
+    shown = f"{describe(best.fingerprint)} scored {score:.2f}"
+    if score < HEAL_THRESHOLD:
+        return Match(None, score, f"the best candidate, {shown}, is below {HEAL_THRESHOLD}")
+    if len(ranked) > 1 and score - ranked[1][0] < HEAL_MARGIN:
+        runner = f"{describe(ranked[1][1].fingerprint)} scored {ranked[1][0]:.2f}"
+        return Match(
+            None, score, f"ambiguous: {shown} and {runner} (a lead of {HEAL_MARGIN} is needed)"
+        )
+    return Match(best, score, shown)
+
+
+def _context(page: Page, ref: ElementRef) -> str:
+    try:
+        return context_of(ref.locator(page))
+    except PlaywrightError:
+        return ""  # gone since the snapshot: its other features still count
+
+
+# --- replay --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """Where a recorded element is now, and the heal that found it, if one was needed."""
+
+    locator: Locator
+    element: RecordedElement  # what to record from now on (unchanged without a heal)
+    heal: Heal | None = None
+
+
+def _scope(page: Page, frame_path: Sequence[str]) -> Page | FrameLocator:
+    scope: Page | FrameLocator = page
+    for frame in frame_path:
+        scope = scope.frame_locator(frame)
+    return scope
+
+
+def _wait_for_any(scope: Page | FrameLocator, selectors: Sequence[str], wait_ms: float) -> None:
+    """Give a page that is still rendering the time to show any of the selectors."""
+    if wait_ms <= 0:
+        return  # Playwright reads a timeout of 0 as "wait forever"
+    combined = scope.locator(selectors[0])
+    for selector in selectors[1:]:
+        combined = combined.or_(scope.locator(selector))
+    # A timeout (the element moved) or an invalid selector is sorted out one by one later.
+    with suppress(PlaywrightError):
+        combined.first.wait_for(state="attached", timeout=wait_ms)
+
+
+def resolve(page: Page, element: RecordedElement, *, wait_ms: float = 3000) -> Resolution:
+    """Find a recorded element, verified, healing without a model if the page changed.
+
+    1. Each recorded selector in order: it must hit exactly one element, and that element
+       must `verify`. A later selector verifying is a "locator" heal.
+    2. Otherwise score a fresh snapshot (`best_match`): a "fingerprint" heal.
+    3. Otherwise raise HealFailed saying what each selector hit and why no candidate was
+       taken; the caller may then ask a model, if the cache mode allows.
+    """
+    recorded = Identity.of(element)
+    scope = _scope(page, element.frame_path)
+    _wait_for_any(scope, element.selectors, wait_ms)
+    tried: list[str] = []
+    for index, selector in enumerate(element.selectors):
+        locator = scope.locator(selector)
+        try:
+            count = locator.count()
+            live = identity_of(locator, element.frame_path) if count == 1 else None
+        except PlaywrightError as exc:
+            tried.append(f"{selector} → invalid ({str(exc).splitlines()[0]})")
+            continue
+        if live is None:
+            tried.append(f"{selector} → {count} elements")
+        elif not verify(recorded, live):
+            tried.append(f"{selector} → {describe(live.fingerprint)}, not the recorded element")
+        elif index == 0:
+            return Resolution(locator, element)
+        else:
+            healed = element.model_copy(
+                update={
+                    "selectors": element.selectors[index:],
+                    "fingerprint": live.fingerprint,
+                    "context": live.context,
+                }
+            )
+            heal = Heal("locator", element.selectors[0], selector, similarity(recorded, live))
+            return Resolution(locator, healed, heal)
+    fresh = snapshot(page)
+    match = best_match(recorded, page, fresh)
+    if match.element is None:
+        raise HealFailed(
+            f"The recorded {describe(recorded.fingerprint)} was not found safely.\n"
+            + "".join(f"  {line}\n" for line in tried)
+            + f"  without a model: {match.reason}."
+        )
+    healed = recorded_element(page, fresh, match.element)
+    heal = Heal("fingerprint", element.selectors[0], healed.selectors[0], match.score)
+    return Resolution(match.element.locator(page), healed, heal)

@@ -1,0 +1,370 @@
+"""Recorded steps: keys, the committed text form, the shared store, modes, secrets."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from pytest_stagehand.cache import (
+    CachePolicy,
+    RecordedAction,
+    RecordedElement,
+    Recording,
+    RecordingStore,
+    normalise_url,
+    read_recordings,
+    recordings_file,
+    render,
+    step_key,
+)
+from pytest_stagehand.errors import CacheError, CacheMiss, RecordingFileError
+from pytest_stagehand.events import Heal
+from pytest_stagehand.snapshot import Fingerprint
+
+
+def fingerprint(name: str = "Log in", **changes) -> Fingerprint:
+    fields = {
+        "tag": "button",
+        "role": "button",
+        "name": name,
+        "text": name,
+        "test_id": "login",
+        "id": "login-button",
+        "classes": ("btn", "primary"),
+        "attributes": {"type": "submit"},
+        "path": ("main#app", "form.login"),
+        "frame_path": (),
+    }
+    return Fingerprint(**{**fields, **changes})
+
+
+def recording(instruction: str = "click the login button", url: str = "/login", **fields):
+    element = RecordedElement(
+        selectors=['[data-testid="login"]', 'role=button[name="Log in"]', "#login-button"],
+        fingerprint=fingerprint(),
+    )
+    action = RecordedAction(method="click", element=element, description='button "Log in"')
+    return Recording.of(step_key("act", instruction, url), [action], model="openai/x", **fields)
+
+
+@pytest.fixture
+def store(tmp_path: Path):
+    opened = RecordingStore(tmp_path / "cache")
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def test_file(tmp_path: Path) -> Path:
+    path = tmp_path / "tests" / "test_shop.py"
+    path.parent.mkdir()
+    path.write_text("")
+    return path
+
+
+# --- keys ----------------------------------------------------------------------------
+
+
+def test_url_key_is_path_and_sorted_query_and_shares_origins():
+    assert normalise_url("https://staging.example.com/shop?b=2&a=1#top") == "/shop?a=1&b=2"
+    assert normalise_url("http://localhost:8000/shop?a=1&b=2") == "/shop?a=1&b=2"
+    assert normalise_url("https://example.com") == "/"
+    assert normalise_url("https://example.com/app#/cart?x=1") == "/app#/cart?x=1"
+    assert normalise_url("about:blank") == "about:blank"
+
+
+def test_url_key_keeps_the_origin_when_told():
+    assert (
+        normalise_url("https://Staging.Example.com/shop?b=2&a=1", share_origins=False)
+        == "https://staging.example.com/shop?a=1&b=2"
+    )
+
+
+def test_key_holds_variable_names_never_values():
+    variables = {"user": "standard_user", "password": "hunter22"}
+    key = step_key("act", "type %user%  and %password%", "https://x.test/login", variables)
+    assert key.variables == ("password", "user")
+    assert key.instruction == "type %user% and %password%"
+    assert "hunter22" not in repr(key)
+    blanks = {"user": "", "password": ""}
+    assert step_key("act", "type %user% and %password%", "/login", blanks).digest == key.digest
+    assert step_key("assert", key.instruction, "/login", variables).digest != key.digest
+    assert step_key("act", "type %user%", "/login", variables).digest != key.digest
+
+
+# --- the committed text form -----------------------------------------------------------
+
+
+def test_flush_writes_the_module_file_and_a_new_session_replays_it(tmp_path, test_file):
+    first = RecordingStore(tmp_path / "cache")
+    first.put(test_file, recording())
+    report = first.flush()
+    first.close()
+    path = tmp_path / "tests" / "__stagehand__" / "test_shop.json"
+    assert report.written == [path] == [recordings_file(test_file)]
+    document = json.loads(path.read_text())
+    assert document["steps"][0]["instruction"] == "click the login button"
+    assert document["steps"][0]["actions"][0]["element"]["fingerprint"]["name"] == "Log in"
+
+    second = RecordingStore(tmp_path / "other-cache")  # a clean clone: only the file
+    found = second.lookup(test_file, step_key("act", "click the login button", "/login"))
+    second.close()
+    assert found == recording()
+    assert found.actions[0].element.fingerprint == fingerprint()
+
+
+def test_text_form_is_stable(tmp_path, test_file, store):
+    steps = [recording(f"click button {n}", f"/page/{n % 3}") for n in range(5)]
+    assert render(steps) == render(reversed(steps))
+    for step in reversed(steps):
+        store.put(test_file, step)
+    store.flush()
+    path = recordings_file(test_file)
+    assert path.read_text() == render(steps)
+    before = path.stat().st_mtime_ns
+
+    store.put(test_file, steps[2].model_copy(update={"recorded_at": "2001-01-01"}))
+    assert store.flush().written == []  # re-recorded, nothing changed: no diff
+    assert path.stat().st_mtime_ns == before
+
+
+def test_a_heal_changes_only_its_own_entry(tmp_path, test_file, store):
+    kept, healed = recording("click a", "/a"), recording("click b", "/b")
+    store.put(test_file, kept)
+    store.put(test_file, healed)
+    store.flush()
+    before = recordings_file(test_file).read_text()
+
+    element = RecordedElement(selectors=["#new-login"], fingerprint=fingerprint(id="new-login"))
+    heal = Heal("fingerprint", '[data-testid="login"]', "#new-login", 0.8712)
+    store.put(test_file, healed.healed(0, element, heal))
+    store.flush()
+    after = recordings_file(test_file).read_text()
+
+    def block(step: Recording) -> str:
+        return textwrap.indent(json.dumps(step.model_dump(mode="json"), indent=2), "    ")
+
+    assert block(kept) in before and block(kept) in after
+    new = read_recordings(recordings_file(test_file))[healed.key.digest]
+    assert before.replace(block(healed), "") == after.replace(block(new), "")
+    assert new.heals[0].strategy == "fingerprint" and new.heals[0].score == 0.871
+    assert new.actions[0].element.selectors == ["#new-login"]
+
+
+# --- secrets ---------------------------------------------------------------------------
+
+
+def test_a_recording_holding_a_variable_value_is_refused_and_never_written(test_file, store):
+    leaky = recording().model_copy(
+        update={"actions": [RecordedAction(method="fill", arguments=["hunter22"])]}
+    )
+    with pytest.raises(CacheError) as caught:
+        store.put(test_file, leaky, variables={"password": "hunter22"})
+    assert "'password'" in str(caught.value) and "hunter22" not in str(caught.value)
+    assert "actions[0].arguments[0]" in str(caught.value)
+    with pytest.raises(CacheError):  # a short value, as a whole text
+        store.put(test_file, leaky.model_copy(update={"data": {"q": "7"}}), variables={"q": "7"})
+    store.put(test_file, recording(), variables={"password": "hunter22", "n": "1"})
+    assert store.flush().written == [recordings_file(test_file)]
+    assert "hunter22" not in recordings_file(test_file).read_text()
+
+
+# --- broken files ----------------------------------------------------------------------
+
+
+def test_a_corrupt_file_names_itself_and_loses_nothing(tmp_path, store):
+    (tmp_path / "tests").mkdir()
+    broken_test, good_test = tmp_path / "tests" / "test_a.py", tmp_path / "tests" / "test_b.py"
+    broken = recordings_file(broken_test)
+    broken.parent.mkdir()
+    broken.write_text('{"version": 1, "steps": [{"kind": "act",')
+    store.put(good_test, recording())
+    store.flush()
+    key = recording().key
+
+    with pytest.raises(RecordingFileError) as caught:
+        store.lookup(broken_test, key)
+    message = str(caught.value)
+    assert "test_a.json" in message and "line 1" in message and "--ai-cache=refresh" in message
+    assert store.lookup(good_test, key) == recording()
+
+    store.put(broken_test, recording("click logout"))
+    report = store.flush()
+    assert [str(error) for error in report.errors] == [message]
+    assert broken.read_text() == '{"version": 1, "steps": [{"kind": "act",'
+
+    broken.unlink()  # the user deletes it: the step waiting in the store is written now
+    assert store.flush().written == [broken]
+    assert [r.instruction for r in read_recordings(broken).values()] == ["click logout"]
+
+
+@pytest.mark.parametrize(
+    ("edit", "problem"),
+    [
+        (lambda s: s["actions"][0]["element"].update(selectors="#x"), "selectors"),
+        (lambda s: s["actions"][0]["element"].update(selectors=[]), "selectors"),
+        (lambda s: s.update(kind="click"), "kind"),
+        (lambda s: s.update(instrucion="typo"), "instrucion"),
+        (lambda s: s["actions"][0]["element"]["fingerprint"].pop("role"), "fingerprint"),
+    ],
+)
+def test_a_hand_edited_file_says_which_step_and_field_is_wrong(tmp_path, test_file, edit, problem):
+    step = recording().model_dump(mode="json")
+    edit(step)
+    path = recordings_file(test_file)
+    path.parent.mkdir()
+    path.write_text(json.dumps({"version": 1, "steps": [step]}))
+    with pytest.raises(RecordingFileError) as caught:
+        read_recordings(path)
+    assert "test_shop.json" in str(caught.value)
+    assert "steps[0]" in str(caught.value) and problem in str(caught.value)
+
+
+def test_a_repeated_step_in_a_file_is_an_error(test_file):
+    path = recordings_file(test_file)
+    path.parent.mkdir()
+    step = recording().model_dump(mode="json")
+    path.write_text(json.dumps({"version": 1, "steps": [step, step]}))
+    with pytest.raises(RecordingFileError, match=r"steps\[1\] repeats act 'click the login"):
+        read_recordings(path)
+
+
+# --- modes ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("mode", "has_model", "replay", "call", "record"),
+    [
+        ("auto", True, True, True, True),
+        ("auto", False, True, False, True),
+        ("offline", True, True, False, True),
+        ("refresh", True, False, True, True),
+        ("off", True, False, True, False),
+    ],
+)
+def test_policy(mode, has_model, replay, call, record):
+    policy = CachePolicy(mode, has_model)
+    assert (policy.may_replay, policy.may_call_model, policy.may_record) == (replay, call, record)
+
+
+def test_offline_miss_names_the_step_and_how_to_record_it(test_file):
+    key = step_key("act", "type %user% into the username field", "http://x.test/login", ["user"])
+    CachePolicy("auto", has_model=True).check_miss(key, test_file)  # the model resolves it
+    with pytest.raises(CacheMiss) as caught:
+        CachePolicy("offline", has_model=True).check_miss(key, test_file)
+    message = str(caught.value)
+    for part in ("'type %user% into the username field'", "/login", "user", "test_shop.py",
+                 "offline", "--ai-model", "test_shop.json"):
+        assert part in message
+    with pytest.raises(CacheMiss, match="no model is configured"):
+        CachePolicy("auto", has_model=False).check_miss(key, test_file)
+
+
+def test_refresh_re_records_over_the_old_entry(test_file, store):
+    store.put(test_file, recording())
+    store.flush()
+    element = RecordedElement(selectors=["#signin"], fingerprint=fingerprint("Sign in"))
+    fresh = recording().model_copy(
+        update={"actions": [RecordedAction(method="click", element=element)]}
+    )
+    store.put(test_file, fresh)
+    store.flush()
+    steps = list(read_recordings(recordings_file(test_file)).values())
+    assert steps == [fresh]
+
+
+# --- unused entries --------------------------------------------------------------------
+
+
+def test_unused_entries_are_reported_for_modules_that_fully_ran_and_pruned_on_request(
+    tmp_path, test_file, store
+):
+    other_test = tmp_path / "tests" / "test_other.py"
+    for name in ("a", "b", "c"):
+        store.put(test_file, recording(f"click {name}"))
+    store.put(other_test, recording("click other"))
+    store.flush()
+
+    assert store.lookup(test_file, recording("click a").key) is not None
+    store.put(test_file, recording("click d"))
+    report = store.flush(complete=[test_file])
+    assert sorted(u.recording.instruction for u in report.unused) == ["click b", "click c"]
+    assert {u.file for u in report.unused} == {recordings_file(test_file)}
+
+    store.lookup(test_file, recording("click a").key)
+    store.lookup(test_file, recording("click d").key)
+    report = store.flush(complete=[test_file], prune=True)
+    assert sorted(u.recording.instruction for u in report.pruned) == ["click b", "click c"]
+    remaining = read_recordings(recordings_file(test_file)).values()
+    assert sorted(r.instruction for r in remaining) == ["click a", "click d"]
+    assert len(read_recordings(recordings_file(other_test))) == 1  # did not run: kept
+
+
+# --- many workers ----------------------------------------------------------------------
+
+CONFTEST = """
+import os
+from pathlib import Path
+
+from pytest_stagehand.cache import RecordingStore
+
+
+def pytest_sessionfinish(session):
+    if not hasattr(session.config, "workerinput"):  # the controller merges, once
+        store = RecordingStore(Path(os.environ["STORE"]))
+        store.flush(complete=[Path(__file__).parent / "test_many.py"])
+        store.close()
+"""
+
+MODULE = """
+import os
+from pathlib import Path
+
+import pytest
+
+from pytest_stagehand.cache import (
+    RecordedAction, RecordedElement, Recording, RecordingStore, step_key,
+)
+from pytest_stagehand.snapshot import Fingerprint
+
+STORE = RecordingStore(Path(os.environ["STORE"]))
+
+
+@pytest.mark.parametrize("n", range(COUNT))
+def test_record(n):
+    fingerprint = Fingerprint(
+        tag="button", role="button", name=f"Button {n}", text="x" * 5000, test_id=None,
+        id=None, classes=(), attributes={}, path=(), frame_path=(),
+    )
+    element = RecordedElement(selectors=[f"#b{n}"], fingerprint=fingerprint)
+    key = step_key("act", f"click button {n}", "/")
+    STORE.put(Path(__file__), Recording.of(key, [RecordedAction(method="click", element=element)]))
+    assert STORE.lookup(Path(__file__), key) is not None
+"""
+
+
+def test_parallel_workers_lose_no_entry(tmp_path):
+    count = 60
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    (tmp_path / "conftest.py").write_text(CONFTEST)
+    (tmp_path / "test_many.py").write_text(MODULE.replace("COUNT", str(count)))
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-n", "2", "-q", "-p", "no:cacheprovider"],
+        cwd=tmp_path,
+        env={**os.environ, "STORE": str(tmp_path / "store")},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"{count} passed" in result.stdout
+    steps = read_recordings(tmp_path / "__stagehand__" / "test_many.json")
+    assert sorted(r.instruction for r in steps.values()) == sorted(
+        f"click button {n}" for n in range(count)
+    )

@@ -1,0 +1,185 @@
+"""Replay with verification, and model-free healing, on a real page in Chromium.
+
+The element a step was recorded on is remembered in a JavaScript variable
+(`window.__truth`), which the healer cannot see; every check compares identity with it.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Locator, Page
+
+from pytest_stagehand.cache import RecordedElement
+from pytest_stagehand.errors import HealFailed
+from pytest_stagehand.heal import (
+    Identity,
+    best_match,
+    identity_of,
+    recorded_element,
+    resolve,
+    similarity,
+    verify,
+)
+from pytest_stagehand.snapshot import snapshot
+
+RENAME_IDS_AND_CLASSES = """() => {
+  for (const el of document.querySelectorAll("body *")) {
+    if (el.id) el.id = "v2-" + el.id;
+    if (el.dataset.testid) el.dataset.testid = "v2-" + el.dataset.testid;
+    if (el.classList.length) el.className = [...el.classList].map((c) => "x" + c).join(" ");
+  }
+  for (const label of document.querySelectorAll("label[for]")) {
+    label.htmlFor = "v2-" + label.htmlFor;
+  }
+}"""
+ADD_WRAPPER = """() => {
+  const form = document.querySelector("#login-form");
+  const wrapper = document.createElement("div");
+  wrapper.className = "form-body";
+  wrapper.append(...form.children);
+  form.append(wrapper);
+}"""
+MOVE = """() => document.querySelector("#top").append(window.__truth)"""
+TWEAK_TEXT = """() => { window.__truth.textContent = "Log In!"; }"""
+ADD_DECOY = """() => {
+  const decoy = document.createElement("button");
+  decoy.className = "btn btn-primary";
+  decoy.textContent = "Log in";
+  document.querySelector("#news").append(decoy);
+}"""
+MUTATIONS = {
+    "renamed ids and classes": RENAME_IDS_AND_CLASSES,
+    "wrapper added": ADD_WRAPPER,
+    "element moved": MOVE,
+    "text tweaked": TWEAK_TEXT,
+    "decoy added": ADD_DECOY,
+}
+
+
+@pytest.fixture
+def account(page: Page, pages_server) -> Page:
+    page.goto(pages_server.url("heal/account.html"))
+    return page
+
+
+def record(page: Page, role: str, name: str, index: int = 0) -> RecordedElement:
+    """What the act pipeline records for an element, and remember which element it was."""
+    page_snapshot = snapshot(page)
+    refs = [r for r in page_snapshot.elements.values() if (r.role, r.name) == (role, name)]
+    refs[index].locator(page).evaluate("el => { window.__truth = el; }")
+    return recorded_element(page, page_snapshot, refs[index])
+
+
+def is_truth(locator: Locator) -> bool:
+    return locator.evaluate("el => el === window.__truth")
+
+
+def test_an_unchanged_page_replays_the_first_selector_without_a_heal(account):
+    element = record(account, "button", "Log in")
+    resolution = resolve(account, element, wait_ms=0)
+    assert resolution.heal is None and resolution.element == element
+    assert is_truth(resolution.locator)
+
+
+def test_a_selector_that_now_hits_another_element_is_not_used(account):
+    element = record(account, "button", "Log in")
+    assert element.selectors[0] == '[data-testid="login-button"]'
+    account.evaluate("""() => {
+        document.querySelector("#cancel").dataset.testid = "login-button";
+        delete window.__truth.dataset.testid;
+    }""")
+    assert account.locator(element.selectors[0]).count() == 1  # blind replay would click Cancel
+
+    resolution = resolve(account, element, wait_ms=0)
+    assert is_truth(resolution.locator)
+    assert resolution.heal.strategy == "locator"
+    assert resolution.heal.before == '[data-testid="login-button"]'
+    assert resolution.heal.after == resolution.element.selectors[0] == element.selectors[1]
+
+
+@pytest.mark.parametrize("mutation", MUTATIONS)
+def test_the_fingerprint_finds_the_same_element_after(account, mutation):
+    element = record(account, "button", "Log in")
+    account.evaluate(MUTATIONS[mutation])
+    match = best_match(Identity.of(element), account, snapshot(account))
+    assert match.element is not None, match.reason
+    assert is_truth(match.element.locator(account))
+
+
+def test_when_every_selector_is_broken_the_fingerprint_heal_re_records_the_element(account):
+    element = record(account, "button", "Log in")
+    account.evaluate(RENAME_IDS_AND_CLASSES)  # test ids too
+    account.evaluate(ADD_WRAPPER.replace("#login-form", "#v2-login-form"))
+    account.evaluate(ADD_DECOY.replace("#news", "#v2-news"))  # role and text hit two now
+
+    resolution = resolve(account, element, wait_ms=0)
+    assert is_truth(resolution.locator)
+    assert resolution.heal.strategy == "fingerprint" and resolution.heal.score >= 0.6
+    assert resolution.element.selectors[0] == '[data-testid="v2-login-button"]'
+    assert "div.form-body" in resolution.element.fingerprint.path  # the page as it is now
+
+    again = resolve(account, resolution.element, wait_ms=0)  # the healed entry replays
+    assert again.heal is None and is_truth(again.locator)
+
+
+def test_a_row_inserted_above_does_not_fool_replay(account):
+    element = record(account, "button", "Delete", index=1)  # the "Holiday plans" draft
+    account.evaluate("""() => {
+        const list = document.querySelector("#drafts ul");
+        list.prepend(list.firstElementChild.cloneNode(true));
+        list.firstElementChild.querySelector("span").textContent = "Shopping list";
+    }""")
+    blind = next(s for s in element.selectors if account.locator(s).count() == 1)
+    assert not is_truth(account.locator(blind))  # where blind replay would click
+
+    resolution = resolve(account, element, wait_ms=0)
+    assert is_truth(resolution.locator)
+    assert resolution.heal.strategy == "fingerprint"
+
+
+def test_two_equally_good_candidates_are_not_healed_to(account):
+    element = record(account, "button", "Restore", index=0)  # two identical "Untitled" rows
+    account.evaluate("""() => {
+        const list = document.querySelector("#trash ul");
+        const wrapper = document.createElement("div");
+        list.replaceWith(wrapper);
+        wrapper.append(list);
+    }""")
+    with pytest.raises(HealFailed) as caught:
+        resolve(account, element, wait_ms=0)
+    message = str(caught.value)
+    assert 'button "Restore"' in message and "ambiguous" in message
+    assert "→ 2 elements" in message  # what the role selector found, for the reader
+
+
+def test_an_element_of_another_role_is_never_taken(account):
+    element = record(account, "button", "Subscribe")
+    account.evaluate("""() => {
+        const link = document.createElement("a");
+        link.href = "#news"; link.id = "subscribe"; link.className = "btn btn-link";
+        link.textContent = "Subscribe";
+        window.__truth.replaceWith(link);
+    }""")
+    link = identity_of(account.locator("#subscribe"))
+    assert similarity(Identity.of(element), link) == 0.0
+    with pytest.raises(HealFailed) as caught:
+        resolve(account, element, wait_ms=0)
+    message = str(caught.value)
+    assert '#subscribe → link "Subscribe", not the recorded element' in message
+    assert 'no button "Subscribe"' in message
+
+
+def test_verify_needs_the_same_role_name_test_id_and_surroundings(account):
+    login = Identity.of(record(account, "button", "Log in"))
+    assert verify(login, identity_of(account.locator("#login")))
+    assert not verify(login, identity_of(account.locator("#cancel")))  # another name
+    assert not verify(login, identity_of(account.locator("#login-form")))  # another role
+    account.evaluate("() => { window.__truth.dataset.testid = 'other'; }")
+    assert not verify(login, identity_of(account.locator("#login")))
+
+
+def test_verify_tells_apart_look_alikes_by_their_surroundings(account):
+    quarterly = Identity.of(record(account, "button", "Delete", index=0))
+    holiday = identity_of(account.locator("#drafts li:nth-of-type(2) button"))
+    assert holiday.fingerprint == quarterly.fingerprint  # same tag, classes, path, name...
+    assert not verify(quarterly, holiday)  # ...but another row
