@@ -18,6 +18,8 @@ from .errors import ConfigError
 CacheMode = Literal["auto", "offline", "refresh", "off"]
 CACHE_MODES: tuple[str, ...] = ("auto", "offline", "refresh", "off")
 SCREENSHOT_MODES: tuple[str, ...] = ("off", "on-failure", "every-step")
+JudgeInputs = Literal["auto", "both"]  # evaluator (issue 6)
+JUDGE_INPUTS: tuple[str, ...] = ("auto", "both")
 
 # Which model to use when only a key is present in the environment.
 DEFAULT_MODELS = {
@@ -156,6 +158,14 @@ OPTIONS: tuple[Option, ...] = (
         "Chromium/Chrome binary to launch. Default: Playwright's own, else a system "
         "Chromium or Chrome found on PATH or at the usual paths.",
     ),
+    # evaluator (issue 6)
+    Option(
+        "judge_inputs", "--ai-judge-inputs", "ai_judge_inputs", "STAGEHAND_JUDGE_INPUTS",
+        _choice(JUDGE_INPUTS), "auto",
+        "What assert_that, check and the evaluator judge from: auto (the page text; a "
+        "screenshot instead for visual claims or screenshot=True) or both (the page text "
+        "and a screenshot, every time).",
+    ),
 )
 OPTIONS_BY_NAME = {option.name: option for option in OPTIONS}
 
@@ -178,6 +188,7 @@ class Settings:
     evidence_dir: str | None = None
     allowed_origins: tuple[str, ...] = ()
     browser_executable_path: str | None = None
+    judge_inputs: JudgeInputs = "auto"  # evaluator (issue 6)
 
     @property
     def may_call_model(self) -> bool:

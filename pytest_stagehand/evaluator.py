@@ -1,0 +1,511 @@
+"""Judgments: a claim about the page, decided by a judge, with a failure that explains itself.
+
+A judge is a model reading the page's snapshot text (cheap and exact), a screenshot (for
+visual claims, or when asked) or both (`--ai-judge-inputs=both`). Assertions must also
+pass in CI with no model, so with a YES the judge names a deterministic check that
+confirms it on this page: an element, recorded with the same selectors and fingerprint as
+act's elements and found again by the same verify-and-heal replay (`heal.resolve`), and
+the text, value or state it must have; or text the page must contain. The check is run
+once before it is recorded, so a recording is always a true witness of a YES.
+
+Replay runs the check instead of the model. A check that no longer holds fails the test
+when no model may be called; otherwise the claim is judged again, and a new check behind a
+new YES replaces the recorded one as a "rejudged" heal.
+"""
+
+from __future__ import annotations
+
+import datetime
+import operator
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Literal, TypeVar
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Locator, Page
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+
+from . import prompts
+from .actions import element_id, settle
+from .cache import (
+    MAX_HEAL_NOTES,
+    CachePolicy,
+    HealNote,
+    RecordedElement,
+    Recording,
+    RecordingStore,
+    StepKey,
+    recordings_file,
+    step_key,
+)
+from .errors import AIAssertionError, HealFailed, ModelOutputError, RecordingFileError
+from .events import Heal, StepEvent, StepLog
+from .extract import ID_MARK
+from .heal import describe, recorded_element, resolve
+from .llm import Message, ModelClient
+from .prompts import (
+    CheckMatch,
+    CheckProperty,
+    ChoiceProblem,
+    ElementCheck,
+    JudgedAnswer,
+    JudgedAnswers,
+    Judgment,
+    PageTextCheck,
+)
+from .settings import CacheMode, JudgeInputs
+from .snapshot import Snapshot, snapshot
+
+Basis = Literal["page text", "screenshot", "page text and screenshot", "recorded check"]
+T = TypeVar("T", bound=BaseModel)
+R = TypeVar("R")
+
+# Claims a text snapshot cannot settle: these are judged from a screenshot.
+VISUAL = re.compile(
+    r"\b(colou?rs?|colou?red|red|green|blue|yellow|orange|purple|pink|black|white|gr[ae]y"
+    r"|images?|pictures?|photos?|icons?|logos?|layout|looks?|appearance|styled?|fonts?"
+    r"|bold|italic|aligned|alignment|centred|centered|overlap\w*|screenshot"
+    r"|visible on (the )?screen)\b",
+    re.IGNORECASE,
+)
+STATES: frozenset[str] = frozenset({"checked", "enabled", "visible"})
+PREVIEW_CHARS = 160
+# pytest leaves our frames out of a failed claim's traceback (as it does for its own
+# helpers), so the failure shows the test's line and the verdict; never out of a bug's.
+HIDE_FAILED_CLAIM = operator.methodcaller("errisinstance", AIAssertionError)
+
+
+def is_visual(text: str) -> bool:
+    """Does the claim speak of how the page looks (colours, images, layout)?"""
+    return VISUAL.search(text) is not None
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A judge's decision on a claim: YES or NO, why, and what it was judged from."""
+
+    claim: str
+    answer: Literal["YES", "NO"]
+    reasoning: str
+    based_on: Basis
+    url: str
+
+    @property
+    def passed(self) -> bool:
+        return self.answer == "YES"
+
+    def __bool__(self) -> bool:
+        return self.passed
+
+    def __str__(self) -> str:
+        how = (
+            "from the recorded check, no model asked"
+            if self.based_on == "recorded check"
+            else f"judged from {self.based_on}"
+        )
+        return (
+            f"Claim: {self.claim}\nVerdict: {self.answer} ({how})\n"
+            f"Reasoning: {self.reasoning}\nPage: {self.url}"
+        )
+
+
+# --- recorded checks ---------------------------------------------------------------------
+
+
+class RecordedElementCheck(BaseModel):
+    """An element check as recorded: the element by selectors and fingerprint, not by id."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: Literal["element"] = "element"
+    element: RecordedElement
+    property: CheckProperty
+    match: CheckMatch
+    expected: str
+
+    @model_validator(mode="after")
+    def _valid_regex(self) -> RecordedElementCheck:
+        if self.match == "regex":
+            try:
+                re.compile(self.expected)
+            except re.error as exc:
+                raise ValueError(f"expected is not a valid regex ({exc})") from None
+        return self
+
+
+RecordedCheck = RecordedElementCheck | PageTextCheck
+_RECORDED_CHECK: TypeAdapter[RecordedCheck] = TypeAdapter(
+    Annotated[RecordedCheck, Field(discriminator="kind")]
+)
+
+
+def describe_check(check: RecordedCheck) -> str:
+    """The check in words, e.g. `text of link "Cart" equals "2"`."""
+    if isinstance(check, PageTextCheck):
+        verb = "contains" if check.present else "does not contain"
+        return f'the page text {verb} "{check.text}"'
+    verb = "matches" if check.match == "regex" else check.match
+    return f'{check.property} of {describe(check.element.fingerprint)} {verb} "{check.expected}"'
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A check run against the page as it is now."""
+
+    held: bool
+    seen: str  # what the page has now, for people reading a failure
+    check: RecordedCheck  # with its element healed, if it had to be
+    heal: Heal | None = None
+
+
+def run_check(page: Page, check: RecordedCheck) -> Outcome:
+    """Run a check with no model. An element that no longer verifies fails the check."""
+    if isinstance(check, PageTextCheck):
+        return _run_text_check(page, check)
+    try:
+        found = resolve(page, check.element)
+    except HealFailed as exc:
+        return Outcome(False, str(exc), check)
+    try:
+        value = _read(found.locator, check.property)
+    except PlaywrightError as exc:
+        seen = f"its {check.property} could not be read ({str(exc).splitlines()[0]})"
+        return Outcome(False, seen, check)
+    now = check.model_copy(update={"element": found.element})
+    seen = f'{check.property} of {describe(found.element.fingerprint)} is "{value}"'
+    return Outcome(_holds(value, check), seen, now, found.heal)
+
+
+def _read(locator: Locator, prop: CheckProperty) -> str:
+    if prop == "text":
+        return _collapse(locator.inner_text())
+    if prop == "value":
+        return _collapse(locator.input_value())
+    state = {
+        "checked": locator.is_checked,
+        "enabled": locator.is_enabled,
+        "visible": locator.is_visible,
+    }[prop]()
+    return "true" if state else "false"
+
+
+def _holds(value: str, check: RecordedElementCheck) -> bool:
+    if check.match == "regex":
+        return re.search(check.expected, value) is not None
+    expected = _collapse(check.expected)
+    if check.property in STATES:
+        expected = expected.lower()
+    return expected in value if check.match == "contains" else value == expected
+
+
+def _run_text_check(page: Page, check: PageTextCheck) -> Outcome:
+    text = _collapse(ID_MARK.sub("", snapshot(page).text))
+    wanted = _collapse(check.text)
+    at = text.find(wanted)
+    if at < 0:
+        seen = f'the page text does not contain it; it begins "{text[:PREVIEW_CHARS]}…"'
+    else:
+        around = text[max(0, at - PREVIEW_CHARS // 2) : at + len(wanted) + PREVIEW_CHARS // 2]
+        seen = f'the page text contains it: "…{around}…"'
+    return Outcome((at >= 0) == check.present, seen, check)
+
+
+def _trivial(check: RecordedCheck) -> bool:
+    """A check that an empty text or value would pass proves nothing (equals "" does)."""
+    if isinstance(check, PageTextCheck):
+        return check.present and not _collapse(check.text)
+    return check.match != "equals" and _holds("", check)
+
+
+def _collapse(text: str) -> str:
+    return " ".join(text.split())
+
+
+# --- the evaluator -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Recordings:
+    """Where a test's recorded steps are kept, and the cache mode that governs them."""
+
+    store: RecordingStore
+    test_file: Path
+    mode: CacheMode = "auto"
+
+
+class Evaluator:
+    """Judges claims and questions about a page; replays the recorded checks behind YES.
+
+    `assert_that` and `check` record and replay (given `recordings`); `ask` and
+    `ask_many` always ask the model. Without `recordings` nothing is replayed or recorded.
+    """
+
+    def __init__(
+        self,
+        page: Page,
+        client: ModelClient | None,
+        steplog: StepLog,
+        *,
+        inputs: JudgeInputs = "auto",
+        recordings: Recordings | None = None,
+    ) -> None:
+        self.page = page
+        self.client = client
+        self.steplog = steplog
+        self.inputs = inputs
+        self.recordings = recordings
+        self.policy = CachePolicy(recordings.mode if recordings else "off", client is not None)
+
+    def assert_that(self, claim: str, screenshot: bool = False) -> Verdict:
+        """Pass when the judge says YES; else raise AIAssertionError with the claim, the
+        verdict and its reasoning. `screenshot=True` judges from a screenshot even when
+        the claim does not sound visual."""
+        __tracebackhide__ = True
+        return self._claim(claim, screenshot, must_hold=True)
+
+    def check(self, claim: str, screenshot: bool = False) -> Verdict:
+        """The verdict on `claim`, without failing the test on NO."""
+        return self._claim(claim, screenshot, must_hold=False)
+
+    def ask(self, question: str, answer: str | None = None, screenshot: bool = False) -> Verdict:
+        """A yes/no question about the page or, with `answer`, whether that answer to the
+        question is correct. Always asks the model."""
+        return self.ask_many([(question, answer)], screenshot)[0]
+
+    def ask_many(
+        self, questions: Sequence[str | tuple[str, str | None]], screenshot: bool = False
+    ) -> list[Verdict]:
+        """Verdicts on several questions (or (question, answer) pairs) about the same page
+        state, in one model call."""
+        pairs = [(q, None) if isinstance(q, str) else q for q in questions]
+        if not pairs:
+            return []
+        settle(self.page)
+        url = self.page.url
+        with self.steplog.step("assert", " | ".join(q for q, _ in pairs), url) as event:
+            texts = [f"{q} {a or ''}" for q, a in pairs]
+            page_snapshot, png, basis = self._look(texts, screenshot, event)
+            messages = prompts.ask_messages(pairs, url, _text_of(page_snapshot), png)
+
+            def one_each(answers: JudgedAnswers) -> list[JudgedAnswer]:
+                if len(answers.answers) != len(pairs):
+                    raise ChoiceProblem(
+                        f"{len(pairs)} questions were asked and {len(answers.answers)} "
+                        "answered; give exactly one answer per question, in order."
+                    )
+                return answers.answers
+
+            what = f"{len(pairs)} question(s) starting {pairs[0][0]!r}"
+            answers = self._ask(messages, JudgedAnswers, one_each, what, event)
+            verdicts = [
+                Verdict(
+                    question if answer is None else f"{question} (proposed answer: {answer})",
+                    judged.verdict, judged.reasoning, basis, url,
+                )
+                for (question, answer), judged in zip(pairs, answers, strict=True)
+            ]
+            event.cache = "off"
+            event.result = ", ".join(verdict.answer for verdict in verdicts)
+        return verdicts
+
+    # --- claims ----------------------------------------------------------------------
+
+    def _claim(self, claim: str, screenshot: bool, *, must_hold: bool) -> Verdict:
+        __tracebackhide__ = HIDE_FAILED_CLAIM
+        settle(self.page)
+        with self.steplog.step("assert", claim, self.page.url) as event:
+            verdict, note = self._decide(claim, screenshot, event)
+            event.result = "; ".join(filter(None, [f"{verdict.answer}: {verdict.reasoning}", note]))
+            if must_hold and not verdict.passed:
+                raise AIAssertionError(self.steplog.mask(str(verdict)))
+        return verdict
+
+    def _decide(self, claim: str, screenshot: bool, event: StepEvent) -> tuple[Verdict, str]:
+        """The verdict, from the recorded check or the judge; records what the mode allows."""
+        key = step_key("assert", claim, self.page.url)
+        found = self._lookup(key)
+        if found is None:
+            if self.recordings is not None:
+                self.policy.check_miss(key, self.recordings.test_file)
+            verdict, witness, note = self._judge(claim, screenshot, event)
+            event.cache = {"refresh": "refreshed", "off": "off"}.get(self.policy.mode, "miss")
+            if witness is not None and self.policy.may_record:
+                self._put(Recording.of(key, data=_data(witness), model=self._model))
+                note = f"recorded check: {describe_check(witness)}"
+            return verdict, note
+
+        recording, recorded = found
+        outcome = run_check(self.page, recorded)
+        event.cache = "hit"
+        if outcome.held:
+            if outcome.heal is not None:
+                self._put(_healed(recording, outcome.check, outcome.heal))
+                event.cache, event.heal = "healed", outcome.heal
+            return self._replayed(claim, outcome, "The recorded check holds."), ""
+        if not self.policy.may_call_model:
+            why = "--ai-cache=offline" if self.policy.mode == "offline" else "no model"
+            conclusion = (
+                f"The recorded check no longer holds ({why}: no judge to ask again). If the "
+                "page changed on purpose, re-record with a model: --ai-cache=refresh."
+            )
+            return self._replayed(claim, outcome, conclusion), ""
+
+        verdict, witness, note = self._judge(claim, screenshot, event)
+        failed = f"the recorded check failed ({outcome.seen})"
+        event.cache = "miss"
+        if witness is None:
+            return verdict, "; ".join(filter(None, [failed, note]))
+        heal = Heal("rejudged", describe_check(recorded), describe_check(witness))
+        self._put(_healed(recording, witness, heal, model=self._model))
+        event.cache, event.heal = "healed", heal
+        return verdict, f"{failed}; re-recorded: {heal.after}"
+
+    def _judge(
+        self, claim: str, screenshot: bool, event: StepEvent
+    ) -> tuple[Verdict, RecordedCheck | None, str]:
+        """Ask the judge; return its verdict, the check that confirmed a YES (or None), and
+        why there is none."""
+        url = self.page.url
+        page_snapshot, png, basis = self._look([claim], screenshot, event)
+        messages = prompts.judge_messages(claim, url, _text_of(page_snapshot), png)
+        judgment = self._ask(messages, Judgment, lambda answer: answer, repr(claim), event)
+        verdict = Verdict(claim, judgment.verdict, judgment.reasoning, basis, url)
+        if not verdict.passed or page_snapshot is None:
+            return verdict, None, ""
+        witness, problem = self._witness(judgment, page_snapshot)
+        return verdict, witness, f"no check recorded: {problem}" if problem else ""
+
+    def _witness(self, judgment: Judgment, outline: Snapshot) -> tuple[RecordedCheck | None, str]:
+        """The judge's check, replayable and confirmed on this page; else None and why."""
+        proposed = judgment.check
+        if proposed is None:
+            return None, "the judge gave none"
+        check: RecordedCheck
+        if isinstance(proposed, ElementCheck):
+            ref = outline.element(element_id(proposed.element_id))
+            if ref is None:
+                return None, f"its element {proposed.element_id!r} is not in the snapshot"
+            try:
+                check = RecordedElementCheck(
+                    element=recorded_element(self.page, outline, ref),
+                    property=proposed.property,
+                    match=proposed.match,
+                    expected=proposed.expected,
+                )
+            except ValidationError as exc:
+                return None, exc.errors()[0]["msg"]
+        else:
+            check = proposed
+        if _trivial(check):
+            return None, f"the judge's check ({describe_check(check)}) would hold on any page"
+        outcome = run_check(self.page, check)
+        if not outcome.held:
+            return None, f"the judge's check ({describe_check(check)}) fails here: {outcome.seen}"
+        return outcome.check, ""
+
+    def _replayed(self, claim: str, outcome: Outcome, conclusion: str) -> Verdict:
+        reasoning = (
+            f"{conclusion}\nRecorded check: {describe_check(outcome.check)}\n"
+            f"Page now: {outcome.seen}"
+        )
+        answer = "YES" if outcome.held else "NO"
+        return Verdict(claim, answer, reasoning, "recorded check", self.page.url)
+
+    # --- inputs, the model, the store --------------------------------------------------
+
+    def _look(
+        self, texts: Sequence[str], screenshot: bool, event: StepEvent
+    ) -> tuple[Snapshot | None, bytes | None, Basis]:
+        """The page text unless the judgment is visual; a screenshot if it is (or when
+        asked); both with --ai-judge-inputs=both. A screenshot becomes the step's evidence."""
+        visual = screenshot or any(is_visual(text) for text in texts)
+        both = self.inputs == "both"
+        page_snapshot = snapshot(self.page) if both or not visual else None
+        png = self.page.screenshot() if both or visual else None
+        if png is not None:
+            event.screenshot = png
+        if page_snapshot is not None and png is not None:
+            return page_snapshot, png, "page text and screenshot"
+        return page_snapshot, png, "page text" if png is None else "screenshot"
+
+    def _ask(
+        self,
+        messages: list[Message],
+        schema: type[T],
+        check: Callable[[T], R],
+        what: str,
+        event: StepEvent,
+    ) -> R:
+        """The judge's answer; an unusable one gets the model layer's one retry, then a
+        ModelOutputError naming what was judged (never a verdict made up)."""
+        try:
+            return prompts.ask_checked(
+                self.client, messages, schema, check, event=event, steplog=self.steplog
+            )
+        except (ModelOutputError, ChoiceProblem) as exc:
+            raise ModelOutputError(
+                f"No verdict on {what} on {self.page.url}: {exc}\nNothing was passed on an "
+                "unusable answer. Try again, rephrase, or use a model that follows "
+                "structured output (--ai-model).",
+                raw=getattr(exc, "raw", None),
+            ) from None
+
+    @property
+    def _model(self) -> str | None:
+        return self.client.config.model if self.client is not None else None
+
+    def _lookup(self, key: StepKey) -> tuple[Recording, RecordedCheck] | None:
+        """The step's recording and its check, when the mode replays and one exists."""
+        if self.recordings is None or not self.policy.may_replay:
+            return None
+        recording = self.recordings.store.lookup(self.recordings.test_file, key)
+        if recording is None:
+            return None
+        try:
+            return recording, _RECORDED_CHECK.validate_python(recording.data.get("check"))
+        except ValidationError as exc:
+            error = exc.errors()[0]
+            where = ".".join(str(part) for part in error["loc"])
+            raise RecordingFileError(
+                f"The recording of {key.describe()} in "
+                f"{recordings_file(self.recordings.test_file)} has an invalid check "
+                f"({where}: {error['msg']}). Fix it by hand, or re-record it with a model "
+                "(--ai-cache=refresh)."
+            ) from None
+
+    def _put(self, recording: Recording) -> None:
+        if self.recordings is not None:
+            self.recordings.store.put(self.recordings.test_file, recording)
+
+
+def _text_of(page_snapshot: Snapshot | None) -> str | None:
+    return page_snapshot.text if page_snapshot is not None else None
+
+
+def _data(check: RecordedCheck) -> dict[str, object]:
+    return {"check": check.model_dump(mode="json")}
+
+
+def _healed(
+    recording: Recording,
+    check: RecordedCheck,
+    heal: Heal,
+    model: str | None = None,
+) -> Recording:
+    """The recording with its check replaced, and the heal noted for reviewers."""
+    note = HealNote(
+        strategy=heal.strategy,
+        before=heal.before,
+        after=heal.after,
+        score=None if heal.score is None else round(heal.score, 3),
+        date=datetime.date.today().isoformat(),
+    )
+    return Recording.of(
+        recording.key,
+        data=_data(check),
+        model=model or recording.model,
+        recorded_at=recording.recorded_at,
+        heals=[*recording.heals, note][-MAX_HEAL_NOTES:],
+    )

@@ -1,0 +1,350 @@
+"""assert_that, check and ask: a scripted judge (the real SDKs over HTTP, answering from the
+prompt it receives as a correct model would) and recorded checks replayed with no model."""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page
+from scripted_answers import element_id
+
+from pytest_stagehand.cache import RecordingStore, recordings_file, step_key
+from pytest_stagehand.errors import AIAssertionError, CacheMiss, ModelOutputError
+from pytest_stagehand.evaluator import Evaluator, Recordings, is_visual
+from pytest_stagehand.events import StepLog
+from pytest_stagehand.llm import ModelConfig, create_client
+from pytest_stagehand.page import AIPage
+from pytest_stagehand.scripted_model import ScriptedModelServer, ScriptedRequest
+
+BADGE = "the cart badge shows 1"
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+Check = Callable[[str], dict[str, Any]] | dict[str, Any] | None
+
+
+def judged(verdict: str, reasoning: str, check: Check = None) -> Callable:
+    """A scripted judge's answer; a callable check reads the ids of the prompt's snapshot."""
+
+    def answer(request: ScriptedRequest) -> dict[str, Any]:
+        found = check(request.text) if callable(check) else check
+        return {"verdict": verdict, "reasoning": reasoning, "check": found}
+
+    return answer
+
+
+def cart_text(expected: str, match: str = "equals") -> Callable[[str], dict[str, Any]]:
+    """An element check on the text of the link "Cart" (which holds the badge)."""
+    return lambda prompt: {
+        "kind": "element",
+        "element_id": element_id(prompt, "link", "Cart"),
+        "property": "text",
+        "match": match,
+        "expected": expected,
+    }
+
+
+@pytest.fixture
+def shop(page: Page, pages_server) -> Callable[[int], Page]:
+    """The shop with `n` items added to the cart (by Playwright, no model): the badge shows n."""
+
+    def load(n: int = 1) -> Page:
+        page.goto(pages_server.url("shop.html"))
+        for _ in range(n):
+            page.get_by_role("button", name="Add to cart").first.click()
+        return page
+
+    return load
+
+
+@pytest.fixture
+def test_file(tmp_path: Path) -> Path:
+    return tmp_path / "test_shop.py"
+
+
+@contextmanager
+def judge(
+    page: Page,
+    server: ScriptedModelServer,
+    recordings: Recordings | None = None,
+    *,
+    provider: str = "openai",
+    inputs: str = "auto",
+) -> Iterator[AIPage]:
+    """An AIPage whose judge is the real SDK talking to the scripted server."""
+    endpoint = server.openai_base_url if provider == "openai" else server.anthropic_base_url
+    config = ModelConfig(f"{provider}/scripted", base_url=endpoint, max_retries=0)
+    steplog = StepLog()
+    with create_client(config) as client:
+        evaluator = Evaluator(page, client, steplog, inputs=inputs, recordings=recordings)
+        yield AIPage(page, client, steplog=steplog, evaluator=evaluator)
+
+
+def record(shop, server: ScriptedModelServer, test_file: Path, tmp_path: Path, claim: str,
+           check: Check) -> None:
+    """A run with a model: the judge says YES with `check`, and the session is flushed into
+    the committed recordings file."""
+    store = RecordingStore(tmp_path / "recording-run")
+    with judge(shop(1), server, Recordings(store, test_file)) as ai:
+        server.enqueue(judged("YES", "The badge shows 1.", check))
+        ai.assert_that(claim)
+    store.flush()
+    store.close()
+
+
+# --- judging with a model -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+def test_yes_passes_and_the_judge_saw_the_claim_and_the_page_text(shop, scripted_model,
+                                                                  provider):
+    with judge(shop(1), scripted_model, provider=provider) as ai:
+        scripted_model.enqueue(judged("YES", 'The link "Cart" shows 1.'))
+        verdict = ai.assert_that(BADGE)
+    assert verdict.passed and verdict.based_on == "page text"
+    request = scripted_model.last_request
+    assert request.provider == provider and scripted_model.calls == 1
+    assert f"Claim: {BADGE}" in request.text
+    assert '] link "Cart" -> /cart.html: 1' in request.text
+    assert not request.images
+    (event,) = ai.steplog.events
+    assert (event.kind, event.ok, event.cache) == ("assert", True, "off")
+    assert event.result.startswith("YES") and event.exchanges
+
+
+def test_no_fails_with_the_claim_verdict_and_reasoning(shop, scripted_model):
+    with judge(shop(1), scripted_model) as ai:
+        scripted_model.enqueue(judged("NO", 'The badge shows 1, not 2.'))
+        with pytest.raises(AIAssertionError) as failure:
+            ai.assert_that("the cart badge shows 2")
+    assert isinstance(failure.value, AssertionError)
+    message = str(failure.value)
+    assert message.startswith(
+        "Claim: the cart badge shows 2\n"
+        "Verdict: NO (judged from page text)\n"
+        "Reasoning: The badge shows 1, not 2.\n"
+        "Page: http://127.0.0.1:"
+    )
+    (event,) = ai.steplog.events
+    assert not event.ok and "The badge shows 1, not 2." in event.error
+    assert "The badge shows 1, not 2." in event.exchanges[0].answer  # the evidence
+
+
+def test_check_returns_the_verdict_without_failing(shop, scripted_model):
+    with judge(shop(1), scripted_model) as ai:
+        scripted_model.enqueue(judged("NO", "The cart holds one item."))
+        verdict = ai.check("the cart is empty")
+    assert not verdict and verdict.answer == "NO"
+    assert verdict.reasoning == "The cart holds one item."
+
+
+def test_ask_many_asks_every_question_in_one_call(shop, scripted_model):
+    with judge(shop(1), scripted_model) as ai:
+        scripted_model.enqueue({"answers": [
+            {"verdict": "YES", "reasoning": "Four products are listed."},
+            {"verdict": "NO", "reasoning": "The Backpack costs $29.99."},
+            {"verdict": "YES", "reasoning": "Products is the heading."},
+        ]})
+        verdicts = ai.evaluator.ask_many([
+            "Are four products listed?",
+            ("What does the Backpack cost?", "$19.99"),
+            "Is the heading Products?",
+        ])
+    assert scripted_model.calls == 1
+    prompt = scripted_model.last_request.text
+    assert "1. Are four products listed?" in prompt
+    assert "2. What does the Backpack cost?\n   Proposed answer: $19.99" in prompt
+    assert "3. Is the heading Products?" in prompt
+    assert [v.answer for v in verdicts] == ["YES", "NO", "YES"]
+    assert verdicts[1].reasoning == "The Backpack costs $29.99."
+
+
+def test_ask_many_refuses_a_wrong_number_of_answers(shop, scripted_model):
+    one = {"answers": [{"verdict": "YES", "reasoning": "yes"}]}
+    with judge(shop(1), scripted_model) as ai:
+        scripted_model.enqueue(one, one)
+        with pytest.raises(ModelOutputError, match="2 questions were asked and 1 answered"):
+            ai.evaluator.ask_many(["Is it a shop?", "Is the cart empty?"])
+    assert scripted_model.calls == 2  # one retry with the problem as feedback
+
+
+def test_an_unparseable_judge_is_retried_once_then_a_typed_error(shop, scripted_model):
+    with judge(shop(1), scripted_model) as ai:
+        scripted_model.enqueue("Probably yes?", "I think so.", judged("YES", "unused"))
+        with pytest.raises(ModelOutputError, match=f"No verdict on '{BADGE}'"):
+            ai.assert_that(BADGE)
+    assert scripted_model.calls == 2 and scripted_model.pending == 1
+    assert not ai.steplog.events[0].ok
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+def test_a_visual_claim_is_judged_from_a_screenshot(shop, scripted_model, provider):
+    with judge(shop(1), scripted_model, provider=provider) as ai:
+        scripted_model.enqueue(judged("YES", "The badge is a red circle."))
+        verdict = ai.assert_that("the cart badge is red")
+    assert verdict.based_on == "screenshot"
+    request = scripted_model.last_request
+    (image,) = request.images
+    assert image.startswith(PNG_MAGIC) and ai.steplog.events[0].screenshot == image
+    blocks = request.messages[-1]["content"]
+    if provider == "openai":
+        url = next(b["image_url"]["url"] for b in blocks if b["type"] == "image_url")
+        assert url.startswith("data:image/png;base64,")
+    else:
+        source = next(b["source"] for b in blocks if b["type"] == "image")
+        assert source["type"] == "base64" and source["media_type"] == "image/png"
+        assert base64.b64decode(source["data"]) == image
+    assert "Snapshot:" not in request.text  # a screenshot instead of the text
+
+
+def test_screenshot_true_and_judge_inputs_both(shop, scripted_model):
+    with judge(shop(1), scripted_model, inputs="both") as ai:
+        scripted_model.enqueue(judged("YES", "It does."))
+        verdict = ai.assert_that(BADGE)
+    assert verdict.based_on == "page text and screenshot"
+    assert scripted_model.last_request.images and "Snapshot:" in scripted_model.last_request.text
+    with judge(shop(1), scripted_model) as ai:
+        scripted_model.enqueue(judged("YES", "It does."))
+        assert ai.check(BADGE, screenshot=True).based_on == "screenshot"
+
+
+def test_visual_words():
+    assert is_visual("the logo is centered") and is_visual("The badge is RED")
+    assert not is_visual("the required field shows an error")
+
+
+# --- recorded checks ----------------------------------------------------------------------
+
+
+def test_a_recorded_check_replays_with_the_model_server_stopped(
+    shop, scripted_model, test_file, tmp_path
+):
+    record(shop, scripted_model, test_file, tmp_path, BADGE, cart_text("1"))
+    committed = recordings_file(test_file).read_text()
+    assert '"kind": "assert"' in committed and '"shopping-cart-link"' in committed
+    calls = scripted_model.calls
+
+    ci = RecordingStore(tmp_path / "ci-run")  # a fresh checkout: only the committed file
+    with judge(shop(1), scripted_model, Recordings(ci, test_file, "offline")) as ai:
+        scripted_model.stop()
+        verdict = ai.assert_that(BADGE)
+    assert verdict.passed and verdict.based_on == "recorded check"
+    assert 'Recorded check: text of link "Cart" equals "1"' in verdict.reasoning
+    assert ai.steplog.events[0].cache == "hit"
+    assert scripted_model.calls == calls  # no request reached the (stopped) model
+
+
+def test_offline_replay_fails_when_the_page_text_changed(shop, scripted_model, test_file, tmp_path):
+    record(shop, scripted_model, test_file, tmp_path, BADGE, cart_text("1"))
+    ci = RecordingStore(tmp_path / "ci-run")
+    with judge(shop(2), scripted_model, Recordings(ci, test_file, "offline")) as ai:
+        scripted_model.stop()
+        with pytest.raises(AIAssertionError) as failure:
+            ai.assert_that(BADGE)
+    message = str(failure.value)
+    assert f"Claim: {BADGE}\nVerdict: NO (from the recorded check, no model asked)" in message
+    assert 'Recorded check: text of link "Cart" equals "1"\n' in message
+    assert 'Page now: text of link "Cart" is "2"\n' in message
+    assert "--ai-cache=offline" in message
+
+
+def test_auto_re_judges_a_failing_check_and_records_the_new_one_as_a_heal(
+    shop, scripted_model, test_file, tmp_path
+):
+    claim = "the cart is not empty"
+    record(shop, scripted_model, test_file, tmp_path, claim, cart_text("1"))
+
+    store = RecordingStore(tmp_path / "next-run")
+    with judge(shop(2), scripted_model, Recordings(store, test_file)) as ai:
+        scripted_model.enqueue(judged("YES", "The badge shows 2.", cart_text("^[1-9]", "regex")))
+        assert ai.assert_that(claim).based_on == "page text"
+        key = step_key("assert", claim, ai.url)
+    (event,) = ai.steplog.events
+    assert event.cache == "healed" and event.heal.strategy == "rejudged"
+    assert event.heal.before == 'text of link "Cart" equals "1"'
+    assert event.heal.after == 'text of link "Cart" matches "^[1-9]"'
+    recording = store.lookup(test_file, key)
+    assert recording.data["check"]["expected"] == "^[1-9]"
+    assert [note.strategy for note in recording.heals] == ["rejudged"]
+
+    calls = scripted_model.calls
+    with judge(shop(3), scripted_model, Recordings(store, test_file)) as ai:
+        assert ai.assert_that(claim).passed  # the new check holds: no model call
+    assert scripted_model.calls == calls and ai.steplog.events[0].cache == "hit"
+
+
+@pytest.mark.parametrize(
+    ("check", "why"),
+    [
+        (cart_text("5"), 'fails here: text of link "Cart" is "1"'),
+        ({"kind": "element", "element_id": "e999", "property": "text", "match": "equals",
+          "expected": "1"}, "'e999' is not in the snapshot"),
+        ({"kind": "page_text", "text": "Your cart is empty", "present": True},
+         "the page text does not contain it"),
+        (cart_text("", "contains"), "would hold on any page"),
+        (cart_text("(", "regex"), "expected is not a valid regex"),
+    ],
+)
+def test_a_check_that_does_not_confirm_the_yes_is_not_recorded(
+    shop, scripted_model, test_file, tmp_path, check, why
+):
+    store = RecordingStore(tmp_path / "run")
+    with judge(shop(1), scripted_model, Recordings(store, test_file)) as ai:
+        scripted_model.enqueue(judged("YES", "The badge shows 1.", check))
+        assert ai.assert_that(BADGE).passed
+    assert why in ai.steplog.events[0].result
+    assert store.lookup(test_file, step_key("assert", BADGE, ai.url)) is None
+
+
+def test_a_page_text_check_is_recorded_and_replayed(shop, scripted_model, test_file, tmp_path):
+    check = {"kind": "page_text", "text": "$29.99", "present": True}
+    record(shop, scripted_model, test_file, tmp_path, "the backpack costs $29.99", check)
+    store = RecordingStore(tmp_path / "ci-run")
+    with judge(shop(1), scripted_model, Recordings(store, test_file, "offline")) as ai:
+        verdict = ai.assert_that("the backpack costs $29.99")
+    assert 'the page text contains "$29.99"' in verdict.reasoning
+
+
+def test_offline_without_a_recording_is_a_cache_miss_naming_the_claim(
+    shop, scripted_model, test_file, tmp_path
+):
+    store = RecordingStore(tmp_path / "run")
+    with (
+        judge(shop(1), scripted_model, Recordings(store, test_file, "offline")) as ai,
+        pytest.raises(CacheMiss, match=f"No recording for assert '{BADGE}'"),
+    ):
+        ai.assert_that(BADGE)
+    assert scripted_model.calls == 0
+
+
+# --- through the plugin -------------------------------------------------------------------
+
+
+def test_ai_page_and_evaluator_fixtures_fail_readably_in_pytest(pytester, scripted_model):
+    pytester.makepyfile(
+        """
+        def test_total(ai_page, evaluator):
+            ai_page.set_content("<h1>Order</h1><p>Total: $5</p>")
+            assert evaluator.ask("Is this an order page?").passed
+            ai_page.assert_that("the total is $6")
+        """
+    )
+    scripted_model.enqueue(
+        {"answers": [{"verdict": "YES", "reasoning": "The heading says Order."}]},
+        judged("NO", "The total is $5."),
+    )
+    result = pytester.runpytest_subprocess(
+        "--ai-model=openai/scripted", f"--ai-base-url={scripted_model.openai_base_url}",
+        "--ai-judge-inputs=both", "-p", "no:cacheprovider",
+    )
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines([
+        "E *AIAssertionError: Claim: the total is $6",
+        "E *Verdict: NO (judged from page text and screenshot)",
+        "E *Reasoning: The total is $5.",
+    ])
+    assert "evaluator.py" not in result.stdout.str()  # the test's line, not our internals
+    assert [len(request.images) for request in scripted_model.requests] == [1, 1]
