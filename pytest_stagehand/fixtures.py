@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
-import pytest
+from collections.abc import Iterator
+from typing import Any
 
+import pytest
+from playwright.sync_api import Page
+
+from . import report
+from .act import ModelResolver
+from .agent import Agent
 from .browser import find_chromium
-from .errors import BrowserNotFound
-from .plugin import session_settings
+from .errors import BrowserNotFound, ConfigError, MissingApiKey
+from .evaluator import Evaluator
+from .llm import ModelClient, create_client
+from .page import AIPage
+from .plugin import EXPLICIT_KEY, model_config, session_settings
+from .settings import Settings
+from .usage import UsageLedger
 
 
 @pytest.fixture(scope="session")
@@ -24,3 +36,111 @@ def browser_type_launch_args(browser_type_launch_args: dict, pytestconfig) -> di
     if args:
         merged["args"] = args
     return merged
+
+
+# --- the AI page and its model (issue 4) -------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def ai_usage(pytestconfig: pytest.Config) -> UsageLedger:
+    """Usage and cost of this session's model calls; stops calls past --ai-max-cost."""
+    return UsageLedger(session_settings(pytestconfig).max_cost)
+
+
+@pytest.fixture(scope="session")
+def ai_model_client(
+    pytestconfig: pytest.Config, ai_usage: UsageLedger
+) -> Iterator[ModelClient | None]:
+    """The session's model client (--ai-model, --ai-base-url, ini keys, environment), or
+    None when no model may be called (none configured, or --ai-cache=offline)."""
+    config = model_config(session_settings(pytestconfig), pytestconfig.rootpath)
+    if config is None:
+        yield None
+        return
+    with create_client(config, ai_usage) as client:
+        yield client
+
+
+def _marker_arguments(item: pytest.Item) -> dict[str, Any]:
+    """@pytest.mark.ai arguments of the test, its class and module; the closest wins."""
+    arguments: dict[str, Any] = {}
+    for marker in reversed(list(item.iter_markers("ai"))):
+        arguments.update(marker.kwargs)
+    return arguments
+
+
+def _test_budget(item: pytest.Item) -> float | None:
+    """@pytest.mark.ai(max_cost=...) is the test's own budget, even when --ai-max-cost
+    (the session's budget) is given on the command line."""
+    marked = _marker_arguments(item)
+    if "max_cost" not in marked:
+        return None
+    return Settings().with_marker({"max_cost": marked["max_cost"]}, frozenset()).max_cost
+
+
+@pytest.fixture
+def ai_settings(request: pytest.FixtureRequest) -> Settings:
+    """This test's settings: the session's, with @pytest.mark.ai(...) applied."""
+    config = request.config
+    try:
+        return session_settings(config).with_marker(
+            _marker_arguments(request.node), config.stash[EXPLICIT_KEY]
+        )
+    except ConfigError as exc:
+        pytest.fail(str(exc), pytrace=False)
+
+
+@pytest.fixture
+def ai_page(
+    page: Page,
+    request: pytest.FixtureRequest,
+    ai_settings: Settings,
+    ai_model_client: ModelClient | None,
+    ai_usage: UsageLedger,
+    base_url: str | None,
+) -> Iterator[AIPage]:
+    """pytest-playwright's `page` with act, observe and extract; goto honours --base-url."""
+    config = model_config(ai_settings, request.config.rootpath)
+    client, own_client = ai_model_client, None
+    if config != (ai_model_client.config if ai_model_client else None):
+        try:  # the marker names another model: a client for this test only
+            client = own_client = create_client(config, ai_usage) if config else None
+        except MissingApiKey as exc:
+            pytest.fail(str(exc), pytrace=False)
+    steplog = report.start_test(request.node, ai_settings, screenshot=page.screenshot)
+    resolver = ModelResolver(page, client, steplog)  # the seam: the cache wraps this
+    evaluator = Evaluator(page, client, steplog, inputs=ai_settings.judge_inputs)
+    ai_usage.begin_test(request.node.nodeid, _test_budget(request.node))
+    try:
+        yield AIPage(page, client, steplog=steplog, base_url=base_url, resolver=resolver,
+                     evaluator=evaluator)
+    finally:
+        ai_usage.end_test()
+        if own_client is not None:
+            own_client.close()
+
+
+# --- the agent (issue 7) -------------------------------------------------------------------
+
+
+@pytest.fixture
+def agent(ai_page: AIPage, ai_settings: Settings) -> Agent:
+    """An agent on `ai_page`: `agent.execute("goal", output=Model)` reaches a goal in steps,
+    navigating only within --ai-allowed-origins (default: the base URL's origin)."""
+    return Agent(ai_page, allowed_origins=ai_settings.allowed_origins)
+
+
+# --- end of agent section ------------------------------------------------------------------
+
+
+# --- the evaluator (issue 6) -------------------------------------------------------------
+
+
+@pytest.fixture
+def evaluator(ai_page: AIPage) -> Evaluator:
+    """The judge behind `ai_page`: ask(question, answer=None, screenshot=False) and
+    ask_many([...]) (one model call), besides assert_that(claim) and check(claim)."""
+    return ai_page.evaluator
+
+
+# --- end of evaluator section ------------------------------------------------------------

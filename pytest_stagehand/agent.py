@@ -1,0 +1,876 @@
+"""agent: a goal, not steps, reached by a tool loop over act, extract and observe.
+
+Each step the model sees the goal, a compact history, the data saved, the step budget and
+the page, and answers one structured `NextStep` (a thought and one tool call), so tool
+calling works wherever the structured-output layer does. The run always ends in a
+structured `done` carrying the caller's output schema: when the steps run out, progress
+stalls, time is up or the model's answers become unusable, one last request offers only
+done. Navigation is fenced to the allowed origins, so page text cannot steer it away.
+
+Acts go through the page's resolver, so the cache and healing apply to them. A
+successful run is recorded: its acts as verified, healable elements (like the act cache),
+its extracts with the values read and the words of them the page showed. Replay runs the
+steps with no model, checks those words are still on the page, and never reports a
+success it did not reach.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import re
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_type_hints
+from urllib.parse import urljoin, urlsplit
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page, Request, Route
+from pydantic import BaseModel, Field, ValidationError, create_model
+
+from . import prompts
+from .actions import Action, settle
+from .cache import (
+    CachePolicy,
+    RecordedAction,
+    RecordedElement,
+    Recording,
+    StepKey,
+    normalise_url,
+    step_key,
+)
+from .errors import (
+    ActionError,
+    AgentError,
+    HealFailed,
+    ModelError,
+    ModelOutputError,
+    ModelRequired,
+)
+from .evaluator import Recordings
+from .events import Heal, StepEvent
+from .extract import ID_MARK, split
+from .heal import describe, resolve
+from .page import AIPage
+from .prompts import ChoiceProblem, DoneTool
+from .snapshot import snapshot
+from .usage import UsageTotals
+
+F = TypeVar("F", bound=Callable[..., Any])
+Status = Literal["completed", "partial", "failed", "max_steps", "stagnated", "error", "timeout"]
+
+DEFAULT_TIMEOUT_S = 300.0
+RECENT_STEPS = 4  # steps shown in full; older ones are summarised in a line each
+RESULT_CHARS = 2000  # a tool result longer than this is cut in the history
+PAGE_VIEW_TOKENS = 1500  # the page outline shown each step; page_tree shows all of it
+STILL_NUDGE, STILL_FIRM, STILL_DONE = 3, 4, 5  # unchanged steps before each escalation
+REPEAT_LIMIT = 2  # the same call on the same page state runs at most this often
+WORD = re.compile(r"\w+(?:[.,:@/'-]\w+)*")
+# Errors of the page: fed back to the model as the tool's result (unless the browser is gone).
+PAGE_ERRORS = (ActionError, HealFailed, ModelOutputError, PlaywrightError)
+
+
+# --- results -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AgentStep:
+    """One tool call of a run and what came of it."""
+
+    number: int
+    tool: str
+    arguments: dict[str, Any]
+    outcome: str
+    ok: bool = True
+
+
+@dataclass(repr=False)
+class AgentResult:
+    """How a run ended. `success` means the goal was reached within the limits (status
+    "completed"); `completed` means the model reported it reached, even when the run was cut
+    short. `actions` replay with `ai_page.act(action)`; `output` is an instance of the output
+    model (text without one), or None when nothing usable was gathered."""
+
+    success: bool
+    completed: bool
+    status: Status
+    message: str
+    actions: list[Action]
+    steps: list[AgentStep]
+    output: Any
+    data: dict[str, str]
+    usage: UsageTotals
+    replayed: bool = False  # from the recording, with no model
+
+    def __repr__(self) -> str:  # what a failed `assert result.success` shows
+        return (
+            f"AgentResult(status={self.status!r}, success={self.success}, "
+            f"message={self.message!r}, steps={len(self.steps)}, output={self.output!r})"
+        )
+
+
+# --- tools -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Tool:
+    """A tool the test adds: a function of one pydantic argument model."""
+
+    name: str
+    description: str
+    arguments: type[BaseModel]  # the function's model, with the `tool` discriminator added
+    function: Callable[[Any], object]
+
+    @classmethod
+    def of(cls, function: Callable[[Any], object]) -> Tool:
+        name = getattr(function, "__name__", "")
+        parameters = list(inspect.signature(function).parameters)
+        try:
+            model = get_type_hints(function).get(parameters[0]) if len(parameters) == 1 else None
+        except NameError as exc:
+            raise AgentError(f"Tool {name}: its argument type is not resolvable ({exc}).") from None
+        if not (isinstance(model, type) and issubclass(model, BaseModel)):
+            raise AgentError(
+                f"Tool {name} must take exactly one argument annotated with a pydantic model, "
+                "e.g. def lookup_order(args: OrderNumber) -> str."
+            )
+        if name in BUILTIN_NAMES or not name.isidentifier():
+            raise AgentError(f"Tool name {name!r} is taken or not an identifier: rename it.")
+        if "tool" in model.model_fields:
+            raise AgentError(f"Tool {name}: {model.__name__} may not have a field named tool.")
+        description = inspect.getdoc(function) or model.__doc__
+        if not description:
+            raise AgentError(f"Tool {name} needs a docstring: it tells the model what it does.")
+        arguments = create_model(
+            model.__name__, __base__=model, __doc__=description, tool=(Literal[name], ...)
+        )
+        return cls(name, description, arguments, function)
+
+
+def _tool_name(model: type[BaseModel]) -> str:
+    return get_args(model.model_fields["tool"].annotation)[0]
+
+
+BUILTIN_NAMES = frozenset(_tool_name(model) for model in (*prompts.BUILTIN_TOOLS, DoneTool))
+
+
+def _tool_line(model: type[BaseModel], description: str | None = None) -> str:
+    fields = [name for name in model.model_fields if name != "tool"]
+    return prompts.tool_line(_tool_name(model), description or model.__doc__ or "", fields)
+
+
+def _done_tool(output: type[BaseModel] | None) -> type[BaseModel]:
+    """DoneTool with `output` typed as the caller's model (text without one)."""
+    answer: Any = str if output is None else output
+    return create_model(
+        "DoneTool",
+        __base__=DoneTool,
+        __doc__=DoneTool.__doc__,
+        output=(answer | None, Field(description=prompts.DONE_OUTPUT)),
+    )
+
+
+def _step_schema(tools: Sequence[type[BaseModel]]) -> type[BaseModel]:
+    """The answer of one step: a thought and a call of one of `tools` (only done: final)."""
+    if len(tools) == 1:
+        name, call = "FinalStep", tools[0]
+    else:
+        name, call = "NextStep", Annotated[Union[tuple(tools)], Field(discriminator="tool")]  # noqa: UP007
+    return create_model(name, thought=(str, Field(description=prompts.THOUGHT)), call=(call, ...))
+
+
+# --- the agent ---------------------------------------------------------------------------
+
+
+class Agent:
+    """Reaches plain-English goals on an AI page; see `execute`.
+
+    `allowed_origins` fence navigation (default: the base URL's origin, else the first
+    page's). With `recordings`, successful runs are recorded and replayed as the cache mode
+    allows.
+    """
+
+    def __init__(
+        self,
+        page: AIPage,
+        *,
+        tools: Iterable[Callable[[Any], object]] = (),
+        allowed_origins: Iterable[str] = (),
+        recordings: Recordings | None = None,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
+    ) -> None:
+        self.page = page
+        self.allowed_origins = tuple(origin.rstrip("/").lower() for origin in allowed_origins)
+        self.recordings = recordings
+        self.timeout_s = timeout_s
+        self.tools: dict[str, Tool] = {}
+        for function in tools:
+            self.tool(function)
+
+    def tool(self, function: F) -> F:
+        """Let the model call `function(args)`; usable as a decorator. Its docstring (or its
+        model's) tells the model what it does; what it returns is the tool's result."""
+        tool = Tool.of(function)
+        self.tools[tool.name] = tool
+        return function
+
+    def execute(
+        self,
+        instruction: str,
+        max_steps: int = 20,
+        output: type[BaseModel] | None = None,
+        system_prompt: str | None = None,
+        *,
+        variables: Mapping[str, object] | None = None,
+        timeout_s: float | None = None,
+    ) -> AgentResult:
+        """Reach the goal `instruction` in at most `max_steps` steps; `output` is the model
+        of the answer wanted. `%name%` stands for `variables[name]`, which no prompt or
+        recording ever holds. A run that fails says so in its result; this raises only
+        when the agent cannot run: no model (ModelRequired), or no model may be asked and
+        the recording is missing (CacheMiss) or no longer replays (HealFailed)."""
+        if max_steps < 1:
+            raise AgentError(f"max_steps must be at least 1, not {max_steps}.")
+        values = {name: str(value) for name, value in (variables or {}).items()}
+        steplog = self.page.steplog
+        steplog.add_secrets(values)
+        settle(self.page.page)
+        start = len(steplog.events)
+        with steplog.step("agent", instruction, self.page.page.url) as event:
+            run = _Run(self, event, instruction, max_steps, output, system_prompt, values)
+            with run.fenced():
+                result = self._run(run, self.timeout_s if timeout_s is None else timeout_s)
+            event.result = f"{result.status}: {result.message}"
+            for finished in [*steplog.events[start:], event]:
+                for call in finished.calls:
+                    result.usage.add(call)
+        return result
+
+    def _run(self, run: _Run, timeout_s: float) -> AgentResult:
+        """Replay the recording if the mode allows; else, or when it diverges and a model may
+        be asked, run the loop with the model; record a success."""
+        key = step_key("agent", run.goal, self.page.page.url, run.values)
+        policy = CachePolicy(
+            self.recordings.mode if self.recordings else "off", self.page.client is not None
+        )
+        recording = None
+        if self.recordings is not None and policy.may_replay:
+            recording = self.recordings.store.lookup(self.recordings.test_file, key)
+            if recording is None:
+                policy.check_miss(key, self.recordings.test_file)
+        diverged = None
+        if recording is not None:
+            try:
+                result = run.replay(recording)
+            except _Diverged as exc:
+                if not policy.may_call_model:
+                    raise HealFailed(
+                        f"Replay of {key.describe()} diverged, and no model may be asked to "
+                        f"take over: {exc}\nIf the app changed on purpose, re-record with a "
+                        "model: --ai-cache=refresh."
+                    ) from None
+                diverged = exc
+            else:
+                self._put(run.healed(recording), run.values)
+                return result
+        run.event.cache = {"refresh": "refreshed", "off": "off"}.get(policy.mode, "miss")
+        result = run.live(timeout_s)
+        if diverged is not None:
+            result.message = f"Replay diverged ({diverged}); the model took over. {result.message}"
+            if result.success:
+                run.event.cache = "healed"
+                run.event.heal = Heal("model", str(diverged), "re-recorded from the model's run")
+        if result.success and policy.may_record:
+            self._put(run.recording(key, result.output), run.values)
+        return result
+
+    def _put(self, recording: Recording | None, values: Mapping[str, str]) -> None:
+        if recording is not None and self.recordings is not None:
+            self.recordings.store.put(self.recordings.test_file, recording, values)
+
+
+# --- one run -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _View:
+    """The page as the model sees it: its outline without element ids."""
+
+    url: str
+    title: str
+    outline: str
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    text: str
+    ok: bool = True
+    tree: str | None = None  # a page tree: shown with the next step only
+    image: bytes | None = None  # a screenshot: likewise
+
+
+@dataclass(frozen=True)
+class _Turn:
+    """One step as the history shows it."""
+
+    answer: str  # the model's answer, as JSON
+    summary: str  # one line, once the step is old
+    outcome: _Outcome
+
+    def result(self, latest: bool) -> str:
+        text = ("ok: " if self.outcome.ok else "error: ") + self.outcome.text[:RESULT_CHARS]
+        if self.outcome.tree is not None:
+            text += "\n" + self.outcome.tree if latest else " (page tree no longer shown)"
+        if self.outcome.image is not None and not latest:
+            text += " (screenshot no longer shown)"
+        return text
+
+
+@dataclass
+class _Tape:
+    """The replayable steps of a run, in the shape they are recorded."""
+
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    actions: list[RecordedAction] = field(default_factory=list)
+
+    def add(self, tool: str, actions: Sequence[RecordedAction] = (), **fields: Any) -> None:
+        step: dict[str, Any] = {"tool": tool, **fields}
+        if actions:
+            step["actions"] = list(range(len(self.actions), len(self.actions) + len(actions)))
+            self.actions.extend(actions)
+        self.steps.append(step)
+
+
+class _Diverged(Exception):
+    """Replay could not follow the recording; the message names the step and why."""
+
+
+class _Run:
+    """The state of one `execute`: the loop, its tools, the fence, the tape and replay."""
+
+    def __init__(
+        self,
+        agent: Agent,
+        event: StepEvent,
+        goal: str,
+        max_steps: int,
+        output: type[BaseModel] | None,
+        system_prompt: str | None,
+        values: dict[str, str],
+    ) -> None:
+        self.ai = agent.page
+        self.page: Page = agent.page.page
+        self.event = event
+        self.goal = goal
+        self.max_steps = max_steps
+        self.output = output
+        self.values = values
+        self.custom = agent.tools
+        start = _origin(agent.page.base_url or self.page.url)
+        self.origins = list(agent.allowed_origins) or ([start] if start else [])
+        self.steps: list[AgentStep] = []
+        self.actions: list[Action] = []
+        self.data: dict[str, str] = {}
+        self.tape = _Tape()
+        self.turns: list[_Turn] = []
+        self.heals: list[tuple[int, RecordedElement, Heal]] = []
+        self.blocked: list[str] = []
+        self.view: _View | None = None
+        self.signature: tuple[str, int, int] | None = None
+        self.still = 0  # steps in a row that changed neither the page nor the data
+        self.repeats: Counter[tuple[Any, ...]] = Counter()
+        done = _done_tool(output)
+        tools = [*prompts.BUILTIN_TOOLS, *(tool.arguments for tool in self.custom.values())]
+        self.schema = _step_schema([*tools, done])
+        self.final_schema = _step_schema([done])
+        self.tool_lines = [_tool_line(model) for model in prompts.BUILTIN_TOOLS]
+        self.tool_lines += [_tool_line(t.arguments, t.description) for t in self.custom.values()]
+        self.tool_lines.append(_tool_line(done))
+        self.instructions = system_prompt
+
+    # --- the loop ------------------------------------------------------------------------
+
+    def live(self, timeout_s: float) -> AgentResult:
+        deadline = time.monotonic() + timeout_s
+        number = 0
+        try:
+            while True:
+                number += 1
+                if time.monotonic() > deadline:
+                    return self.cut_short("timeout", f"the time limit ({timeout_s:g} s) was hit")
+                self.view = self.look()
+                notice, limit = self.pressure(number)
+                try:
+                    answer = self.ask(number, notice, only_done=limit is not None)
+                except (ModelOutputError, ChoiceProblem) as exc:
+                    return self.cut_short(None, f"the model's answer could not be used: {exc}")
+                if isinstance(answer.call, DoneTool):
+                    return self.finish(answer.call, limit, self.reason(limit))
+                self.run_tool(number, answer)
+        except Exception as exc:
+            if isinstance(exc, ModelRequired) or not _infrastructure(exc, self.page):
+                raise
+            if isinstance(exc, ModelError):  # the model is down: no final call
+                return self.finish(None, "error", str(exc))
+            return self.cut_short("error", str(exc))
+
+    def look(self) -> _View:
+        settle(self.page)
+        page_snapshot = snapshot(self.page)
+        return _View(page_snapshot.url, page_snapshot.title, ID_MARK.sub("", page_snapshot.text))
+
+    def pressure(self, number: int) -> tuple[str | None, Status | None]:
+        """The notice for this step, and the limit that leaves only done, if any."""
+        assert self.view is not None
+        signature = (self.view.url, hash(self.view.outline), len(self.data))
+        self.still = self.still + 1 if signature == self.signature else 0
+        self.signature = signature
+        if number >= self.max_steps:
+            return prompts.DONE_ONLY.format(why=prompts.LAST_STEP), "max_steps"
+        if self.still >= STILL_DONE:
+            why = prompts.STAGNATED.format(steps=self.still)
+            return prompts.DONE_ONLY.format(why=why), "stagnated"
+        if self.still >= STILL_FIRM:
+            return prompts.STILL_FIRM.format(steps=self.still), None
+        if self.still >= STILL_NUDGE:
+            return prompts.STILL_NUDGE.format(steps=self.still), None
+        return None, None
+
+    def reason(self, limit: Status | None) -> str | None:
+        if limit == "max_steps":
+            return f"the step limit ({self.max_steps}) was reached"
+        if limit == "stagnated":
+            return f"nothing changed for {self.still} steps"
+        return None
+
+    def ask(self, number: int, notice: str | None, *, only_done: bool) -> Any:
+        assert self.view is not None
+        parts = split(self.view.outline, PAGE_VIEW_TOKENS)
+        outline = parts[0] + ("\n" + prompts.AGENT_PAGE_CUT if len(parts) > 1 else "")
+        state = prompts.agent_state(
+            number, self.max_steps, list(self.data.items()), self.view.url, self.view.title,
+            outline, notice,
+        )  # fmt: skip
+        older, recent = self.turns[:-RECENT_STEPS], self.turns[-RECENT_STEPS:]
+        task = prompts.agent_task(self.goal, sorted(self.values), [t.summary for t in older])
+        shown = [(t.answer, t.result(t is self.turns[-1])) for t in recent]
+        image = recent[-1].outcome.image if recent else None
+        system = prompts.agent_system(self.tool_lines, self.origins, self.instructions)
+        messages = prompts.agent_messages(system, task, shown, state, [image] if image else [])
+        schema = self.final_schema if only_done else self.schema
+        return prompts.ask_checked(
+            self.ai.client, messages, schema, self.check, event=self.event, steplog=self.ai.steplog
+        )
+
+    def check(self, answer: Any) -> Any:
+        call = answer.call
+        if isinstance(call, DoneTool) and call.success and self.output and call.output is None:
+            raise ChoiceProblem(
+                f"done with success true needs output, a {self.output.__name__} filled from "
+                "the data saved."
+            )
+        return answer
+
+    def cut_short(self, limit: Status | None, why: str) -> AgentResult:
+        """One final request offering only done, so what was gathered is kept."""
+        if self.view is None:
+            return self.finish(None, limit, why)
+        notice = prompts.DONE_ONLY.format(why=prompts.CUT_SHORT.format(why=why))
+        try:
+            answer = self.ask(len(self.turns) + 1, notice, only_done=True)
+        except (ModelError, ChoiceProblem):
+            return self.finish(None, limit, why)
+        return self.finish(answer.call, limit, why)
+
+    def finish(self, done: Any, limit: Status | None, why: str | None) -> AgentResult:
+        completed = bool(done is not None and done.success)
+        output = done.output if done is not None else None
+        status: Status
+        if limit in ("timeout", "error"):
+            status = limit
+        elif completed:
+            status = "completed"
+        else:
+            status = limit or ("partial" if output is not None else "failed")
+        stopped = f"Stopped: {why}." if why and status != "completed" else None
+        message = " ".join(filter(None, [stopped, done.reasoning if done else None]))
+        return self.result(status, completed, message, output)
+
+    def result(
+        self, status: Status, completed: bool, message: str, output: Any, replayed: bool = False
+    ) -> AgentResult:
+        return AgentResult(
+            success=status == "completed",
+            completed=completed,
+            status=status,
+            message=message,
+            actions=list(self.actions),
+            steps=list(self.steps),
+            output=output,
+            data=dict(self.data),
+            usage=UsageTotals(),
+            replayed=replayed,
+        )
+
+    # --- tools -------------------------------------------------------------------------
+
+    def run_tool(self, number: int, answer: Any) -> None:
+        call = answer.call
+        arguments = call.model_dump(mode="json", exclude={"tool"})
+        key = (self.signature, call.tool, json.dumps(arguments, sort_keys=True))
+        self.repeats[key] += 1
+        if self.repeats[key] > REPEAT_LIMIT:
+            outcome = _Outcome(
+                f"Refused: this exact {call.tool} was already done {REPEAT_LIMIT} times on this "
+                "page without changing anything. Do something else, or call done.",
+                ok=False,
+            )
+        else:
+            outcome = self.attempt(call)
+        summary = f"{number}. {call.tool} {json.dumps(arguments)[:120]} → " + (
+            "ok" if outcome.ok else f"error: {outcome.text[:120]}"
+        )
+        self.steps.append(AgentStep(number, call.tool, arguments, outcome.text, outcome.ok))
+        self.turns.append(_Turn(answer.model_dump_json(), summary, outcome))
+
+    def attempt(self, call: Any) -> _Outcome:
+        """Carry out one call; errors of the page become its (failed) outcome."""
+        try:
+            if call.tool in self.custom:
+                outcome = self.custom_tool(self.custom[call.tool], call)
+            else:
+                outcome = getattr(self, f"tool_{call.tool}")(call)
+        except PAGE_ERRORS as exc:
+            if _infrastructure(exc, self.page):
+                raise
+            outcome = _Outcome(str(exc).strip(), ok=False)
+        fenced = self.back_on_origin()
+        if fenced:
+            return _Outcome(f"{outcome.text} {fenced}".strip(), False, outcome.tree, outcome.image)
+        return outcome
+
+    def tool_act(self, call: prompts.ActTool) -> _Outcome:
+        result = self.ai.act(call.instruction, variables=self.values)
+        self.performed("act", result.actions, instruction=call.instruction)
+        return _Outcome(f"Done: {result.message}.")
+
+    def tool_fill_form(self, call: prompts.FillFormTool) -> _Outcome:
+        fields = [(f.field, f.value) for f in call.fields]
+        found = self.ai.observe(prompts.fill_form_instruction(fields))
+        if not found:
+            return _Outcome("No form fields matching these were found.", ok=False)
+        for action in found:
+            self.ai.act(action, variables=self.values)
+        self.performed("fill_form", found, fields=[name for name, _ in fields])
+        return _Outcome("Filled: " + "; ".join(f"{a.description} ({a.method})" for a in found))
+
+    def tool_extract(self, call: prompts.ExtractTool) -> _Outcome:
+        value = self.ai.extract(call.instruction)
+        self.data[call.instruction] = value
+        witness = _witness(value, self.look().outline)
+        self.tape.add("extract", instruction=call.instruction, value=value, witness=witness)
+        return _Outcome(f"Saved: {value}")
+
+    def tool_observe(self, call: prompts.ObserveTool) -> _Outcome:
+        found = self.ai.observe(call.instruction)
+        lines = [f"- {a.description}: {a.method} {list(a.arguments) or ''}" for a in found]
+        return _Outcome("\n".join(["Found:", *lines]) if lines else "Nothing matches.")
+
+    def tool_goto(self, call: prompts.GotoTool) -> _Outcome:
+        url = urljoin(self.base, call.url)
+        if _origin(url) is None or self.outside(url):
+            return _Outcome(
+                f"Refused: navigation to {url} is outside the allowed origins "
+                f"({', '.join(self.origins)}).",
+                ok=False,
+            )
+        self.origins = self.origins or [str(_origin(url))]  # the first page's origin
+        same_origin = _origin(url) == _origin(self.page.url)
+        self.ai.goto(url)
+        # Recorded relative to the page, so it replays on another host (staging, production).
+        self.tape.add("goto", url=normalise_url(url) if same_origin else url)
+        return _Outcome(f"Opened {self.page.url}.")
+
+    def tool_scroll(self, call: prompts.ScrollTool) -> _Outcome:
+        pixels = call.amount if call.direction == "down" else -call.amount
+        action = Action("scroll", (str(pixels),), f"scroll {call.direction} {call.amount} px")
+        self.ai.act(action)
+        self.performed("scroll", [action])
+        return _Outcome(f"Scrolled {call.direction} {call.amount} px.")
+
+    def tool_wait(self, call: prompts.WaitTool) -> _Outcome:
+        self.page.wait_for_timeout(call.seconds * 1000)
+        settle(self.page)
+        self.tape.add("wait", seconds=call.seconds)
+        return _Outcome(f"Waited {call.seconds:g} s.")
+
+    def tool_back(self, call: prompts.BackTool) -> _Outcome:
+        before = self.page.url
+        self.page.go_back()
+        settle(self.page)
+        if self.page.url == before:
+            return _Outcome("There is no previous page.", ok=False)
+        self.tape.add("back")
+        return _Outcome(f"Back on {self.page.url}.")
+
+    def tool_refresh(self, call: prompts.RefreshTool) -> _Outcome:
+        self.page.reload()
+        settle(self.page)
+        self.tape.add("refresh")
+        return _Outcome("Reloaded the page.")
+
+    def tool_screenshot(self, call: prompts.ScreenshotTool) -> _Outcome:
+        return _Outcome("The screenshot is attached.", image=self.page.screenshot())
+
+    def tool_page_tree(self, call: prompts.PageTreeTool) -> _Outcome:
+        assert self.view is not None
+        return _Outcome("The whole page:", tree=self.view.outline)
+
+    def custom_tool(self, tool: Tool, call: BaseModel) -> _Outcome:
+        arguments = call.model_dump(mode="json", exclude={"tool"})
+        try:
+            returned = tool.function(call)
+        except Exception as exc:  # the tool's own way of saying no: the model may adapt
+            return _Outcome(f"{type(exc).__name__}: {exc}", ok=False)
+        self.tape.add(tool.name, arguments=arguments)
+        if isinstance(returned, BaseModel):
+            return _Outcome(returned.model_dump_json())
+        return _Outcome("Done." if returned is None else str(returned))
+
+    def performed(self, tool: str, actions: Sequence[Action], **fields: Any) -> None:
+        self.actions.extend(actions)
+        self.tape.add(tool, [_recorded(action) for action in actions], **fields)
+
+    @property
+    def base(self) -> str:
+        """What a relative URL is relative to: the page, else the base URL."""
+        return self.page.url if _origin(self.page.url) else self.ai.base_url or ""
+
+    # --- the fence ---------------------------------------------------------------------
+
+    def outside(self, url: str) -> bool:
+        """Is `url` on a web origin that is not allowed? (Before the first page, none is.)"""
+        origin = _origin(url)
+        return bool(self.origins) and origin is not None and origin not in self.origins
+
+    @contextmanager
+    def fenced(self) -> Iterator[None]:
+        """Block main-frame navigation to origins that are not allowed, while the run lasts."""
+
+        def guard(route: Route, request: Request) -> None:
+            if (
+                self.outside(request.url)
+                and request.is_navigation_request()
+                and request.frame == self.page.main_frame
+            ):
+                self.blocked.append(request.url)
+                route.fulfill(status=204)  # No Content: the browser stays on the page
+            else:
+                route.fallback()
+
+        self.page.route("**/*", guard)
+        try:
+            yield
+        finally:
+            if not self.page.is_closed():
+                self.page.unroute("**/*", guard)
+
+    def back_on_origin(self) -> str:
+        """What the fence did during the last tool: blocked navigation, or a page that got
+        off the allowed origins (a redirect) and was taken back."""
+        notes = []
+        if self.blocked:
+            notes.append(
+                f"Navigation to {', '.join(self.blocked)} was blocked: outside the allowed "
+                f"origins ({', '.join(self.origins)})."
+            )
+            self.blocked.clear()
+        if self.outside(self.page.url):
+            left = self.page.url
+            self.page.go_back()
+            settle(self.page)
+            notes.append(f"The page went to {left}, outside the allowed origins: went back.")
+        return " ".join(notes)
+
+    # --- recording and replay ----------------------------------------------------------
+
+    def recording(self, key: StepKey, output: Any) -> Recording:
+        """The run as a recording: the tape, the output and the words of it on the page."""
+        shown = output.model_dump(mode="json") if isinstance(output, BaseModel) else output
+        final = self.look().outline
+        data = {
+            "steps": self.tape.steps,
+            "output": shown,
+            "witness": _witness(json.dumps(shown), final),
+            "end_url": normalise_url(self.page.url),
+        }
+        model = self.ai.client.config.model if self.ai.client else None
+        return Recording.of(key, self.tape.actions, data=data, model=model)
+
+    def healed(self, recording: Recording) -> Recording | None:
+        """The recording with this replay's heals noted; None when nothing was healed."""
+        for index, element, heal in self.heals:
+            recording = recording.healed(index, element, heal)
+        return recording if self.heals else None
+
+    def replay(self, recording: Recording) -> AgentResult:
+        """Follow the recording with no model; raise _Diverged at the first step that does
+        not hold, or when what was read is no longer on the page."""
+        self.event.cache = "hit"
+        steps = recording.data.get("steps", [])
+        for number, step in enumerate(steps, 1):
+            name = f"step {number} of {len(steps)} ({_describe(step)})"
+            try:
+                outcome = self.replay_step(recording, step)
+            except (*PAGE_ERRORS, ValidationError, KeyError) as exc:
+                if _infrastructure(exc, self.page):
+                    raise
+                raise _Diverged(f"{name}: {str(exc).strip()}") from None
+            if outcome:
+                raise _Diverged(f"{name}: {outcome}")
+            self.steps.append(AgentStep(number, step["tool"], _arguments(step), "replayed"))
+        final = self.look().outline
+        if normalise_url(self.page.url) != recording.data.get("end_url"):
+            raise _Diverged(
+                f"the recorded run ended on {recording.data.get('end_url')}, the replay on "
+                f"{normalise_url(self.page.url)}"
+            )
+        missing = _missing(recording.data.get("witness", []), final)
+        if missing:
+            raise _Diverged(f"the final page no longer shows {', '.join(missing)}")
+        shown = recording.data.get("output")
+        try:
+            output = shown if self.output is None else self.output.model_validate(shown)
+        except ValidationError as exc:
+            raise _Diverged(f"the recorded output does not fit the output model: {exc}") from None
+        if self.heals:
+            self.event.cache, self.event.heal = "healed", self.heals[-1][2]
+        message = f"Replayed {len(steps)} recorded steps with no model; what they read still holds."
+        return self.result("completed", True, message, output, replayed=True)
+
+    def replay_step(self, recording: Recording, step: dict[str, Any]) -> str | None:
+        """Run one recorded step; return why it does not hold, or None."""
+        tool = step["tool"]
+        if "actions" in step:
+            performed = []
+            for index in step["actions"]:
+                recorded = recording.actions[index]
+                action, element = self.resolved(index, recorded)
+                self.ai.act(action, variables=self.values)
+                performed.append(recorded.model_copy(update={"element": element}))
+                self.actions.append(action)
+            fields = {k: v for k, v in step.items() if k not in ("tool", "actions")}
+            self.tape.add(tool, performed, **fields)
+            return None
+        if tool == "extract":
+            missing = _missing(step["witness"], self.look().outline)
+            if missing:
+                return f"the page no longer shows {', '.join(missing)}"
+            self.data[step["instruction"]] = step["value"]
+        elif tool == "goto":
+            self.ai.goto(urljoin(self.base, step["url"]))
+        elif tool == "back":
+            self.page.go_back()
+            settle(self.page)
+        elif tool == "refresh":
+            self.page.reload()
+            settle(self.page)
+        elif tool == "wait":
+            self.page.wait_for_timeout(float(step["seconds"]) * 1000)
+        elif tool in self.custom:
+            custom = self.custom[tool]
+            custom.function(custom.arguments.model_validate({**step["arguments"], "tool": tool}))
+        else:
+            return f"no tool {tool!r} is registered"
+        self.tape.add(**step)
+        return None
+
+    def resolved(
+        self, index: int, recorded: RecordedAction
+    ) -> tuple[Action, RecordedElement | None]:
+        """The recorded action on the element found now (verified, healed if it moved)."""
+        action = Action(recorded.method, tuple(recorded.arguments), recorded.description)
+        if recorded.element is None:
+            return action, None
+        resolution = resolve(self.page, recorded.element)
+        element = resolution.element
+        if resolution.heal is not None:
+            self.heals.append((index, element, resolution.heal))
+        action = replace(
+            action,
+            frame_path=tuple(element.frame_path),
+            candidates=tuple(element.selectors),
+            fingerprint=element.fingerprint,
+            element=describe(element.fingerprint),
+        )
+        # Every selector of a (healed) element was taken from it, so one that hits a single
+        # element hits the element resolve found.
+        for selector in element.selectors:
+            candidate = replace(action, selector=selector)
+            if candidate.locator(self.page).count() == 1:
+                return candidate, element
+        raise HealFailed(f"No recorded selector hits {action.element} alone any more.")
+
+
+# --- helpers -----------------------------------------------------------------------------
+
+
+def _recorded(action: Action) -> RecordedAction:
+    """An action as the cache records it (selectors best first, and a fingerprint)."""
+    element = None
+    if action.selector is not None and action.fingerprint is not None:
+        element = RecordedElement(
+            selectors=list(action.candidates) or [action.selector],
+            frame_path=list(action.frame_path),
+            fingerprint=action.fingerprint,
+        )
+    return RecordedAction(
+        method=action.method,
+        arguments=list(action.arguments),
+        description=action.description,
+        element=element,
+    )
+
+
+def _origin(url: str) -> str | None:
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https"):
+        return None
+    return f"{parts.scheme}://{parts.netloc.lower()}"
+
+
+def _words(text: str) -> list[str]:
+    return [word.casefold() for word in WORD.findall(text)]
+
+
+def _witness(value: str, page_text: str) -> list[str]:
+    """The words of `value` that the page shows: what replay checks is still there."""
+    shown = set(_words(page_text))
+    return sorted({word for word in _words(value) if word in shown})
+
+
+def _missing(witness: Sequence[str], page_text: str) -> list[str]:
+    shown = set(_words(page_text))
+    return [repr(word) for word in witness if word not in shown]
+
+
+def _arguments(step: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in step.items() if k not in ("tool", "actions", "witness")}
+
+
+def _describe(step: dict[str, Any]) -> str:
+    detail = step.get("instruction") or step.get("url") or step.get("fields") or ""
+    return f"{step['tool']} {detail}".strip()
+
+
+def _infrastructure(exc: Exception, page: Page) -> bool:
+    """Does `exc` mean the run cannot go on (model or browser down), not a page problem?"""
+    if isinstance(exc, ModelError):
+        return not isinstance(exc, ModelOutputError)
+    if isinstance(exc, PlaywrightError):
+        browser = page.context.browser
+        return page.is_closed() or (browser is not None and not browser.is_connected())
+    return False
