@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from playwright.sync_api import Error as PlaywrightError
@@ -21,6 +21,7 @@ from . import prompts
 from .actions import Action, ActResult, action_for, element_id, perform, settle
 from .errors import ActionFailed, ElementNotFound, InvalidModelChoice
 from .events import StepEvent, StepLog
+from .heal import recorded_element
 from .llm import Message, ModelClient
 from .prompts import ActChoice, ChoiceProblem
 from .snapshot import Snapshot, snapshot
@@ -139,7 +140,7 @@ class ModelResolver:
                 page_snapshot, choice.element_id, choice.method, choice.arguments,
                 choice.description, allowed,
             )
-            return action, choice.two_step
+            return self._with_context(action, page_snapshot, choice.element_id), choice.two_step
 
         try:
             return prompts.ask_checked(
@@ -151,6 +152,14 @@ class ModelResolver:
                 f"be used, even after feedback: {exc} Nothing was done: acting on a guess "
                 "could hit the wrong element."
             ) from None
+
+    def _with_context(self, action: Action, page_snapshot: Snapshot, chosen: str | None) -> Action:
+        """Note what surrounds the element now, before acting changes the page."""
+        ref = page_snapshot.element(element_id(chosen)) if chosen else None
+        if ref is None or action.selector is None:
+            return action
+        recorded = recorded_element(self.page, page_snapshot, ref)
+        return replace(action, context=recorded.context, distinct=recorded.distinct)
 
     def _perform(self, action: Action, request: ActRequest) -> None:
         try:

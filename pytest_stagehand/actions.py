@@ -51,6 +51,10 @@ class Action:
     candidates: tuple[str, ...] = ()  # other selectors for the same element, best first
     fingerprint: Fingerprint | None = field(default=None, repr=False, compare=False)
     element: str | None = None  # e.g. 'button "Log in"', for people reading reports
+    # The text around the element, and the words of it its look-alikes lack: what tells
+    # one "Add to cart" from the others when the step is replayed (see heal.py).
+    context: str = field(default="", repr=False, compare=False)
+    distinct: str = field(default="", repr=False, compare=False)
 
     def locator(self, page: Page) -> Locator:
         """The element in `page` (through its frames). Only for element actions."""

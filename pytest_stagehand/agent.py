@@ -23,7 +23,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_type_hints
 from urllib.parse import urljoin, urlsplit
 
@@ -38,6 +38,7 @@ from .cache import (
     RecordedAction,
     RecordedElement,
     Recording,
+    Recordings,
     StepKey,
     normalise_url,
     step_key,
@@ -50,12 +51,11 @@ from .errors import (
     ModelOutputError,
     ModelRequired,
 )
-from .evaluator import Recordings
 from .events import Heal, StepEvent
 from .extract import ID_MARK, split
-from .heal import describe, resolve
 from .page import AIPage
 from .prompts import ChoiceProblem, DoneTool
+from .replay import recorded_action, resolved_action
 from .snapshot import snapshot
 from .usage import UsageTotals
 
@@ -252,13 +252,15 @@ class Agent:
     def _run(self, run: _Run, timeout_s: float) -> AgentResult:
         """Replay the recording if the mode allows; else, or when it diverges and a model may
         be asked, run the loop with the model; record a success."""
-        key = step_key("agent", run.goal, self.page.page.url, run.values)
+        key = (self.recordings.key if self.recordings else step_key)(
+            "agent", run.goal, self.page.page.url, run.values
+        )
         policy = CachePolicy(
             self.recordings.mode if self.recordings else "off", self.page.client is not None
         )
         recording = None
         if self.recordings is not None and policy.may_replay:
-            recording = self.recordings.store.lookup(self.recordings.test_file, key)
+            recording = self.recordings.lookup(key)
             if recording is None:
                 policy.check_miss(key, self.recordings.test_file)
         diverged = None
@@ -289,7 +291,7 @@ class Agent:
 
     def _put(self, recording: Recording | None, values: Mapping[str, str]) -> None:
         if recording is not None and self.recordings is not None:
-            self.recordings.store.put(self.recordings.test_file, recording, values)
+            self.recordings.put(recording, values)
 
 
 # --- one run -----------------------------------------------------------------------------
@@ -642,7 +644,8 @@ class _Run:
 
     def performed(self, tool: str, actions: Sequence[Action], **fields: Any) -> None:
         self.actions.extend(actions)
-        self.tape.add(tool, [_recorded(action) for action in actions], **fields)
+        recorded = [recorded_action(action, self.ai.steplog) for action in actions]
+        self.tape.add(tool, recorded, **fields)
 
     @property
     def base(self) -> str:
@@ -758,7 +761,9 @@ class _Run:
             performed = []
             for index in step["actions"]:
                 recorded = recording.actions[index]
-                action, element = self.resolved(index, recorded)
+                action, element, heal = resolved_action(self.page, recorded)
+                if heal is not None:
+                    self.heals.append((index, element, heal))
                 self.ai.act(action, variables=self.values)
                 performed.append(recorded.model_copy(update={"element": element}))
                 self.actions.append(action)
@@ -788,51 +793,7 @@ class _Run:
         self.tape.add(**step)
         return None
 
-    def resolved(
-        self, index: int, recorded: RecordedAction
-    ) -> tuple[Action, RecordedElement | None]:
-        """The recorded action on the element found now (verified, healed if it moved)."""
-        action = Action(recorded.method, tuple(recorded.arguments), recorded.description)
-        if recorded.element is None:
-            return action, None
-        resolution = resolve(self.page, recorded.element)
-        element = resolution.element
-        if resolution.heal is not None:
-            self.heals.append((index, element, resolution.heal))
-        action = replace(
-            action,
-            frame_path=tuple(element.frame_path),
-            candidates=tuple(element.selectors),
-            fingerprint=element.fingerprint,
-            element=describe(element.fingerprint),
-        )
-        # Every selector of a (healed) element was taken from it, so one that hits a single
-        # element hits the element resolve found.
-        for selector in element.selectors:
-            candidate = replace(action, selector=selector)
-            if candidate.locator(self.page).count() == 1:
-                return candidate, element
-        raise HealFailed(f"No recorded selector hits {action.element} alone any more.")
-
-
 # --- helpers -----------------------------------------------------------------------------
-
-
-def _recorded(action: Action) -> RecordedAction:
-    """An action as the cache records it (selectors best first, and a fingerprint)."""
-    element = None
-    if action.selector is not None and action.fingerprint is not None:
-        element = RecordedElement(
-            selectors=list(action.candidates) or [action.selector],
-            frame_path=list(action.frame_path),
-            fingerprint=action.fingerprint,
-        )
-    return RecordedAction(
-        method=action.method,
-        arguments=list(action.arguments),
-        description=action.description,
-        element=element,
-    )
 
 
 def _origin(url: str) -> str | None:

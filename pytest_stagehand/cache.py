@@ -65,8 +65,11 @@ def normalise_url(url: str, share_origins: bool = True) -> str:
     origin = "" if share_origins else f"{parts.scheme}://{parts.netloc.lower()}"
     query = urlencode(sorted(parse_qsl(parts.query, keep_blank_values=True)))
     route = parts.fragment if parts.fragment.startswith(("/", "!")) else ""
-    return origin + (parts.path or "/") + (f"?{query}" if query else "") + (
-        f"#{route}" if route else ""
+    return (
+        origin
+        + (parts.path or "/")
+        + (f"?{query}" if query else "")
+        + (f"#{route}" if route else "")
     )
 
 
@@ -210,6 +213,10 @@ class Recording(_Model):
         """This recording with one action's element replaced, and the heal noted."""
         actions = list(self.actions)
         actions[action_index] = actions[action_index].model_copy(update={"element": element})
+        return self.model_copy(update={"actions": actions}).noted(heal)
+
+    def noted(self, heal: Heal) -> Recording:
+        """This recording with `heal` added to its history, for reviewers of the file."""
         note = HealNote(
             strategy=heal.strategy,
             before=heal.before,
@@ -217,9 +224,7 @@ class Recording(_Model):
             score=None if heal.score is None else round(heal.score, 3),
             date=_today(),
         )
-        return self.model_copy(
-            update={"actions": actions, "heals": [*self.heals, note][-MAX_HEAL_NOTES:]}
-        )
+        return self.model_copy(update={"heals": [*self.heals, note][-MAX_HEAL_NOTES:]})
 
     def same_content(self, other: Recording) -> bool:
         """Equal in everything replayed; a re-record that changes nothing leaves no diff."""
@@ -389,6 +394,30 @@ class CachePolicy:
         )
 
 
+# --- one test module's recordings ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Recordings:
+    """A test module's recorded steps in the session's store, under one cache mode."""
+
+    store: RecordingStore
+    test_file: Path
+    mode: CacheMode = "auto"
+    share_origins: bool = True
+
+    def key(
+        self, kind: StepKind, instruction: str, url: str, variables: Iterable[str] = ()
+    ) -> StepKey:
+        return step_key(kind, instruction, url, variables, share_origins=self.share_origins)
+
+    def lookup(self, key: StepKey) -> Recording | None:
+        return self.store.lookup(self.test_file, key)
+
+    def put(self, recording: Recording, variables: Mapping[str, object] | None = None) -> None:
+        self.store.put(self.test_file, recording, variables)
+
+
 # --- the store -----------------------------------------------------------------------
 
 
@@ -411,9 +440,13 @@ class FlushReport:
 class RecordingStore:
     """Recordings for a session: committed files plus the store shared by xdist workers.
 
+    Every process opens one on the same directory (`<cache dir>/recordings`); pipelines
+    `lookup` and `put`; at the end of the session the controller (never an xdist worker)
+    calls `flush` and reports what it returns.
+
     Keys in the diskcache store: ("rec", file, digest) -> recording as JSON data, and
     ("used", file, digest) -> True. One diskcache `set` is atomic across processes, so
-    concurrent workers lose nothing; only the controller flushes.
+    concurrent workers lose nothing.
     """
 
     def __init__(self, directory: Path) -> None:
@@ -456,7 +489,7 @@ class RecordingStore:
                 self._files[path] = exc
         found = self._files[path]
         if isinstance(found, RecordingFileError):
-            raise found
+            raise RecordingFileError(str(found))
         return found
 
     def flush(self, complete: Iterable[Path] = (), prune: bool = False) -> FlushReport:
@@ -470,10 +503,10 @@ class RecordingStore:
         used: dict[Path, set[str]] = defaultdict(set)
         for key in list(self._cache):
             kind, file, digest = key
-            if kind == "rec":
-                pending[Path(file)][digest] = self._cache[key]
-            else:
+            if kind == "used":
                 used[Path(file)].add(digest)
+            elif (data := self._cache.get(key)) is not None:
+                pending[Path(file)][digest] = data
         complete_files = {recordings_file(test_file) for test_file in complete}
         report = FlushReport()
         for path in sorted(set(pending) | complete_files):

@@ -15,12 +15,10 @@ new YES replaces the recorded one as a "rejudged" heal.
 
 from __future__ import annotations
 
-import datetime
 import operator
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Annotated, Literal, TypeVar
 
 from playwright.sync_api import Error as PlaywrightError
@@ -30,12 +28,10 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 from . import prompts
 from .actions import element_id, settle
 from .cache import (
-    MAX_HEAL_NOTES,
     CachePolicy,
-    HealNote,
     RecordedElement,
     Recording,
-    RecordingStore,
+    Recordings,
     StepKey,
     recordings_file,
     step_key,
@@ -55,7 +51,7 @@ from .prompts import (
     Judgment,
     PageTextCheck,
 )
-from .settings import CacheMode, JudgeInputs
+from .settings import JudgeInputs
 from .snapshot import Snapshot, snapshot
 
 Basis = Literal["page text", "screenshot", "page text and screenshot", "recorded check"]
@@ -226,15 +222,6 @@ def _collapse(text: str) -> str:
 # --- the evaluator -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Recordings:
-    """Where a test's recorded steps are kept, and the cache mode that governs them."""
-
-    store: RecordingStore
-    test_file: Path
-    mode: CacheMode = "auto"
-
-
 class Evaluator:
     """Judges claims and questions about a page; replays the recorded checks behind YES.
 
@@ -324,7 +311,7 @@ class Evaluator:
 
     def _decide(self, claim: str, screenshot: bool, event: StepEvent) -> tuple[Verdict, str]:
         """The verdict, from the recorded check or the judge; records what the mode allows."""
-        key = step_key("assert", claim, self.page.url)
+        key = (self.recordings.key if self.recordings else step_key)("assert", claim, self.page.url)
         found = self._lookup(key)
         if found is None:
             if self.recordings is not None:
@@ -460,7 +447,7 @@ class Evaluator:
         """The step's recording and its check, when the mode replays and one exists."""
         if self.recordings is None or not self.policy.may_replay:
             return None
-        recording = self.recordings.store.lookup(self.recordings.test_file, key)
+        recording = self.recordings.lookup(key)
         if recording is None:
             return None
         try:
@@ -477,7 +464,7 @@ class Evaluator:
 
     def _put(self, recording: Recording) -> None:
         if self.recordings is not None:
-            self.recordings.store.put(self.recordings.test_file, recording)
+            self.recordings.put(recording)
 
 
 def _text_of(page_snapshot: Snapshot | None) -> str | None:
@@ -495,17 +482,6 @@ def _healed(
     model: str | None = None,
 ) -> Recording:
     """The recording with its check replaced, and the heal noted for reviewers."""
-    note = HealNote(
-        strategy=heal.strategy,
-        before=heal.before,
-        after=heal.after,
-        score=None if heal.score is None else round(heal.score, 3),
-        date=datetime.date.today().isoformat(),
-    )
-    return Recording.of(
-        recording.key,
-        data=_data(check),
-        model=model or recording.model,
-        recorded_at=recording.recorded_at,
-        heals=[*recording.heals, note][-MAX_HEAL_NOTES:],
-    )
+    return recording.model_copy(
+        update={"data": _data(check), "model": model or recording.model}
+    ).noted(heal)

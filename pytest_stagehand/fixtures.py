@@ -12,11 +12,13 @@ from . import report
 from .act import ModelResolver
 from .agent import Agent
 from .browser import find_chromium
+from .cache import Recordings, RecordingStore
 from .errors import BrowserNotFound, ConfigError, MissingApiKey
 from .evaluator import Evaluator
 from .llm import ModelClient, create_client
 from .page import AIPage
-from .plugin import EXPLICIT_KEY, model_config, session_settings
+from .plugin import EXPLICIT_KEY, model_config, recordings_dir, session_settings
+from .replay import RecordingResolver
 from .settings import Settings
 from .usage import UsageLedger
 
@@ -90,6 +92,28 @@ def ai_settings(request: pytest.FixtureRequest) -> Settings:
         pytest.fail(str(exc), pytrace=False)
 
 
+@pytest.fixture(scope="session")
+def ai_recording_store(pytestconfig: pytest.Config) -> Iterator[RecordingStore]:
+    """The store this session's recordings go to; merged into __stagehand__/*.json at the
+    end of the session (by the xdist controller when distributed)."""
+    store = RecordingStore(recordings_dir(pytestconfig))
+    yield store
+    store.close()
+
+
+@pytest.fixture
+def ai_recordings(
+    request: pytest.FixtureRequest, ai_settings: Settings, ai_recording_store: RecordingStore
+) -> Recordings:
+    """This test module's recorded steps, under the test's cache mode (--ai-cache)."""
+    return Recordings(
+        ai_recording_store,
+        request.node.path,
+        ai_settings.cache,
+        share_origins=not ai_settings.cache_per_origin,
+    )
+
+
 @pytest.fixture
 def ai_page(
     page: Page,
@@ -97,6 +121,7 @@ def ai_page(
     ai_settings: Settings,
     ai_model_client: ModelClient | None,
     ai_usage: UsageLedger,
+    ai_recordings: Recordings,
     base_url: str | None,
 ) -> Iterator[AIPage]:
     """pytest-playwright's `page` with act, observe and extract; goto honours --base-url."""
@@ -108,8 +133,17 @@ def ai_page(
         except MissingApiKey as exc:
             pytest.fail(str(exc), pytrace=False)
     steplog = report.start_test(request.node, ai_settings, screenshot=page.screenshot)
-    resolver = ModelResolver(page, client, steplog)  # the seam: the cache wraps this
-    evaluator = Evaluator(page, client, steplog, inputs=ai_settings.judge_inputs)
+    resolver = RecordingResolver(
+        page,
+        ModelResolver(page, client, steplog),
+        ai_recordings,
+        steplog,
+        has_model=client is not None,
+        model=ai_settings.model,
+    )
+    evaluator = Evaluator(
+        page, client, steplog, inputs=ai_settings.judge_inputs, recordings=ai_recordings
+    )
     ai_usage.begin_test(request.node.nodeid, _test_budget(request.node))
     try:
         yield AIPage(page, client, steplog=steplog, base_url=base_url, resolver=resolver,
@@ -124,10 +158,10 @@ def ai_page(
 
 
 @pytest.fixture
-def agent(ai_page: AIPage, ai_settings: Settings) -> Agent:
+def agent(ai_page: AIPage, ai_settings: Settings, ai_recordings: Recordings) -> Agent:
     """An agent on `ai_page`: `agent.execute("goal", output=Model)` reaches a goal in steps,
     navigating only within --ai-allowed-origins (default: the base URL's origin)."""
-    return Agent(ai_page, allowed_origins=ai_settings.allowed_origins)
+    return Agent(ai_page, allowed_origins=ai_settings.allowed_origins, recordings=ai_recordings)
 
 
 # --- end of agent section ------------------------------------------------------------------

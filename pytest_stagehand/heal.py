@@ -12,8 +12,8 @@ are told apart by the words around them that only the recorded one had ("Backpac
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
-from contextlib import suppress
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
@@ -44,6 +44,7 @@ CONTEXT_FLOOR = 0.5  # share of the words that told the element apart a candidat
 NAME_FLOOR = 0.8  # a heal candidate's name may differ by a typo or a word, not more
 HEAL_THRESHOLD = 0.5
 HEAL_MARGIN = 0.1  # the winner's lead over the runner-up; less is ambiguous
+POLL_MS = 100  # how often a page still rendering is looked at again
 
 # The visible text of the closest enclosing item (card, row, form, section), first 200
 # characters. Text nodes are joined with spaces: innerText would glue "Username" and
@@ -311,31 +312,44 @@ def _scope(page: Page, frame_path: Sequence[str]) -> Page | FrameLocator:
     return scope
 
 
-def _wait_for_any(scope: Page | FrameLocator, selectors: Sequence[str], wait_ms: float) -> None:
-    """Give a page that is still rendering the time to show any of the selectors."""
-    if wait_ms <= 0:
-        return  # Playwright reads a timeout of 0 as "wait forever"
-    combined = scope.locator(selectors[0])
-    for selector in selectors[1:]:
-        combined = combined.or_(scope.locator(selector))
-    # A timeout (the element moved) or an invalid selector is sorted out one by one later.
-    with suppress(PlaywrightError):
-        combined.first.wait_for(state="attached", timeout=wait_ms)
-
-
-def resolve(page: Page, element: RecordedElement, *, wait_ms: float = 3000) -> Resolution:
+def resolve(page: Page, element: RecordedElement, *, wait_ms: float = 2000) -> Resolution:
     """Find a recorded element, verified, healing without a model if the page changed.
 
     1. Each recorded selector in order: it must hit exactly one element, and that element
-       must `verify`. A later selector verifying is a "locator" heal.
+       must `verify`. A later selector verifying is a "locator" heal. A page still
+       rendering gets `wait_ms` for one to verify.
     2. Otherwise score a fresh snapshot (`best_match`): a "fingerprint" heal.
     3. Otherwise raise HealFailed saying what each selector hit and why no candidate was
        taken; the caller may then ask a model, if the cache mode allows.
     """
     recorded = Identity.of(element)
     scope = _scope(page, element.frame_path)
-    _wait_for_any(scope, element.selectors, wait_ms)
-    tried: list[str] = []
+    deadline = time.monotonic() + wait_ms / 1000
+    while True:
+        tried: list[str] = []
+        found = _replay(scope, element, recorded, tried)
+        if found is not None:
+            return found
+        if time.monotonic() >= deadline:
+            break
+        page.wait_for_timeout(POLL_MS)
+    fresh = snapshot(page)
+    match = best_match(recorded, page, fresh)
+    if match.element is None:
+        raise HealFailed(
+            f"The recorded {describe(recorded.fingerprint)} was not found safely.\n"
+            + "".join(f"  {line}\n" for line in tried)
+            + f"  without a model: {match.reason}."
+        )
+    healed = recorded_element(page, fresh, match.element)
+    heal = Heal("fingerprint", element.selectors[0], healed.selectors[0], match.score)
+    return Resolution(match.element.locator(page), healed, heal)
+
+
+def _replay(
+    scope: Page | FrameLocator, element: RecordedElement, recorded: Identity, tried: list[str]
+) -> Resolution | None:
+    """The first recorded selector that hits one element which verifies; notes the rest."""
     for index, selector in enumerate(element.selectors):
         locator = scope.locator(selector)
         try:
@@ -360,14 +374,4 @@ def resolve(page: Page, element: RecordedElement, *, wait_ms: float = 3000) -> R
             )
             heal = Heal("locator", element.selectors[0], selector, similarity(recorded, live))
             return Resolution(locator, healed, heal)
-    fresh = snapshot(page)
-    match = best_match(recorded, page, fresh)
-    if match.element is None:
-        raise HealFailed(
-            f"The recorded {describe(recorded.fingerprint)} was not found safely.\n"
-            + "".join(f"  {line}\n" for line in tried)
-            + f"  without a model: {match.reason}."
-        )
-    healed = recorded_element(page, fresh, match.element)
-    heal = Heal("fingerprint", element.selectors[0], healed.selectors[0], match.score)
-    return Resolution(match.element.locator(page), healed, heal)
+    return None

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from . import report
+from .cache import RecordingStore
 from .errors import ConfigError, MissingApiKey
 from .llm import ModelConfig
 from .settings import OPTIONS, Settings, cache_root, resolve
@@ -45,12 +46,82 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(f"pytest-stagehand: {exc}") from None
     config.stash[SETTINGS_KEY] = settings
     config.stash[EXPLICIT_KEY] = explicit
+    config.stash[RUN_KEY] = run = RecordingRun(config)
+    config.pluginmanager.register(run, "stagehand-recording-run")
     # Imported after pytest-playwright's plugin, so its fixtures can extend Playwright's.
     config.pluginmanager.import_plugin("pytest_stagehand.fixtures")
 
 
 def session_settings(config: pytest.Config) -> Settings:
     return config.stash[SETTINGS_KEY]
+
+
+# --- recordings: merged into the committed files once, at the end of the session ---
+
+
+RUN_KEY = pytest.StashKey["RecordingRun"]()
+
+
+class RecordingRun:
+    """Which test files ran whole, so unused recordings are only reported (or pruned)
+    where every test had its chance to use them."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        args = [str(arg) for arg in config.args]
+        self.filtered = bool(
+            config.getoption("keyword", "")
+            or config.getoption("markexpr", "")
+            or config.getoption("lf", False)
+            or config.getoption("stepwise", False)
+            or any("::" in arg for arg in args)
+        )
+        self.files: set[Path] = set()
+
+    def complete_files(self) -> set[Path]:
+        return set() if self.filtered else self.files
+
+    def pytest_deselected(self, items: list[pytest.Item]) -> None:
+        if items:
+            self.filtered = True
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        self.files.add(Path(report.fspath))
+
+
+def recordings_dir(config: pytest.Config) -> Path:
+    return cache_root(session_settings(config), config.rootpath) / "recordings"
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    config = session.config
+    if hasattr(config, "workerinput") or RUN_KEY not in config.stash:
+        return  # xdist workers leave the merge to the controller
+    settings = session_settings(config)
+    if settings.cache == "off" or not recordings_dir(config).exists():
+        return
+    run = config.stash[RUN_KEY]
+    store = RecordingStore(recordings_dir(config))
+    try:
+        flushed = store.flush(
+            run.complete_files(), prune=settings.prune and exitstatus == pytest.ExitCode.OK
+        )
+    finally:
+        store.close()
+    summary = report.session_summary(config)
+    summary.unused = [
+        f"{_relative(u.file, config)}: {u.recording.key.describe()}" for u in flushed.unused
+    ] + [
+        f"{_relative(u.file, config)}: {u.recording.key.describe()} (pruned)"
+        for u in flushed.pruned
+    ]
+    summary.recording_errors = [str(error) for error in flushed.errors]
+
+
+def _relative(path: Path, config: pytest.Config) -> str:
+    try:
+        return str(path.relative_to(config.rootpath))
+    except ValueError:
+        return str(path)
 
 
 # --- the model (issue 4): one place turns settings into a model configuration ---

@@ -424,6 +424,7 @@ class SessionSummary:
         self._config = config
         self.steps: list[Record] = []  # each with its "test"
         self.unused: list[str] = []
+        self.recording_errors: list[str] = []  # corrupt committed files, named
 
     @pytest.hookimpl
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -438,7 +439,7 @@ class SessionSummary:
 
     @pytest.hookimpl
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
-        if _is_worker(self._config) or not (self.steps or self.unused):
+        if _is_worker(self._config) or not (self.steps or self.unused or self.recording_errors):
             return
         terminalreporter.write_sep("=", "pytest-stagehand")
         for line in self.lines():
@@ -455,6 +456,9 @@ class SessionSummary:
         if self.unused:
             lines.append(f"unused recordings ({len(self.unused)}):")
             lines += [f"  {entry}" for entry in self.unused]
+        if self.recording_errors:
+            lines.append("recordings files left untouched:")
+            lines += [f"  {line}" for error in self.recording_errors for line in error.splitlines()]
         if self.steps:
             lines.append("slowest AI steps:")
             slowest = sorted(self.steps, key=lambda step: step["duration_s"], reverse=True)

@@ -112,6 +112,12 @@ OPTIONS: tuple[Option, ...] = (
         is_flag=True,
     ),
     Option(
+        "cache_per_origin", "--ai-cache-per-origin", "ai_cache_per_origin", None, _bool, False,
+        "Key recordings by origin too. By default a step recorded on one host (staging) "
+        "replays on another (production) with the same path.",
+        is_flag=True,
+    ),
+    Option(
         "cache_dir", "--ai-cache-dir", "ai_cache_dir", "STAGEHAND_CACHE_DIR", _text,
         ".stagehand",
         "Working directory for the shared selector store and the response memo "
@@ -179,6 +185,7 @@ class Settings:
     api_key: str | None = field(default=None, repr=False)
     cache: CacheMode = "auto"
     prune: bool = False
+    cache_per_origin: bool = False
     cache_dir: str = ".stagehand"
     max_cost: float | None = None
     memo: bool = False

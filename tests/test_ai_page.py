@@ -73,6 +73,7 @@ def test_fixture_wiring_marker_model_and_per_test_budget(pytester, scripted_mode
         "-o", "ai_model=openai/scripted",  # ini, so the marker may override it
         "--ai-base-url", scripted_model.openai_base_url,
         "--base-url", pages_server.url(),
+        "--ai-cache", "off",  # every act asks the model: this is about which model and budget
     )
     result.assert_outcomes(passed=3)
     models = [request.model for request in scripted_model.requests]

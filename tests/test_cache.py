@@ -134,6 +134,14 @@ def test_text_form_is_stable(tmp_path, test_file, store):
     assert path.stat().st_mtime_ns == before
 
 
+def test_free_form_payloads_print_with_sorted_keys():
+    key = step_key("assert", "the cart badge shows 1", "/cart")
+    check = Recording.of(key, data={"verdict": True, "claim": {"z": 1, "a": [{"y": 2, "b": 3}]}})
+    data = json.loads(render([check]))["steps"][0]["data"]
+    assert list(data) == ["claim", "verdict"]
+    assert list(data["claim"]) == ["a", "z"] and list(data["claim"]["a"][0]) == ["b", "y"]
+
+
 def test_a_heal_changes_only_its_own_entry(tmp_path, test_file, store):
     kept, healed = recording("click a", "/a"), recording("click b", "/b")
     store.put(test_file, kept)
@@ -259,8 +267,15 @@ def test_offline_miss_names_the_step_and_how_to_record_it(test_file):
     with pytest.raises(CacheMiss) as caught:
         CachePolicy("offline", has_model=True).check_miss(key, test_file)
     message = str(caught.value)
-    for part in ("'type %user% into the username field'", "/login", "user", "test_shop.py",
-                 "offline", "--ai-model", "test_shop.json"):
+    for part in (
+        "'type %user% into the username field'",
+        "/login",
+        "user",
+        "test_shop.py",
+        "offline",
+        "--ai-model",
+        "test_shop.json",
+    ):
         assert part in message
     with pytest.raises(CacheMiss, match="no model is configured"):
         CachePolicy("auto", has_model=False).check_miss(key, test_file)

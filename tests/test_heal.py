@@ -98,12 +98,45 @@ def test_a_selector_that_now_hits_another_element_is_not_used(account):
 
 
 @pytest.mark.parametrize("mutation", MUTATIONS)
-def test_the_fingerprint_finds_the_same_element_after(account, mutation):
+def test_the_same_element_is_found_after(account, mutation):
     element = record(account, "button", "Log in")
     account.evaluate(MUTATIONS[mutation])
-    match = best_match(Identity.of(element), account, snapshot(account))
+    assert is_truth(resolve(account, element, wait_ms=0).locator)
+    match = best_match(Identity.of(element), account, snapshot(account))  # fingerprint alone
     assert match.element is not None, match.reason
     assert is_truth(match.element.locator(account))
+
+
+def test_replay_waits_for_a_page_still_rendering(account):
+    element = record(account, "button", "Log in")
+    account.evaluate("""() => {
+        const button = window.__truth, place = button.parentElement;
+        button.remove();
+        setTimeout(() => place.prepend(button), 300);
+    }""")
+    resolution = resolve(account, element, wait_ms=5000)
+    assert resolution.heal is None and is_truth(resolution.locator)
+
+
+def test_elements_in_nested_cross_origin_frames_replay_and_heal(page, pages_server):
+    page.goto(pages_server.url("frames.html"))
+    element = record(page, "button", "Verify card")
+    assert len(element.frame_path) == 2
+    resolution = resolve(page, element, wait_ms=0)
+    assert resolution.heal is None and is_truth(resolution.locator)
+
+    resolution.locator.evaluate("""button => {
+        const wrapper = document.createElement("div");
+        button.replaceWith(wrapper);
+        wrapper.append(button);
+        const decoy = document.createElement("section");
+        decoy.setAttribute("aria-label", "Offers");
+        decoy.innerHTML = "<p>New: instant checks</p><button>Verify card</button>";
+        document.body.prepend(decoy);
+    }""")
+    healed = resolve(page, element, wait_ms=0)
+    assert healed.heal.strategy == "fingerprint" and is_truth(healed.locator)
+    assert healed.element.frame_path == element.frame_path
 
 
 def test_when_every_selector_is_broken_the_fingerprint_heal_re_records_the_element(account):
@@ -129,6 +162,7 @@ def test_a_row_inserted_above_does_not_fool_replay(account):
         list.prepend(list.firstElementChild.cloneNode(true));
         list.firstElementChild.querySelector("span").textContent = "Shopping list";
     }""")
+    assert element.distinct == "Holiday plans"  # what told it from the other "Delete"
     blind = next(s for s in element.selectors if account.locator(s).count() == 1)
     assert not is_truth(account.locator(blind))  # where blind replay would click
 
