@@ -1,0 +1,62 @@
+"""pytest-stagehand: AI-driven end-to-end tests for pytest.
+
+Tests use the fixtures (`ai_page`, `agent`, `evaluator`); these names are for type hints,
+for replaying actions, and for catching errors.
+"""
+
+from .actions import Action, ActResult
+from .agent import Agent, AgentResult
+from .errors import (
+    ActionError,
+    ActionFailed,
+    AgentError,
+    AIAssertionError,
+    BrowserNotFound,
+    BudgetExceeded,
+    CacheError,
+    CacheMiss,
+    ConfigError,
+    ElementNotFound,
+    HealFailed,
+    InvalidModelChoice,
+    MissingApiKey,
+    ModelAuthError,
+    ModelError,
+    ModelOutputError,
+    ModelRequired,
+    ModelUnavailable,
+    RecordingFileError,
+    StagehandError,
+)
+from .evaluator import Evaluator, Verdict
+from .page import AIPage
+
+__all__ = [
+    "AIAssertionError",
+    "AIPage",
+    "ActResult",
+    "Action",
+    "ActionError",
+    "ActionFailed",
+    "Agent",
+    "AgentError",
+    "AgentResult",
+    "BrowserNotFound",
+    "BudgetExceeded",
+    "CacheError",
+    "CacheMiss",
+    "ConfigError",
+    "ElementNotFound",
+    "Evaluator",
+    "HealFailed",
+    "InvalidModelChoice",
+    "MissingApiKey",
+    "ModelAuthError",
+    "ModelError",
+    "ModelOutputError",
+    "ModelRequired",
+    "ModelUnavailable",
+    "RecordingFileError",
+    "StagehandError",
+    "Verdict",
+]

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, TypeVar
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ValidationError
@@ -38,6 +38,7 @@ from .errors import (
     ModelOutputError,
     ModelUnavailable,
 )
+from .prompts import REPAIR_INSTRUCTION, SCHEMA_INSTRUCTION, Message
 from .usage import PRICES, CallUsage, PriceTable, UsageLedger
 
 __all__ = [
@@ -59,32 +60,6 @@ _PROVIDERS = {
 }
 # Sent to servers at a custom base URL when no key is configured: local servers ignore it.
 PLACEHOLDER_KEY = "no-key-configured"
-
-SCHEMA_INSTRUCTION = (
-    "Answer with a single JSON object, and nothing else, that conforms to this JSON schema:\n"
-    "{schema}"
-)
-REPAIR_INSTRUCTION = (
-    "Your answer above could not be used: {problem}\n"
-    "Answer the same request again with only the corrected JSON."
-)
-
-
-@dataclass(frozen=True)
-class Message:
-    """One chat message; `images` (PNG or JPEG bytes) only in user messages."""
-
-    role: Literal["system", "user", "assistant"]
-    text: str
-    images: tuple[bytes, ...] = ()
-
-    def __post_init__(self) -> None:
-        if self.role not in ("system", "user", "assistant"):
-            raise ValueError(f"unknown message role {self.role!r}")
-        object.__setattr__(self, "images", tuple(self.images))
-        if self.images and self.role != "user":
-            raise ValueError("images can only be sent in user messages")
-
 
 @dataclass(frozen=True, repr=False)
 class ModelConfig:

@@ -9,15 +9,46 @@ and records the call's usage and the exchange on the step.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Literal, TypeVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
 from .errors import ModelRequired
 from .events import Exchange, StepEvent, StepLog
-from .llm import Message, ModelClient
+
+if TYPE_CHECKING:
+    from .llm import ModelClient
 
 PROMPT_VERSION = "1"
+
+
+# --- the model layer's own instructions (llm.py) --------------------------------------------
+
+SCHEMA_INSTRUCTION = (
+    "Answer with a single JSON object, and nothing else, that conforms to this JSON schema:\n"
+    "{schema}"
+)
+REPAIR_INSTRUCTION = (
+    "Your answer above could not be used: {problem}\n"
+    "Answer the same request again with only the corrected JSON."
+)
+
+
+@dataclass(frozen=True)
+class Message:
+    """One chat message; `images` (PNG or JPEG bytes) only in user messages."""
+
+    role: Literal["system", "user", "assistant"]
+    text: str
+    images: tuple[bytes, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.role not in ("system", "user", "assistant"):
+            raise ValueError(f"unknown message role {self.role!r}")
+        object.__setattr__(self, "images", tuple(self.images))
+        if self.images and self.role != "user":
+            raise ValueError("images can only be sent in user messages")
 
 Method = Literal[
     "click",
