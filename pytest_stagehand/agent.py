@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import inspect
 import json
-import re
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -55,7 +54,7 @@ from .events import Heal, StepEvent
 from .extract import ID_MARK, split
 from .page import AIPage
 from .prompts import ChoiceProblem, DoneTool
-from .replay import recorded_action, resolved_action
+from .replay import missing, recorded_action, resolved_action, witness
 from .snapshot import snapshot
 from .usage import UsageTotals
 
@@ -68,7 +67,6 @@ RESULT_CHARS = 2000  # a tool result longer than this is cut in the history
 PAGE_VIEW_TOKENS = 1500  # the page outline shown each step; page_tree shows all of it
 STILL_NUDGE, STILL_FIRM, STILL_DONE = 3, 4, 5  # unchanged steps before each escalation
 REPEAT_LIMIT = 2  # the same call on the same page state runs at most this often
-WORD = re.compile(r"\w+(?:[.,:@/'-]\w+)*")
 # Errors of the page: fed back to the model as the tool's result (unless the browser is gone).
 PAGE_ERRORS = (ActionError, HealFailed, ModelOutputError, PlaywrightError)
 
@@ -572,8 +570,8 @@ class _Run:
     def tool_extract(self, call: prompts.ExtractTool) -> _Outcome:
         value = self.ai.extract(call.instruction)
         self.data[call.instruction] = value
-        witness = _witness(value, self.look().outline)
-        self.tape.add("extract", instruction=call.instruction, value=value, witness=witness)
+        shown = witness(value, self.look().outline)
+        self.tape.add("extract", instruction=call.instruction, value=value, witness=shown)
         return _Outcome(f"Saved: {value}")
 
     def tool_observe(self, call: prompts.ObserveTool) -> _Outcome:
@@ -707,7 +705,7 @@ class _Run:
         data = {
             "steps": self.tape.steps,
             "output": shown,
-            "witness": _witness(json.dumps(shown), final),
+            "witness": witness(json.dumps(shown), final),
             "end_url": normalise_url(self.page.url),
         }
         model = self.ai.client.config.model if self.ai.client else None
@@ -741,9 +739,9 @@ class _Run:
                 f"the recorded run ended on {recording.data.get('end_url')}, the replay on "
                 f"{normalise_url(self.page.url)}"
             )
-        missing = _missing(recording.data.get("witness", []), final)
-        if missing:
-            raise _Diverged(f"the final page no longer shows {', '.join(missing)}")
+        gone = missing(recording.data.get("witness", []), final)
+        if gone:
+            raise _Diverged(f"the final page no longer shows {', '.join(gone)}")
         shown = recording.data.get("output")
         try:
             output = shown if self.output is None else self.output.model_validate(shown)
@@ -771,9 +769,9 @@ class _Run:
             self.tape.add(tool, performed, **fields)
             return None
         if tool == "extract":
-            missing = _missing(step["witness"], self.look().outline)
-            if missing:
-                return f"the page no longer shows {', '.join(missing)}"
+            gone = missing(step["witness"], self.look().outline)
+            if gone:
+                return f"the page no longer shows {', '.join(gone)}"
             self.data[step["instruction"]] = step["value"]
         elif tool == "goto":
             self.ai.goto(urljoin(self.base, step["url"]))
@@ -801,21 +799,6 @@ def _origin(url: str) -> str | None:
     if parts.scheme not in ("http", "https"):
         return None
     return f"{parts.scheme}://{parts.netloc.lower()}"
-
-
-def _words(text: str) -> list[str]:
-    return [word.casefold() for word in WORD.findall(text)]
-
-
-def _witness(value: str, page_text: str) -> list[str]:
-    """The words of `value` that the page shows: what replay checks is still there."""
-    shown = set(_words(page_text))
-    return sorted({word for word in _words(value) if word in shown})
-
-
-def _missing(witness: Sequence[str], page_text: str) -> list[str]:
-    shown = set(_words(page_text))
-    return [repr(word) for word in witness if word not in shown]
 
 
 def _arguments(step: dict[str, Any]) -> dict[str, Any]:

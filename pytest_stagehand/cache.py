@@ -43,7 +43,7 @@ from .events import Heal
 from .settings import CacheMode
 from .snapshot import Fingerprint
 
-StepKind = Literal["act", "assert", "agent"]
+StepKind = Literal["act", "extract", "observe", "assert", "agent"]
 FILE_VERSION = 1
 RECORDINGS_DIR = "__stagehand__"
 MAX_HEAL_NOTES = 10  # the history a reviewer needs, without growing forever

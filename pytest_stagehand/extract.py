@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import types
-from typing import Annotated, Any, TypeVar, Union, get_args, get_origin, overload
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar, Union, get_args, get_origin, overload
 
 from playwright.sync_api import Page
 from pydantic import AnyUrl, BaseModel, Field, ValidationError, create_model
@@ -28,6 +28,9 @@ from .llm import ModelClient
 from .prompts import ChoiceProblem, ExtractedText
 from .snapshot import Snapshot, estimate_tokens, snapshot
 
+if TYPE_CHECKING:
+    from .replay import StepRecorder
+
 T = TypeVar("T", bound=BaseModel)
 
 CHUNK_TOKENS = 24_000  # snapshot tokens per model call; larger pages are split
@@ -39,6 +42,7 @@ LINK_ID = "the element id of the link, e.g. e12"
 def extract(
     page: Page, client: ModelClient | None, steplog: StepLog, instruction: str | None,
     schema: type[T], scope: str | None = ..., *, chunk_tokens: int = ...,
+    recorder: StepRecorder | None = ...,
 ) -> T: ...
 
 
@@ -46,6 +50,7 @@ def extract(
 def extract(
     page: Page, client: ModelClient | None, steplog: StepLog, instruction: str | None = ...,
     schema: None = ..., scope: str | None = ..., *, chunk_tokens: int = ...,
+    recorder: StepRecorder | None = ...,
 ) -> str: ...
 
 
@@ -58,10 +63,12 @@ def extract(
     scope: str | None = None,
     *,
     chunk_tokens: int = CHUNK_TOKENS,
+    recorder: StepRecorder | None = None,
 ) -> BaseModel | str:
     """A `schema` instance; text without a schema; the page text without either.
 
-    `scope` is a selector limiting the snapshot to part of the page.
+    `scope` is a selector limiting the snapshot to part of the page. With a `recorder`,
+    a recorded answer that the page still agrees with replaces the model call.
     """
     settle(page)
     with steplog.step("extract", instruction or prompts.EXTRACT_ALL, page.url) as event:
@@ -71,6 +78,14 @@ def extract(
             event.result = f"page text, {len(text)} characters"
             return text
         wanted = schema or ExtractedText
+        asked_for = instruction or prompts.EXTRACT_ALL
+        page_text = ID_MARK.sub("", page_snapshot.text)
+        recalled = (
+            recorder.recall_extract(asked_for, wanted, page_text, event) if recorder else None
+        )
+        if recalled is not None:
+            event.result = _preview(recalled)
+            return recalled.text if isinstance(recalled, ExtractedText) else recalled
         parts = split(page_snapshot.text, chunk_tokens)
         asked = model_schema(wanted, partial=len(parts) > 1)
         merged: Any = None
@@ -104,6 +119,8 @@ def extract(
                 raw=str(merged),
             ) from None
         event.result = _preview(value)
+        if recorder is not None:
+            recorder.record_extract(asked_for, wanted, value, page_text, event)
     return value.text if isinstance(value, ExtractedText) else value
 
 

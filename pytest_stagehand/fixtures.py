@@ -18,7 +18,7 @@ from .evaluator import Evaluator
 from .llm import ModelClient, create_client
 from .page import AIPage
 from .plugin import EXPLICIT_KEY, model_config, recordings_dir, session_settings
-from .replay import RecordingResolver
+from .replay import RecordingResolver, StepRecorder
 from .settings import Settings
 from .usage import UsageLedger
 
@@ -144,10 +144,13 @@ def ai_page(
     evaluator = Evaluator(
         page, client, steplog, inputs=ai_settings.judge_inputs, recordings=ai_recordings
     )
+    recorder = StepRecorder(
+        page, ai_recordings, steplog, has_model=client is not None, model=ai_settings.model
+    )
     ai_usage.begin_test(request.node.nodeid, _test_budget(request.node))
     try:
         yield AIPage(page, client, steplog=steplog, base_url=base_url, resolver=resolver,
-                     evaluator=evaluator)
+                     evaluator=evaluator, recorder=recorder)
     finally:
         ai_usage.end_test()
         if own_client is not None:

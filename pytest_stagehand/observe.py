@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from playwright.sync_api import Page
 
 from . import prompts
@@ -12,6 +14,9 @@ from .llm import ModelClient
 from .prompts import ChoiceProblem, Observation
 from .snapshot import Snapshot, snapshot
 
+if TYPE_CHECKING:
+    from .replay import StepRecorder
+
 
 def observe(
     page: Page,
@@ -19,13 +24,21 @@ def observe(
     steplog: StepLog,
     instruction: str | None = None,
     scope: str | None = None,
+    *,
+    recorder: StepRecorder | None = None,
 ) -> list[Action]:
     """Elements matching `instruction` (or the page's main interactive ones), best first.
 
-    `scope` is a selector limiting the snapshot to part of the page.
+    `scope` is a selector limiting the snapshot to part of the page. With a `recorder`,
+    recorded elements that still verify replace the model call.
     """
     settle(page)
-    with steplog.step("observe", instruction or prompts.OBSERVE_ALL, page.url) as event:
+    asked_for = instruction or prompts.OBSERVE_ALL
+    with steplog.step("observe", asked_for, page.url) as event:
+        recalled = recorder.recall_observe(asked_for, event) if recorder else None
+        if recalled is not None:
+            event.result = "; ".join(a.description for a in recalled) or "nothing matched"
+            return recalled
         page_snapshot = snapshot(page, scope)
         messages = prompts.observe_messages(instruction, page_snapshot.url, page_snapshot.text)
         try:
@@ -43,6 +56,8 @@ def observe(
                 f"be used, even after feedback: {exc}"
             ) from None
         event.result = "; ".join(action.description for action in actions) or "nothing matched"
+        if recorder is not None:
+            recorder.record_observe(asked_for, actions, event)
     return actions
 
 

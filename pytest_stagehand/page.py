@@ -16,6 +16,7 @@ from .events import StepLog
 from .extract import extract
 from .llm import ModelClient
 from .observe import observe
+from .replay import StepRecorder
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -38,6 +39,7 @@ class AIPage:
         base_url: str | None = None,
         resolver: Resolver | None = None,
         evaluator: Evaluator | None = None,
+        recorder: StepRecorder | None = None,
     ) -> None:
         self.page = page
         self.client = client
@@ -45,6 +47,7 @@ class AIPage:
         self.base_url = base_url
         self.resolver = resolver or ModelResolver(page, client, self.steplog)
         self.evaluator = evaluator or Evaluator(page, client, self.steplog)  # judges claims
+        self.recorder = recorder  # recordings of extract and observe, when there are any
         watch_network(page)  # from now on, so settling sees the requests goto starts
 
     def __getattr__(self, name: str) -> Any:
@@ -74,7 +77,9 @@ class AIPage:
 
     def observe(self, instruction: str | None = None, scope: str | None = None) -> list[Action]:
         """Elements matching `instruction` (or the main interactive ones) as replayable Actions."""
-        return observe(self.page, self.client, self.steplog, instruction, scope)
+        return observe(
+            self.page, self.client, self.steplog, instruction, scope, recorder=self.recorder
+        )
 
     @overload
     def extract(
@@ -93,7 +98,10 @@ class AIPage:
         scope: str | None = None,
     ) -> BaseModel | str:
         """A validated `schema` instance; text without a schema; the page text without either."""
-        return extract(self.page, self.client, self.steplog, instruction, schema, scope)
+        return extract(
+            self.page, self.client, self.steplog, instruction, schema, scope,
+            recorder=self.recorder,
+        )
 
     # --- judgments (issue 6): the evaluator decides claims about the page ---
 

@@ -9,17 +9,32 @@ the store, so it reaches the committed file and the pull request.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import re
+from collections.abc import Sequence
 from dataclasses import replace
+from typing import TypeVar
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
+from pydantic import BaseModel
 
 from .act import ActRequest, Resolver
 from .actions import Action, perform, settle
-from .cache import CachePolicy, RecordedAction, RecordedElement, Recording, Recordings
+from .cache import (
+    CachePolicy,
+    RecordedAction,
+    RecordedElement,
+    Recording,
+    Recordings,
+    StepKey,
+)
 from .errors import ActionFailed, HealFailed
 from .events import Heal, StepEvent, StepLog
-from .heal import describe, resolve
+from .heal import context_of, describe, resolve
+
+T = TypeVar("T", bound=BaseModel)
 
 
 def recorded_action(action: Action, steplog: StepLog) -> RecordedAction:
@@ -157,3 +172,162 @@ class RecordingResolver:
 def _first_selector(recording: Recording) -> str:
     elements = [a.element for a in recording.actions if a.element is not None]
     return elements[-1].selectors[0] if elements else recording.actions[-1].method
+
+
+# --- extract and observe: what the model answered, replayed when the page still agrees ---
+
+WORD = re.compile(r"\w+(?:[.,:@/'-]\w+)*")
+
+
+def _words(text: str) -> list[str]:
+    return [word.casefold() for word in WORD.findall(text)]
+
+
+def witness(value: str, page_text: str) -> list[str]:
+    """The words of `value` that the page shows: what replay checks is still there."""
+    shown = set(_words(page_text))
+    return sorted({word for word in _words(value) if word in shown})
+
+
+def missing(witnessed: Sequence[str], page_text: str) -> list[str]:
+    """The witness words the page no longer shows (quoted, for messages)."""
+    shown = set(_words(page_text))
+    return [repr(word) for word in witnessed if word not in shown]
+
+
+def schema_id(schema: type[BaseModel]) -> str:
+    """Name and shape of a schema: a recorded value replays only into the same shape."""
+    shape = json.dumps(schema.model_json_schema(), sort_keys=True)
+    return f"{schema.__name__}:{hashlib.sha256(shape.encode()).hexdigest()[:12]}"
+
+
+class StepRecorder:
+    """Recordings for extract and observe, consulted inside their steps.
+
+    extract replays the recorded value when the schema is unchanged and the page still
+    shows the words of the value it showed then; observe replays its elements verified
+    (and healed) like act's. Otherwise the model answers again when the mode allows, and
+    the new answer replaces the recording as a "model" heal.
+    """
+
+    def __init__(
+        self,
+        page: Page,
+        recordings: Recordings,
+        steplog: StepLog,
+        *,
+        has_model: bool,
+        model: str | None = None,
+    ) -> None:
+        self.page = page
+        self.recordings = recordings
+        self.steplog = steplog
+        self.policy = CachePolicy(recordings.mode, has_model)
+        self.model = model
+        self._stale: dict[str, Recording] = {}  # digest -> recording the model replaces
+
+    def recall_extract(
+        self, instruction: str, schema: type[T], page_text: str, event: StepEvent
+    ) -> T | None:
+        key = self.recordings.key("extract", instruction, self.page.url)
+        recording = self._lookup(key)
+        if recording is None:
+            return None
+        data = recording.data
+        gone = missing(data.get("witness", []), page_text)
+        if data.get("schema") != schema_id(schema):
+            problem = f"the schema {schema.__name__} changed since it was recorded"
+        elif gone:
+            problem = f"the page no longer shows {', '.join(gone)}"
+        else:
+            event.cache = "hit"
+            return schema.model_validate(data["value"])
+        return self._stale_or_fail(key, recording, f"extract {instruction!r}", problem)
+
+    def record_extract(
+        self, instruction: str, schema: type[BaseModel], value: BaseModel, page_text: str,
+        event: StepEvent,
+    ) -> None:
+        key = self.recordings.key("extract", instruction, self.page.url)
+        # Page text may echo a variable's value: it is recorded as its %name% placeholder.
+        shown = self.steplog.mask(value.model_dump_json())
+        data = {
+            "schema": schema_id(schema),
+            "value": json.loads(shown),
+            "witness": witness(shown, self.steplog.mask(page_text)),
+        }
+        self._record(key, Recording.of(key, data=data, model=self.model), event, _preview(shown))
+
+    def recall_observe(self, instruction: str, event: StepEvent) -> list[Action] | None:
+        key = self.recordings.key("observe", instruction, self.page.url)
+        recording = self._lookup(key)
+        if recording is None:
+            return None
+        actions, updated = [], recording
+        try:
+            for index, recorded in enumerate(recording.actions):
+                action, element, heal = resolved_action(self.page, recorded)
+                if heal is not None and element is not None:
+                    updated, event.heal = updated.healed(index, element, heal), heal
+                actions.append(action)
+        except HealFailed as exc:
+            return self._stale_or_fail(key, recording, f"observe {instruction!r}", str(exc))
+        if updated is not recording and self.policy.may_record:
+            self.recordings.put(updated)
+        event.cache = "healed" if updated is not recording else "hit"
+        return actions
+
+    def record_observe(self, instruction: str, actions: list[Action], event: StepEvent) -> None:
+        key = self.recordings.key("observe", instruction, self.page.url)
+        # Nothing was done to the page yet: note the text around each element now.
+        recorded = [
+            recorded_action(
+                replace(a, context=context_of(a.locator(self.page))) if a.selector else a,
+                self.steplog,
+            )
+            for a in actions
+        ]
+        summary = "; ".join(a.description for a in actions) or "nothing"
+        self._record(key, Recording.of(key, recorded, model=self.model), event, summary)
+
+    def _lookup(self, key: StepKey) -> Recording | None:
+        if not self.policy.may_replay:
+            return None
+        recording = self.recordings.lookup(key)
+        if recording is None:
+            self.policy.check_miss(key, self.recordings.test_file)
+        return recording
+
+    def _stale_or_fail(self, key: StepKey, recording: Recording, step: str, problem: str):
+        if not self.policy.may_call_model:
+            raise HealFailed(
+                f"The recorded {step} on {self.page.url} no longer holds: {problem}.\n"
+                "Re-record it with a model: run with --ai-model (or OPENAI_API_KEY / "
+                "ANTHROPIC_API_KEY) and --ai-cache=refresh, then review the diff."
+            )
+        self._stale[key.digest] = recording
+        return None
+
+    def _record(self, key: StepKey, fresh: Recording, event: StepEvent, after: str) -> None:
+        if not self.policy.may_record:
+            return
+        stale = self._stale.pop(key.digest, None)
+        if stale is not None:
+            event.heal = Heal("model", _summary_of(stale), after)
+            fresh = fresh.model_copy(update={"heals": stale.heals}).noted(event.heal)
+        self.recordings.put(fresh)
+        event.cache = (
+            "healed" if stale is not None
+            else "refreshed" if self.policy.mode == "refresh"
+            else "miss"
+        )
+
+
+def _preview(text: str, limit: int = 120) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}…"
+
+
+def _summary_of(recording: Recording) -> str:
+    if recording.kind == "extract":
+        return _preview(json.dumps(recording.data.get("value")))
+    return "; ".join(a.description for a in recording.actions) or "nothing"

@@ -1,0 +1,168 @@
+"""extract and observe answers are recorded and replayed with no model, only while the
+page still agrees with them; otherwise the model answers again (auto) or the step fails
+clearly (offline)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from pydantic import BaseModel
+from scripted_answers import observed, scripted_ai_page
+
+from pytest_stagehand.cache import Recordings, RecordingStore, recordings_file
+from pytest_stagehand.errors import CacheMiss, HealFailed
+from pytest_stagehand.replay import StepRecorder
+
+
+class FirstOrder(BaseModel):
+    number: str
+    customer: str
+    total: str
+
+
+class FirstOrderWithStatus(FirstOrder):
+    status: str
+
+
+FIRST_ORDER = {"number": "#1001", "customer": "Ada Lovelace", "total": "$120.00"}
+
+
+@pytest.fixture
+def store(tmp_path):
+    store = RecordingStore(tmp_path / "store")
+    yield store
+    store.close()
+
+
+@pytest.fixture
+def test_file(tmp_path):
+    return tmp_path / "test_orders.py"
+
+
+@pytest.fixture
+def ai(page, scripted_model, pages_server):
+    with scripted_ai_page(page, scripted_model, base_url=pages_server.url()) as ai_page:
+        yield ai_page
+
+
+def use_recordings(ai, store, test_file, mode, *, has_model):
+    ai.recorder = StepRecorder(
+        ai.page, Recordings(store, test_file, mode), ai.steplog, has_model=has_model,
+        model="openai/scripted",
+    )
+
+
+def committed(store, test_file) -> dict:
+    store.flush()
+    return json.loads(recordings_file(test_file).read_text())
+
+
+def test_an_extract_replays_offline_while_the_page_shows_its_words(
+    ai, scripted_model, store, test_file
+):
+    ai.goto("table.html")
+    use_recordings(ai, store, test_file, "auto", has_model=True)
+    scripted_model.enqueue(FIRST_ORDER)
+    assert ai.extract("the first order", schema=FirstOrder) == FirstOrder(**FIRST_ORDER)
+    assert scripted_model.calls == 1
+    assert ai.steplog.events[-1].cache == "miss"
+
+    use_recordings(ai, store, test_file, "offline", has_model=False)
+    assert ai.extract("the first order", schema=FirstOrder) == FirstOrder(**FIRST_ORDER)
+    assert scripted_model.calls == 1  # no model call
+    assert ai.steplog.events[-1].cache == "hit"
+
+    (step,) = committed(store, test_file)["steps"]
+    assert step["kind"] == "extract" and step["data"]["value"] == FIRST_ORDER
+    assert {"1001", "ada", "lovelace", "120.00"} <= set(step["data"]["witness"])
+
+
+def test_an_extract_the_page_no_longer_agrees_with_fails_offline(
+    ai, scripted_model, store, test_file
+):
+    ai.goto("table.html")
+    use_recordings(ai, store, test_file, "auto", has_model=True)
+    scripted_model.enqueue(FIRST_ORDER)
+    ai.extract("the first order", schema=FirstOrder)
+    ai.page.evaluate("document.querySelector('tr[data-order=\"1001\"] td:nth-child(3)')"
+                     ".textContent = '$99.00'")
+    use_recordings(ai, store, test_file, "offline", has_model=False)
+    with pytest.raises(HealFailed, match=r"(?s)no longer shows '120\.00'.*--ai-cache=refresh"):
+        ai.extract("the first order", schema=FirstOrder)
+
+
+def test_a_stale_extract_is_asked_again_and_recorded_as_a_heal(
+    ai, scripted_model, store, test_file
+):
+    ai.goto("table.html")
+    use_recordings(ai, store, test_file, "auto", has_model=True)
+    scripted_model.enqueue(FIRST_ORDER)
+    ai.extract("the first order", schema=FirstOrder)
+    ai.page.evaluate("document.querySelector('tr[data-order=\"1001\"] td:nth-child(3)')"
+                     ".textContent = '$99.00'")
+    scripted_model.enqueue({**FIRST_ORDER, "total": "$99.00"})
+    assert ai.extract("the first order", schema=FirstOrder).total == "$99.00"
+    assert scripted_model.calls == 2
+    event = ai.steplog.events[-1]
+    assert event.cache == "healed" and event.heal.strategy == "model"
+    (step,) = committed(store, test_file)["steps"]
+    assert step["data"]["value"]["total"] == "$99.00"
+    assert [note["strategy"] for note in step["heals"]] == ["model"]
+
+
+def test_a_changed_schema_is_not_filled_from_an_old_recording(
+    ai, scripted_model, store, test_file
+):
+    ai.goto("table.html")
+    use_recordings(ai, store, test_file, "auto", has_model=True)
+    scripted_model.enqueue(FIRST_ORDER)
+    ai.extract("the first order", schema=FirstOrder)
+    use_recordings(ai, store, test_file, "offline", has_model=False)
+    with pytest.raises(HealFailed, match="schema FirstOrderWithStatus changed"):
+        ai.extract("the first order", schema=FirstOrderWithStatus)
+
+
+def test_an_offline_extract_with_no_recording_names_the_step(ai, store, test_file):
+    ai.goto("table.html")
+    use_recordings(ai, store, test_file, "offline", has_model=False)
+    with pytest.raises(CacheMiss, match=r"the first order.*test_orders\.py"):
+        ai.extract("the first order", schema=FirstOrder)
+
+
+def test_variable_values_in_an_extracted_value_are_recorded_as_placeholders(
+    ai, scripted_model, store, test_file
+):
+    ai.goto("table.html")
+    ai.steplog.add_secrets({"customer": "Ada Lovelace"})
+    use_recordings(ai, store, test_file, "auto", has_model=True)
+    scripted_model.enqueue(FIRST_ORDER)
+    ai.extract("the first order", schema=FirstOrder)
+    text = json.dumps(committed(store, test_file))
+    assert "Ada Lovelace" not in text and "%customer%" in text
+
+
+def test_observed_elements_replay_verified_and_heal_offline(ai, scripted_model, store, test_file):
+    ai.goto("login.html")
+    use_recordings(ai, store, test_file, "auto", has_model=True)
+    scripted_model.enqueue(observed(("textbox", "Username", "fill", ["%user%"])))
+    ai.observe("the username field")
+    assert scripted_model.calls == 1
+
+    # The page changes under the recording (test id and classes renamed, a wrapper added)
+    # while the field keeps its role and name.
+    ai.page.evaluate(
+        """() => { const el = document.querySelector('#user-name');
+                   el.dataset.test = 'login-user'; el.className = 'renamed';
+                   const wrap = document.createElement('div');
+                   el.replaceWith(wrap); wrap.append(el); }"""
+    )
+    use_recordings(ai, store, test_file, "offline", has_model=False)
+    (replayed,) = ai.observe("the username field")
+    assert scripted_model.calls == 1
+    event = ai.steplog.events[-1]
+    assert event.cache == "healed" and event.heal is not None
+    ai.act(replayed, variables={"user": "standard_user"})
+    assert ai.page.locator("#user-name").input_value() == "standard_user"
+    (step,) = committed(store, test_file)["steps"]
+    assert step["kind"] == "observe" and step["heals"]
