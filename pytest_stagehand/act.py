@@ -159,7 +159,12 @@ class ModelResolver:
         if ref is None or action.selector is None:
             return action
         recorded = recorded_element(self.page, page_snapshot, ref)
-        return replace(action, context=recorded.context, distinct=recorded.distinct)
+        return replace(
+            action,
+            candidates=tuple(recorded.selectors),
+            context=recorded.context,
+            distinct=recorded.distinct,
+        )
 
     def _perform(self, action: Action, request: ActRequest) -> None:
         try:

@@ -234,6 +234,7 @@ class Recording(_Model):
 
 def recordings_file(test_file: Path) -> Path:
     """Where a test module's recordings are committed: next to it, like syrupy's snapshots."""
+    test_file = test_file.resolve()  # one spelling per file, whoever names it
     return test_file.parent / RECORDINGS_DIR / f"{test_file.stem}.json"
 
 

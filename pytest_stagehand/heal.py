@@ -102,12 +102,28 @@ def recorded_element(page: Page, page_snapshot: Snapshot, ref: ElementRef) -> Re
     shared = {word for other in look_alikes for word in _words(_context(page, other))}
     distinct = dict.fromkeys(w for w in context.split() if w.casefold() not in shared)
     return RecordedElement(
-        selectors=list(ref.candidates) or [ref.selector],
+        selectors=unique_first(page, ref.frame_path, list(ref.candidates) or [ref.selector]),
         frame_path=list(ref.frame_path),
         fingerprint=ref.fingerprint,
         context=context,
         distinct=" ".join(distinct) if look_alikes else "",
     )
+
+
+def unique_first(page: Page, frame_path: Sequence[str], selectors: Sequence[str]) -> list[str]:
+    """Selectors that hit only this element first, best first; the rest keep their order.
+
+    A role or text selector shared with look-alikes ("Add to cart") cannot be replayed
+    first: skipping it on every replay would read as a heal of an unchanged page.
+    """
+    scope = _scope(page, frame_path)
+    counts = {}
+    for selector in selectors:
+        try:
+            counts[selector] = scope.locator(selector).count()
+        except PlaywrightError:
+            counts[selector] = 0
+    return sorted(selectors, key=lambda selector: counts[selector] != 1)
 
 
 # --- scoring -------------------------------------------------------------------------

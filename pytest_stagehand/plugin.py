@@ -76,6 +76,7 @@ class RecordingRun:
             or any("::" in arg for arg in args)
         )
         self.files: set[Path] = set()
+        self.rootpath = config.rootpath
 
     def complete_files(self) -> set[Path]:
         return set() if self.filtered else self.files
@@ -85,7 +86,8 @@ class RecordingRun:
             self.filtered = True
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        self.files.add(Path(report.fspath))
+        # Reports name files relative to the rootdir; recordings are keyed absolute.
+        self.files.add((self.rootpath / report.fspath).resolve())
 
 
 def recordings_dir(config: pytest.Config) -> Path:
