@@ -289,7 +289,7 @@ class Agent:
 
     def _put(self, recording: Recording | None, values: Mapping[str, str]) -> None:
         if recording is not None and self.recordings is not None:
-            self.recordings.put(recording, values)
+            self.recordings.put(recording.masked(self.page.steplog.mask), values)
 
 
 # --- one run -----------------------------------------------------------------------------

@@ -21,7 +21,7 @@ import json
 import os
 import tempfile
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -225,6 +225,11 @@ class Recording(_Model):
             date=_today(),
         )
         return self.model_copy(update={"heals": [*self.heals, note][-MAX_HEAL_NOTES:]})
+
+    def masked(self, mask: Callable[[str], str]) -> Recording:
+        """This recording with `mask` applied to every text in it (variable values become
+        their %name% placeholders), whatever page text it picked up."""
+        return Recording.model_validate_json(mask(self.model_dump_json()))
 
     def same_content(self, other: Recording) -> bool:
         """Equal in everything replayed; a re-record that changes nothing leaves no diff."""

@@ -464,7 +464,7 @@ class Evaluator:
 
     def _put(self, recording: Recording) -> None:
         if self.recordings is not None:
-            self.recordings.put(recording)
+            self.recordings.put(recording.masked(self.steplog.mask))
 
 
 def _text_of(page_snapshot: Snapshot | None) -> str | None:

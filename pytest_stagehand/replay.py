@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import TypeVar
+from urllib.parse import urlsplit
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
@@ -132,7 +133,7 @@ class RecordingResolver:
                 before = _first_selector(recording)
                 event.heal = Heal("model", before, _first_selector(fresh))
                 fresh = fresh.model_copy(update={"heals": recording.heals}).noted(event.heal)
-            recordings.put(fresh, request.values)
+            recordings.put(fresh.masked(self.steplog.mask), request.values)
         event.cache = (
             "healed"
             if recording is not None
@@ -164,7 +165,7 @@ class RecordingResolver:
                 event.heal = heal
             performed.append(action)
         if updated is not recording and self.policy.may_record:
-            self.recordings.put(updated, request.values)
+            self.recordings.put(updated.masked(self.steplog.mask), request.values)
         event.cache = "healed" if updated is not recording else "hit"
         return performed
 
@@ -177,6 +178,7 @@ def _first_selector(recording: Recording) -> str:
 # --- extract and observe: what the model answered, replayed when the page still agrees ---
 
 WORD = re.compile(r"\w+(?:[.,:@/'-]\w+)*")
+ORIGIN = "%origin%"  # the page's own scheme://host:port in a recorded value
 
 
 def _words(text: str) -> list[str]:
@@ -241,7 +243,8 @@ class StepRecorder:
             problem = f"the page no longer shows {', '.join(gone)}"
         else:
             event.cache = "hit"
-            return schema.model_validate(data["value"])
+            value = json.dumps(data["value"]).replace(ORIGIN, _origin(self.page.url))
+            return schema.model_validate_json(value)
         return self._stale_or_fail(key, recording, f"extract {instruction!r}", problem)
 
     def record_extract(
@@ -250,7 +253,11 @@ class StepRecorder:
     ) -> None:
         key = self.recordings.key("extract", instruction, self.page.url)
         # Page text may echo a variable's value: it is recorded as its %name% placeholder.
-        shown = self.steplog.mask(value.model_dump_json())
+        # Links on the page's own origin are recorded as %origin%/..., so they follow the
+        # app from a test server's random port, or from staging to production.
+        shown = self.steplog.mask(value.model_dump_json()).replace(
+            _origin(self.page.url), ORIGIN
+        )
         data = {
             "schema": schema_id(schema),
             "value": json.loads(shown),
@@ -273,7 +280,7 @@ class StepRecorder:
         except HealFailed as exc:
             return self._stale_or_fail(key, recording, f"observe {instruction!r}", str(exc))
         if updated is not recording and self.policy.may_record:
-            self.recordings.put(updated)
+            self.recordings.put(updated.masked(self.steplog.mask))
         event.cache = "healed" if updated is not recording else "hit"
         return actions
 
@@ -319,7 +326,7 @@ class StepRecorder:
         if stale is not None:
             event.heal = Heal("model", _summary_of(stale), after)
             fresh = fresh.model_copy(update={"heals": stale.heals}).noted(event.heal)
-        self.recordings.put(fresh)
+        self.recordings.put(fresh.masked(self.steplog.mask))
         event.cache = (
             "healed" if stale is not None
             else "refreshed" if self.policy.mode == "refresh"
@@ -335,3 +342,8 @@ def _summary_of(recording: Recording) -> str:
     if recording.kind == "extract":
         return _preview(json.dumps(recording.data.get("value")))
     return "; ".join(a.description for a in recording.actions) or "nothing"
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"

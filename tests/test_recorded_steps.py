@@ -7,11 +7,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from pydantic import BaseModel
-from scripted_answers import observed, scripted_ai_page
+from pydantic import BaseModel, HttpUrl
+from scripted_answers import element_id, observed, scripted_ai_page
 
-from pytest_stagehand.cache import Recordings, RecordingStore, recordings_file
+from pytest_stagehand.cache import Recording, Recordings, RecordingStore, recordings_file, step_key
 from pytest_stagehand.errors import CacheMiss, HealFailed
+from pytest_stagehand.events import StepLog
 from pytest_stagehand.replay import StepRecorder
 
 
@@ -166,3 +167,42 @@ def test_observed_elements_replay_verified_and_heal_offline(ai, scripted_model, 
     assert ai.page.locator("#user-name").input_value() == "standard_user"
     (step,) = committed(store, test_file)["steps"]
     assert step["kind"] == "observe" and step["heals"]
+
+
+class OrderLink(BaseModel):
+    number: str
+    details: HttpUrl
+
+
+def test_links_on_the_page_origin_follow_the_app_to_another_origin(
+    ai, scripted_model, store, test_file, pages_server
+):
+    ai.goto("table.html")
+    use_recordings(ai, store, test_file, "auto", has_model=True)
+    scripted_model.enqueue(
+        lambda request: {
+            "number": "#1001",
+            "details": element_id(request.text, "link", "View", after='cell "#1001"'),
+        }
+    )
+    first = ai.extract("the first order's link", schema=OrderLink)
+    assert str(first.details) == pages_server.url("orders/1001")
+
+    ai.goto(pages_server.other_origin_url("table.html"))  # staging → production
+    use_recordings(ai, store, test_file, "offline", has_model=False)
+    replayed = ai.extract("the first order's link", schema=OrderLink)
+    assert str(replayed.details) == pages_server.other_origin_url("orders/1001")
+    (step,) = committed(store, test_file)["steps"]
+    assert step["data"]["value"]["details"] == "%origin%/orders/1001"
+
+
+def test_a_recording_is_masked_whole_before_it_is_stored():
+    steplog = StepLog()
+    steplog.add_secrets({"user": "locked_out_user"})
+    key = step_key("assert", "the error says the user is locked out", "/login")
+    recording = Recording.of(
+        key, data={"check": {"context": "Usernames: standard_user, locked_out_user"}}
+    )
+    masked = recording.masked(steplog.mask)
+    assert "locked_out_user" not in masked.model_dump_json()
+    assert masked.data["check"]["context"] == "Usernames: standard_user, %user%"
