@@ -24,9 +24,15 @@ from .usage import UsageLedger
 
 
 @pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args: dict, pytestconfig) -> dict:
+def browser_type_launch_args(
+    browser_type_launch_args: dict, pytestconfig: pytest.Config, browser_name: str
+) -> dict:
     """Playwright's launch options, plus a system Chromium when Playwright's is missing."""
-    if "executable_path" in browser_type_launch_args or "channel" in browser_type_launch_args:
+    if (
+        browser_name != "chromium"
+        or "executable_path" in browser_type_launch_args
+        or "channel" in browser_type_launch_args
+    ):
         return browser_type_launch_args
     try:
         choice = find_chromium(session_settings(pytestconfig).browser_executable_path)

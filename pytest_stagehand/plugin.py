@@ -25,7 +25,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                             default=None, help=option.help)
         else:
             group.addoption(option.flag, dest=f"stagehand_{option.name}", default=None,
-                            help=option.help)
+                            metavar=option.name.upper(), help=option.help)
         parser.addini(option.ini, option.help, default="")
 
 
@@ -102,6 +102,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if settings.cache == "off" or not recordings_dir(config).exists():
         return
     run = config.stash[RUN_KEY]
+    if session.shouldfail or session.shouldstop:
+        run.filtered = True  # -x or --maxfail stopped early: modules may have run in part
     store = RecordingStore(recordings_dir(config))
     try:
         flushed = store.flush(

@@ -77,3 +77,13 @@ def test_bad_browser_option_fails_the_session_with_the_hint(pytester):
     result = pytester.runpytest_subprocess("--browser-executable-path=/nowhere/chrome")
     result.stdout.fnmatch_lines(["*/nowhere/chrome*does not exist*"])
     assert result.ret != 0
+
+
+def test_other_browsers_are_not_handed_a_chromium_binary(pytester):
+    pytester.makepyfile(
+        "def test_args(browser_type_launch_args, browser_name):\n"
+        "    assert browser_name == 'firefox'\n"
+        "    assert 'executable_path' not in browser_type_launch_args\n"
+    )
+    result = pytester.runpytest_subprocess("--browser", "firefox")
+    result.assert_outcomes(passed=1)
