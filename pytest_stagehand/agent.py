@@ -759,7 +759,7 @@ class _Run:
             performed = []
             for index in step["actions"]:
                 recorded = recording.actions[index]
-                action, element, heal = resolved_action(self.page, recorded)
+                action, element, heal = resolved_action(self.page, recorded, self.values)
                 if heal is not None:
                     self.heals.append((index, element, heal))
                 self.ai.act(action, variables=self.values)

@@ -106,6 +106,11 @@ class StepLog:
         ]
         self._pattern = re.compile("|".join(alternatives)) if alternatives else None
 
+    @property
+    def variables(self) -> dict[str, str]:
+        """The named values registered so far in this test (name -> value)."""
+        return {shown[1:-1]: value for value, shown in self._secrets.items() if shown != MASK}
+
     def mask(self, text: str) -> str:
         if self._pattern is None:
             return text

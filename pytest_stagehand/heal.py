@@ -72,10 +72,13 @@ class Identity:
     fingerprint: Fingerprint
     context: str = ""
     distinct: str = ""  # recorded elements only
+    # Words a match must show, in its name or around it: the current values of variables
+    # the element was chosen by ("add %product% to the cart").
+    required: frozenset[str] = frozenset()
 
     @classmethod
-    def of(cls, element: RecordedElement) -> Identity:
-        return cls(element.fingerprint, element.context, element.distinct)
+    def of(cls, element: RecordedElement, required: frozenset[str] = frozenset()) -> Identity:
+        return cls(element.fingerprint, element.context, element.distinct, required)
 
 
 def context_of(locator: Locator) -> str:
@@ -161,7 +164,10 @@ def _overlap(a: str, b: str) -> float | None:
 def _told_apart(recorded: Identity, live: Identity) -> bool:
     """Has `live` most of the words that told the recorded element from its look-alikes?"""
     wanted = _words(recorded.distinct)
-    return len(wanted & _words(live.context)) >= CONTEXT_FLOOR * len(wanted)
+    around = _words(live.context) | _words(live.fingerprint.name)
+    return (
+        len(wanted & around) >= CONTEXT_FLOOR * len(wanted) and recorded.required <= around
+    )
 
 
 def _jaccard(a: Sequence[str], b: Sequence[str]) -> float | None:
@@ -339,7 +345,13 @@ def _scope(page: Page, frame_path: Sequence[str]) -> Page | FrameLocator:
     return scope
 
 
-def resolve(page: Page, element: RecordedElement, *, wait_ms: float = 2000) -> Resolution:
+def resolve(
+    page: Page,
+    element: RecordedElement,
+    *,
+    wait_ms: float = 2000,
+    required: frozenset[str] = frozenset(),
+) -> Resolution:
     """Find a recorded element, verified, healing without a model if the page changed.
 
     1. Each recorded selector in order: it must hit exactly one element, and that element
@@ -349,7 +361,7 @@ def resolve(page: Page, element: RecordedElement, *, wait_ms: float = 2000) -> R
     3. Otherwise raise HealFailed saying what each selector hit and why no candidate was
        taken; the caller may then ask a model, if the cache mode allows.
     """
-    recorded = Identity.of(element)
+    recorded = Identity.of(element, required)
     scope = _scope(page, element.frame_path)
     deadline = time.monotonic() + wait_ms / 1000
     while True:

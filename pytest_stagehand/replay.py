@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TypeVar
 from urllib.parse import urlsplit
@@ -22,7 +22,7 @@ from playwright.sync_api import Page
 from pydantic import BaseModel
 
 from .act import ActRequest, Resolver
-from .actions import Action, perform, settle
+from .actions import VARIABLE, Action, perform, settle, substitute
 from .cache import (
     CachePolicy,
     RecordedAction,
@@ -62,17 +62,21 @@ def recorded_action(action: Action, steplog: StepLog) -> RecordedAction:
 
 
 def resolved_action(
-    page: Page, recorded: RecordedAction
+    page: Page, recorded: RecordedAction, values: Mapping[str, str] | None = None
 ) -> tuple[Action, RecordedElement | None, Heal | None]:
     """The recorded action on the element found now: verified, healed if it moved.
 
+    When the element was chosen by a variable's value (its surroundings recorded with a
+    %name% placeholder), the current value is put in and must be around any element
+    taken: a step recorded for one product never acts on it for another.
     Returns the action to perform, the element to record from now on, and the heal.
     Raises HealFailed when the element is not found safely.
     """
     action = Action(recorded.method, tuple(recorded.arguments), recorded.description)
     if recorded.element is None:
         return action, None, None
-    resolution = resolve(page, recorded.element)
+    element, required = _with_values(recorded.element, values or {})
+    resolution = resolve(page, element, required=required)
     element = resolution.element
     action = replace(
         action,
@@ -90,6 +94,22 @@ def resolved_action(
         if candidate.locator(page).count() == 1:
             return candidate, element, resolution.heal
     raise HealFailed(f"No recorded selector hits {action.element} alone any more.")
+
+
+def _with_values(
+    element: RecordedElement, values: Mapping[str, str]
+) -> tuple[RecordedElement, frozenset[str]]:
+    identity = " ".join((element.context, element.distinct, element.fingerprint.name))
+    used = [values[name] for name in VARIABLE.findall(identity) if name in values]
+    if not used:
+        return element, frozenset()
+    filled = element.model_copy(
+        update={
+            "context": substitute(element.context, values),
+            "distinct": substitute(element.distinct, values),
+        }
+    )
+    return filled, frozenset(word for value in used for word in _words(value))
 
 
 class RecordingResolver:
@@ -151,7 +171,9 @@ class RecordingResolver:
         for index, recorded in enumerate(recording.actions):
             if index:  # the options of a custom dropdown appear after the first click
                 settle(self.page, after_action=True)
-            action, element, heal = resolved_action(self.page, recorded)
+            # Earlier steps' values count too: the page may echo any of them.
+            values = {**self.steplog.variables, **request.values}
+            action, element, heal = resolved_action(self.page, recorded, values)
             try:
                 perform(self.page, action, request.values, request.timeout)
             except PlaywrightError as exc:
@@ -273,7 +295,9 @@ class StepRecorder:
         actions, updated = [], recording
         try:
             for index, recorded in enumerate(recording.actions):
-                action, element, heal = resolved_action(self.page, recorded)
+                action, element, heal = resolved_action(
+                    self.page, recorded, self.steplog.variables
+                )
                 if heal is not None and element is not None:
                     updated, event.heal = updated.healed(index, element, heal), heal
                 actions.append(action)
