@@ -366,10 +366,13 @@ def resolve(
     deadline = time.monotonic() + wait_ms / 1000
     while True:
         tried: list[str] = []
-        found = _replay(scope, element, recorded, tried)
+        unmatched: list[str] = []
+        found = _replay(scope, element, recorded, tried, unmatched)
         if found is not None:
             return found
-        if time.monotonic() >= deadline:
+        # Waiting helps only while a selector finds nothing (the page may still be
+        # rendering); elements that are there and do not verify will not start to.
+        if not unmatched or time.monotonic() >= deadline:
             break
         page.wait_for_timeout(POLL_MS)
     fresh = snapshot(page)
@@ -386,9 +389,14 @@ def resolve(
 
 
 def _replay(
-    scope: Page | FrameLocator, element: RecordedElement, recorded: Identity, tried: list[str]
+    scope: Page | FrameLocator,
+    element: RecordedElement,
+    recorded: Identity,
+    tried: list[str],
+    unmatched: list[str],
 ) -> Resolution | None:
-    """The first recorded selector that hits one element which verifies; notes the rest."""
+    """The first recorded selector that hits one element which verifies; notes the rest
+    in `tried`, and those that hit nothing in `unmatched`."""
     for index, selector in enumerate(element.selectors):
         locator = scope.locator(selector)
         try:
@@ -397,6 +405,8 @@ def _replay(
         except PlaywrightError as exc:
             tried.append(f"{selector} → invalid ({str(exc).splitlines()[0]})")
             continue
+        if count == 0:
+            unmatched.append(selector)
         if live is None:
             tried.append(f"{selector} → {count} elements")
         elif not verify(recorded, live):
