@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ if str(Path(__file__).resolve().parent.parent) not in sys.path:  # make `example
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from examples.app.server import ShopServer, serve_shop
+from pytest_stagehand.page import AIPage
 
 
 @pytest.fixture(scope="session")
@@ -34,3 +36,44 @@ def base_url(pytestconfig: pytest.Config, request: pytest.FixtureRequest) -> str
 
 
 # --- end of example shop ---------------------------------------------------------------------
+
+
+# --- the shop's accounts ---------------------------------------------------------------------
+# Credentials come from the environment in a real suite; the example shop's demo account is
+# the default. They are passed as variables (%user%, %password%): the model sees only the
+# names, and no value is ever written to a prompt, a recording or a report.
+
+
+@pytest.fixture(scope="session")
+def credentials() -> dict[str, str]:
+    return {
+        "user": os.environ.get("SHOP_USER", "standard_user"),
+        "password": os.environ.get("SHOP_PASSWORD", "secret_sauce"),
+    }
+
+
+@pytest.fixture
+def log_in(ai_page: AIPage, credentials: dict[str, str]) -> Callable[..., None]:
+    """Log in through the login form, in plain English: `log_in()` as the demo customer,
+    `log_in(user="locked_out_user")` as another."""
+
+    def log_in(user: str | None = None) -> None:
+        ai_page.goto("/")
+        ai_page.act(
+            "type %user% into the username field",
+            variables={"user": user or credentials["user"]},
+        )
+        ai_page.act(
+            "type %password% into the password field",
+            variables={"password": credentials["password"]},
+        )
+        ai_page.act("click the log in button")
+
+    return log_in
+
+
+@pytest.fixture
+def shopper(ai_page: AIPage, log_in: Callable[..., None]) -> AIPage:
+    """`ai_page`, logged in to the shop, on the product list."""
+    log_in()
+    return ai_page

@@ -277,7 +277,8 @@ class Agent:
                 self._put(run.healed(recording), run.values)
                 return result
         run.event.cache = {"refresh": "refreshed", "off": "off"}.get(policy.mode, "miss")
-        result = run.live(timeout_s)
+        with self.page.unrecorded():  # this run's recording covers its steps
+            result = run.live(timeout_s)
         if diverged is not None:
             result.message = f"Replay diverged ({diverged}); the model took over. {result.message}"
             if result.success:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from playwright.sync_api import Page
@@ -10,6 +11,7 @@ from . import prompts
 from .actions import Action, action_for, settle
 from .errors import InvalidModelChoice
 from .events import StepLog
+from .heal import context_of, unique_first
 from .llm import ModelClient
 from .prompts import ChoiceProblem, Observation
 from .snapshot import Snapshot, snapshot
@@ -55,6 +57,9 @@ def observe(
                 f"The model's answer to observe {instruction!r} on {page_snapshot.url} cannot "
                 f"be used, even after feedback: {exc}"
             ) from None
+        # Nothing was done to the page yet: note each element's surroundings and own
+        # selectors now, so the actions replay verified like act's.
+        actions = [_noted(page, action) for action in actions]
         event.result = "; ".join(action.description for action in actions) or "nothing matched"
         if recorder is not None:
             recorder.record_observe(asked_for, actions, event)
@@ -74,3 +79,13 @@ def _actions(page_snapshot: Snapshot, answer: Observation) -> list[Action]:
         except ChoiceProblem as exc:
             raise ChoiceProblem(f"elements[{index}]: {exc}") from None
     return actions
+
+
+def _noted(page: Page, action: Action) -> Action:
+    if action.selector is None:
+        return action
+    return replace(
+        action,
+        context=context_of(action.locator(page)),
+        candidates=tuple(unique_first(page, action.frame_path, action.candidates)),
+    )

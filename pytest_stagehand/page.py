@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any, TypeVar, overload
 from urllib.parse import urljoin
 
@@ -16,7 +17,7 @@ from .events import StepLog
 from .extract import extract
 from .llm import ModelClient
 from .observe import observe
-from .replay import StepRecorder
+from .replay import RecordingResolver, StepRecorder
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -49,6 +50,19 @@ class AIPage:
         self.evaluator = evaluator or Evaluator(page, client, self.steplog)  # judges claims
         self.recorder = recorder  # recordings of extract and observe, when there are any
         watch_network(page)  # from now on, so settling sees the requests goto starts
+
+    @contextmanager
+    def unrecorded(self) -> Iterator[None]:
+        """Steps inside neither replay nor record on their own: an agent run records
+        them as part of its own recording."""
+        saved = self.resolver, self.recorder
+        if isinstance(self.resolver, RecordingResolver):
+            self.resolver = self.resolver.inner
+        self.recorder = None
+        try:
+            yield
+        finally:
+            self.resolver, self.recorder = saved
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.page, name)

@@ -33,7 +33,7 @@ from .cache import (
 )
 from .errors import ActionFailed, HealFailed
 from .events import Heal, StepEvent, StepLog
-from .heal import context_of, describe, resolve, unique_first
+from .heal import describe, resolve
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -310,20 +310,9 @@ class StepRecorder:
 
     def record_observe(self, instruction: str, actions: list[Action], event: StepEvent) -> None:
         key = self.recordings.key("observe", instruction, self.page.url)
-        # Nothing was done to the page yet: note the text around each element now.
-        recorded = [
-            recorded_action(self._noted(a) if a.selector else a, self.steplog) for a in actions
-        ]
+        recorded = [recorded_action(action, self.steplog) for action in actions]
         summary = "; ".join(a.description for a in actions) or "nothing"
         self._record(key, Recording.of(key, recorded, model=self.model), event, summary)
-
-    def _noted(self, action: Action) -> Action:
-        """The action with its surroundings and its own selectors first, as act records."""
-        return replace(
-            action,
-            context=context_of(action.locator(self.page)),
-            candidates=tuple(unique_first(self.page, action.frame_path, action.candidates)),
-        )
 
     def _lookup(self, key: StepKey) -> Recording | None:
         if not self.policy.may_replay:

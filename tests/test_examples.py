@@ -1,0 +1,161 @@
+"""The example suite (examples/) replays its committed recordings with no model, and heals
+on the redesigned shop.
+
+Each test copies examples/ to a temporary directory and runs pytest on the copy in a
+subprocess with no model configured at all (no key, no --ai-model, no STAGEHAND_*
+variable), so a step that needed a model would fail with ModelRequired or CacheMiss, and
+nothing the runs record touches the committed files.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+RECORDINGS = "__stagehand__"
+EXAMPLE_TESTS = 10
+# The test ids the redesign changes on purpose (examples/app/templates): these two steps
+# cannot replay on their first selector and heal onto the renamed element.
+RENAMED_TEST_IDS = {
+    "click the log in button": ('[data-test="login-button"]', '[data-test="sign-in-button"]'),
+    "open the cart": ('[data-test="shopping-cart-link"]', '[data-test="header-cart"]'),
+}
+
+pytestmark = pytest.mark.timeout(600)
+
+
+def copy_of_examples(tmp_path: Path) -> Path:
+    copy = tmp_path / "examples"
+    shutil.copytree(
+        EXAMPLES, copy, ignore=shutil.ignore_patterns("__pycache__", ".stagehand", ".pytest_cache")
+    )
+    return copy
+
+
+def run_offline(copy: Path, **environment: str) -> subprocess.CompletedProcess[str]:
+    """pytest on the copy's example tests, offline, with no model configured anywhere."""
+    env = {
+        name: value
+        for name, value in os.environ.items()
+        if not name.startswith(("OPENAI_", "ANTHROPIC_", "STAGEHAND_", "SHOP_", "PYTEST_"))
+    }
+    env.update(environment)
+    command = [
+        sys.executable, "-m", "pytest", str(copy),
+        "--ignore", str(copy / "app"),  # the shop's own smoke test: no AI steps
+        "--ai-cache=offline", "--ai-cache-dir", str(copy.parent / "store"),
+        "-p", "no:cacheprovider", "-q",
+    ]  # fmt: skip
+    return subprocess.run(
+        command, cwd=copy.parent, env=env, capture_output=True, text=True, timeout=540
+    )
+
+
+def outcome(run: subprocess.CompletedProcess[str]) -> dict[str, int]:
+    last = run.stdout.strip().splitlines()[-1] if run.stdout.strip() else ""
+    return {kind: int(count) for count, kind in re.findall(r"(\d+) (\w+)", last)}
+
+
+def recordings(directory: Path) -> dict[str, dict[str, Any]]:
+    """Every recorded step of every file, by file and (kind, instruction, url, variables)."""
+    steps = {}
+    for path in sorted((directory / RECORDINGS).glob("*.json")):
+        for step in json.loads(path.read_text())["steps"]:
+            key = (step["kind"], step["instruction"], step["url"], tuple(step["variables"]))
+            steps[f"{path.name}: {key}"] = step
+    return steps
+
+
+def reported_heals(output: str, instructions: set[str]) -> list[tuple[str, str, str, str]]:
+    """(instruction, before, after, strategy) of each "healed in" line of the summary."""
+    heals = []
+    for line in output.splitlines():
+        if not line.startswith("  healed in "):
+            continue
+        text = line.split(': "', 1)[1]
+        instruction = next(i for i in instructions if text.startswith(f'{i}" '))
+        change = re.fullmatch(r"(.+) → (.+) \((\w+), [\d.]+\)", text[len(instruction) + 2 :])
+        assert change, line
+        heals.append((instruction, *change.groups()))
+    return heals
+
+
+def without_elements(value: Any) -> Any:
+    """A recorded step with what a heal may change left out: the recorded elements (their
+    selectors, fingerprint and surroundings) and the heal notes."""
+    if isinstance(value, dict):
+        return {
+            key: without_elements(item)
+            for key, item in value.items()
+            if key not in ("element", "heals", "recorded_at")
+        }
+    if isinstance(value, list):
+        return [without_elements(item) for item in value]
+    return value
+
+
+def test_the_committed_recordings_hold_no_secret_and_no_server_address():
+    text = "\n".join(p.read_text() for p in sorted((EXAMPLES / RECORDINGS).glob("*.json")))
+    assert text, "no committed recordings: run python examples/record.py"
+    for secret in ("secret_sauce", "correct-horse-battery"):  # the examples' password values
+        assert secret not in text
+    assert "127.0.0.1" not in text  # recorded against a server on a random port
+    # Who made each step is on record (the scripted shop oracle: see examples/README.md).
+    assert all(step["model"] for step in recordings(EXAMPLES).values())
+
+
+def test_the_examples_replay_offline_with_no_model(tmp_path: Path):
+    copy = copy_of_examples(tmp_path)
+    before = (copy / RECORDINGS).glob("*.json")
+    committed = {path.name: path.read_text() for path in before}
+
+    run = run_offline(copy)
+
+    assert outcome(run) == {"passed": EXAMPLE_TESTS}, run.stdout[-4000:] + run.stderr[-2000:]
+    assert "model calls: none" in run.stdout
+    assert "healed" not in run.stdout  # the classic shop is the one recorded: nothing moved
+    assert "unused recordings" not in run.stdout
+    after = {path.name: path.read_text() for path in (copy / RECORDINGS).glob("*.json")}
+    assert after == committed  # replaying leaves the committed files as they are
+
+
+def test_the_examples_heal_on_the_redesigned_shop_offline(tmp_path: Path):
+    copy = copy_of_examples(tmp_path)
+    committed = recordings(copy)
+
+    run = run_offline(copy, SHOP_VARIANT="redesign")
+
+    assert outcome(run) == {"passed": EXAMPLE_TESTS}, run.stdout[-4000:] + run.stderr[-2000:]
+    assert "model calls: none" in run.stdout
+    heals = reported_heals(run.stdout, {step["instruction"] for step in committed.values()})
+    assert heals, run.stdout[-4000:]
+    assert {strategy for *_, strategy in heals} == {"fingerprint"}  # no model was there
+    for instruction, (before, after) in RENAMED_TEST_IDS.items():
+        assert (instruction, before, after, "fingerprint") in heals
+
+    # The heals were written to the copy's recordings: the same steps, doing the same
+    # things, with elements re-recorded and a heal note for each step that healed.
+    healed = recordings(copy)
+    assert healed.keys() == committed.keys()
+    for key, step in healed.items():
+        assert without_elements(step) == without_elements(committed[key]), key
+    noted = {step["instruction"] for step in healed.values() if step["heals"]}
+    assert noted == {instruction for instruction, *_ in heals}
+    assert {note["strategy"] for step in healed.values() for note in step["heals"]} == {
+        "fingerprint"
+    }
+
+    # Recorded heals replay: a second run on the redesign heals nothing more.
+    again = run_offline(copy, SHOP_VARIANT="redesign")
+    assert outcome(again) == {"passed": EXAMPLE_TESTS}, again.stdout[-4000:]
+    assert "healed" not in again.stdout
