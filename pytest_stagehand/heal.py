@@ -366,13 +366,13 @@ def resolve(
     deadline = time.monotonic() + wait_ms / 1000
     while True:
         tried: list[str] = []
-        unmatched: list[str] = []
-        found = _replay(scope, element, recorded, tried, unmatched)
+        settled: list[str] = []
+        found = _replay(scope, element, recorded, tried, settled)
         if found is not None:
             return found
-        # Waiting helps only while a selector finds nothing (the page may still be
-        # rendering); elements that are there and do not verify will not start to.
-        if not unmatched or time.monotonic() >= deadline:
+        # While some selector finds nothing or several, the page may still be rendering:
+        # wait. When each finds one element and none verifies, waiting will not help.
+        if len(settled) == len(element.selectors) or time.monotonic() >= deadline:
             break
         page.wait_for_timeout(POLL_MS)
     fresh = snapshot(page)
@@ -393,10 +393,10 @@ def _replay(
     element: RecordedElement,
     recorded: Identity,
     tried: list[str],
-    unmatched: list[str],
+    settled: list[str],
 ) -> Resolution | None:
     """The first recorded selector that hits one element which verifies; notes the rest
-    in `tried`, and those that hit nothing in `unmatched`."""
+    in `tried`, and in `settled` those that hit exactly one element."""
     for index, selector in enumerate(element.selectors):
         locator = scope.locator(selector)
         try:
@@ -405,8 +405,8 @@ def _replay(
         except PlaywrightError as exc:
             tried.append(f"{selector} → invalid ({str(exc).splitlines()[0]})")
             continue
-        if count == 0:
-            unmatched.append(selector)
+        if count == 1:
+            settled.append(selector)
         if live is None:
             tried.append(f"{selector} → {count} elements")
         elif not verify(recorded, live):

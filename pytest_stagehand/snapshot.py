@@ -27,6 +27,7 @@ content is nested under its `iframe` line and shadow-DOM content under its host.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import math
 from dataclasses import dataclass
@@ -49,7 +50,9 @@ def estimate_tokens(text: str) -> int:
 
 
 @cache
+@functools.cache
 def _script() -> str:
+    """Read once per process: every snapshot and every replay check sends it."""
     return resources.files(__package__).joinpath("snapshot.js").read_text(encoding="utf-8")
 
 
