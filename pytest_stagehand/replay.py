@@ -15,7 +15,6 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TypeVar
-from urllib.parse import urlsplit
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
@@ -34,6 +33,7 @@ from .cache import (
 from .errors import ActionFailed, HealFailed
 from .events import Heal, StepEvent, StepLog
 from .heal import describe, resolve
+from .snapshot import origin_of
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -112,7 +112,51 @@ def _with_values(
     return filled, frozenset(word for value in used for word in _words(value))
 
 
-class RecordingResolver:
+class _Replaying:
+    """What act's resolver and extract/observe's recorder share: the test's recordings,
+    what the cache mode allows, and how a model's fresh answer is recorded."""
+
+    def __init__(
+        self,
+        page: Page,
+        recordings: Recordings,
+        steplog: StepLog,
+        *,
+        has_model: bool,
+        model: str | None = None,
+    ) -> None:
+        self.page = page
+        self.recordings = recordings
+        self.steplog = steplog
+        self.policy = CachePolicy(recordings.mode, has_model)
+        self.model = model
+
+    def _record_fresh(
+        self,
+        fresh: Recording,
+        stale: Recording | None,
+        event: StepEvent,
+        before: str,
+        after: str,
+        values: Mapping[str, str] | None = None,
+    ) -> None:
+        """Record what the model answered; replacing a stale recording is a "model" heal."""
+        if not self.policy.may_record:
+            return
+        if stale is not None:
+            event.heal = Heal("model", before, after)
+            fresh = fresh.model_copy(update={"heals": stale.heals}).noted(event.heal)
+        self.recordings.put(fresh.masked(self.steplog.mask), values)
+        event.cache = (
+            "healed"
+            if stale is not None
+            else "refreshed"
+            if self.policy.mode == "refresh"
+            else "miss"
+        )
+
+
+class RecordingResolver(_Replaying):
     """Resolves act steps from recordings first, the inner (model) resolver second."""
 
     def __init__(
@@ -125,12 +169,8 @@ class RecordingResolver:
         has_model: bool,
         model: str | None = None,
     ) -> None:
-        self.page = page
+        super().__init__(page, recordings, steplog, has_model=has_model, model=model)
         self.inner = inner
-        self.recordings = recordings
-        self.steplog = steplog
-        self.policy = CachePolicy(recordings.mode, has_model)
-        self.model = model
 
     def act(self, request: ActRequest, event: StepEvent) -> list[Action]:
         recordings = self.recordings
@@ -144,25 +184,12 @@ class RecordingResolver:
             except (HealFailed, ActionFailed):
                 if not self.policy.may_call_model:
                     raise
-        actions = self.inner.act(request, event)
-        if self.policy.may_record:
-            fresh = Recording.of(
-                key, [recorded_action(a, self.steplog) for a in actions], model=self.model
-            )
-            if recording is not None:
-                before = _first_selector(recording)
-                event.heal = Heal("model", before, _first_selector(fresh))
-                fresh = fresh.model_copy(update={"heals": recording.heals}).noted(event.heal)
-            recordings.put(fresh.masked(self.steplog.mask), request.values)
-        event.cache = (
-            "healed"
-            if recording is not None
-            else "refreshed"
-            if self.policy.mode == "refresh"
-            else "miss"
-            if self.policy.may_record
-            else "off"
+        actions = self.inner.act(request, event)  # sets event.cache "off"
+        fresh = Recording.of(
+            key, [recorded_action(a, self.steplog) for a in actions], model=self.model
         )
+        before = _first_selector(recording) if recording is not None else ""
+        self._record_fresh(fresh, recording, event, before, _first_selector(fresh), request.values)
         return actions
 
     def _replay(self, recording: Recording, request: ActRequest, event: StepEvent) -> list[Action]:
@@ -225,7 +252,7 @@ def schema_id(schema: type[BaseModel]) -> str:
     return f"{schema.__name__}:{hashlib.sha256(shape.encode()).hexdigest()[:12]}"
 
 
-class StepRecorder:
+class StepRecorder(_Replaying):
     """Recordings for extract and observe, consulted inside their steps.
 
     extract replays the recorded value when the schema is unchanged and the page still
@@ -243,11 +270,7 @@ class StepRecorder:
         has_model: bool,
         model: str | None = None,
     ) -> None:
-        self.page = page
-        self.recordings = recordings
-        self.steplog = steplog
-        self.policy = CachePolicy(recordings.mode, has_model)
-        self.model = model
+        super().__init__(page, recordings, steplog, has_model=has_model, model=model)
         self._stale: dict[str, Recording] = {}  # digest -> recording the model replaces
 
     def recall_extract(
@@ -265,21 +288,25 @@ class StepRecorder:
             problem = f"the page no longer shows {', '.join(gone)}"
         else:
             event.cache = "hit"
-            value = json.dumps(data["value"]).replace(ORIGIN, _origin(self.page.url))
+            value = json.dumps(data["value"]).replace(ORIGIN, origin_of(self.page.url))
             return schema.model_validate_json(value)
         return self._stale_or_fail(key, recording, f"extract {instruction!r}", problem)
 
     def record_extract(
-        self, instruction: str, schema: type[BaseModel], value: BaseModel, page_text: str,
+        self,
+        instruction: str,
+        schema: type[BaseModel],
+        value: BaseModel,
+        page_text: str,
         event: StepEvent,
     ) -> None:
         key = self.recordings.key("extract", instruction, self.page.url)
         # Page text may echo a variable's value: it is recorded as its %name% placeholder.
         # Links on the page's own origin are recorded as %origin%/..., so they follow the
         # app from a test server's random port, or from staging to production.
-        shown = self.steplog.mask(value.model_dump_json()).replace(
-            _origin(self.page.url), ORIGIN
-        )
+        shown = self.steplog.mask(value.model_dump_json())
+        if origin := origin_of(self.page.url):
+            shown = shown.replace(origin, ORIGIN)
         data = {
             "schema": schema_id(schema),
             "value": json.loads(shown),
@@ -295,9 +322,7 @@ class StepRecorder:
         actions, updated = [], recording
         try:
             for index, recorded in enumerate(recording.actions):
-                action, element, heal = resolved_action(
-                    self.page, recorded, self.steplog.variables
-                )
+                action, element, heal = resolved_action(self.page, recorded, self.steplog.variables)
                 if heal is not None and element is not None:
                     updated, event.heal = updated.healed(index, element, heal), heal
                 actions.append(action)
@@ -333,18 +358,9 @@ class StepRecorder:
         return None
 
     def _record(self, key: StepKey, fresh: Recording, event: StepEvent, after: str) -> None:
-        if not self.policy.may_record:
-            return
         stale = self._stale.pop(key.digest, None)
-        if stale is not None:
-            event.heal = Heal("model", _summary_of(stale), after)
-            fresh = fresh.model_copy(update={"heals": stale.heals}).noted(event.heal)
-        self.recordings.put(fresh.masked(self.steplog.mask))
-        event.cache = (
-            "healed" if stale is not None
-            else "refreshed" if self.policy.mode == "refresh"
-            else "miss"
-        )
+        before = _summary_of(stale) if stale is not None else ""
+        self._record_fresh(fresh, stale, event, before, after)
 
 
 def _preview(text: str, limit: int = 120) -> str:
@@ -355,8 +371,3 @@ def _summary_of(recording: Recording) -> str:
     if recording.kind == "extract":
         return _preview(json.dumps(recording.data.get("value")))
     return "; ".join(a.description for a in recording.actions) or "nothing"
-
-
-def _origin(url: str) -> str:
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}"

@@ -159,7 +159,7 @@ def snapshot(page: Page, scope: str | None = None) -> Snapshot:
                 "Check the selector, or snapshot the whole page."
             )
         root = target.element_handle()
-    builder = _Builder(_origin(page.url))
+    builder = _Builder(origin_of(page.url))
     try:
         title = builder.add_frame(page.main_frame, (), 0, root)
     finally:
@@ -190,7 +190,7 @@ def fingerprint_of(locator: Locator, frame_path: tuple[str, ...] = ()) -> Finger
     return _fingerprint(_Record(*data["element"]), _Ancestry(data["rows"]), frame_path)
 
 
-def _origin(url: str) -> str:
+def origin_of(url: str) -> str:
     """Links to this origin are shown as paths ("" for about:blank and the like: never)."""
     parts = urlsplit(url)
     return f"{parts.scheme}://{parts.netloc}" if parts.netloc else ""
