@@ -368,6 +368,10 @@ def resolve(
         tried: list[str] = []
         settled: list[str] = []
         found = _replay(scope, element, recorded, tried, settled)
+        if found is not None and found.heal is not None:
+            # The element may have rendered mid-pass, after its first selectors found
+            # nothing: a second look keeps that from passing for a heal.
+            found = _replay(scope, element, recorded, [], []) or found
         if found is not None:
             return found
         # While some selector finds nothing or several, the page may still be rendering:
