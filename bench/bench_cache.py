@@ -21,8 +21,8 @@ settles, as in a test):
 Prints the medians and ratios, the model calls made during replay (must be 0), where a
 replay's time goes, and what each verification call costs. The parts are timed by wrapping
 the plugin's functions here (no plugin code is changed): the recordings lookup;
-`heal.resolve` split into counting the hits of the first selector, the live fingerprint,
-the live context and `verify`; the selector re-check in `replay.resolved_action`; `perform`
+`snapshot.inspect` (one round trip: count a selector's hits, describe the one element);
+`heal.verify`; `perform`
 (the Playwright action); `settle` before and after the action.
 """
 
@@ -56,6 +56,7 @@ from pytest_stagehand.page import AIPage
 from pytest_stagehand.replay import RecordingResolver
 from pytest_stagehand.scripted_model import ScriptedModelServer, ScriptedRequest
 from pytest_stagehand.snapshot import _script as snapshot_script
+from pytest_stagehand.snapshot import inspect
 
 # --- pages -------------------------------------------------------------------------------
 
@@ -206,11 +207,8 @@ class Parts:
 
     def install(self) -> None:
         self._wrap(Recordings, "lookup", lambda *a, **k: "lookup")
-        self._wrap(replay, "resolve", lambda *a, **k: "_resolve")
-        self._wrap(heal, "fingerprint_of", lambda *a, **k: "live fingerprint")
-        self._wrap(heal, "context_of", lambda *a, **k: "live context")
+        self._wrap(heal, "inspect", lambda *a, **k: "inspect")
         self._wrap(heal, "verify", lambda *a, **k: "verify")
-        self._wrap(replay, "resolved_action", lambda *a, **k: "_resolved_action")
         self._wrap(replay, "perform", lambda *a, **k: "perform")
         self._wrap(
             act_module, "settle",
@@ -225,19 +223,10 @@ class Parts:
     def take(self) -> dict[str, float]:
         seconds = dict(self.seconds)
         self.seconds.clear()
-        # Nested timers: keep each function's own part. resolved_action = resolve + the
-        # selector re-check; resolve = count the hits + live fingerprint + context + verify.
-        resolve = seconds.pop("_resolve", 0.0)
-        seconds["selector re-check"] = seconds.pop("_resolved_action", 0.0) - resolve
-        inner = ("live fingerprint", "live context", "verify")
-        seconds["count hits"] = resolve - sum(seconds.get(part, 0.0) for part in inner)
         return seconds
 
 
-PARTS = [
-    "lookup", "count hits", "live fingerprint", "live context", "verify", "selector re-check",
-    "perform", "settle before", "settle after",
-]  # fmt: skip
+PARTS = ["lookup", "inspect", "verify", "perform", "settle before", "settle after"]
 
 
 # --- the run -----------------------------------------------------------------------------
@@ -272,10 +261,8 @@ def verification_costs(ai: AIPage, page: Page, reps: int) -> dict[str, float]:
     locator = page.locator('[data-test="login-button"]')
     calls: dict[str, Callable[[], object]] = {
         "locator.count()": locator.count,
-        "trivial locator.evaluate": lambda: locator.evaluate("el => el.tagName"),
-        "element_handles + dispose": lambda: [h.dispose() for h in locator.element_handles()],
-        "heal.fingerprint_of": lambda: heal.fingerprint_of(locator),
-        "heal.context_of": lambda: heal.context_of(locator),
+        "trivial locator.evaluate_all": lambda: locator.evaluate_all("els => els.length"),
+        "snapshot.inspect": lambda: inspect(locator),
     }
     costs = {}
     for label, call in calls.items():
@@ -289,8 +276,8 @@ def verification_costs(ai: AIPage, page: Page, reps: int) -> dict[str, float]:
     # The same, as the first call on a freshly loaded page (where a replay makes them)
     firsts: dict[str, Callable[[], object]] = {
         "first locator.count()": locator.count,
-        "first trivial evaluate": lambda: locator.evaluate("el => el.tagName"),
-        "first heal.fingerprint_of": lambda: heal.fingerprint_of(locator),
+        "first trivial evaluate_all": lambda: locator.evaluate_all("els => els.length"),
+        "first snapshot.inspect": lambda: inspect(locator),
     }
     for label, call in firsts.items():
         samples = []
@@ -396,8 +383,9 @@ def main() -> None:
     print(f"model calls during replay: {model_calls} (must be 0); cache statuses: "
           f"{', '.join(sorted(statuses))}")
     print()
-    print("Where a cached act's time goes (median ms per act; resolve = count hits + live")
-    print("fingerprint + live context + verify, then resolved_action re-checks the selectors):")
+    print("Where a cached act's time goes (median ms per act; inspect = one round trip that")
+    print("counts a selector's hits and describes the element; verify compares it with the")
+    print("recording):")
     columns = [*PARTS, "other"]
     labels = [step.label for step in STEPS]
     print(f"{'part':<18} " + " ".join(f"{label[:14]:>14}" for label in labels))
@@ -407,7 +395,7 @@ def main() -> None:
     totals = [median_ms(cached[label]) for label in labels]
     print(f"{'= cached act':<18} " + " ".join(f"{cell:>14.1f}" for cell in totals))
     print()
-    print(f"Verification calls (median ms of {args.reps}; heal.fingerprint_of evaluates the "
+    print(f"Verification calls (median ms of {args.reps}; snapshot.inspect evaluates the "
           f"{len(snapshot_script()) // 1024} KB snapshot.js for one element). Warm: again on a "
           "loaded page; first: the first such call on a freshly loaded page, as in a replay:")
     for label, cost in verification.items():

@@ -32,7 +32,7 @@ from pytest_stagehand.browser import find_chromium
 from pytest_stagehand.cache import RecordedElement
 from pytest_stagehand.errors import HealFailed
 from pytest_stagehand.heal import HEAL_MARGIN, HEAL_THRESHOLD, recorded_element, resolve
-from pytest_stagehand.snapshot import fingerprint_of, snapshot
+from pytest_stagehand.snapshot import inspect, snapshot
 
 INTERACTIVE = {"button", "link", "textbox", "searchbox", "checkbox", "combobox"}
 PRODUCTS = [
@@ -300,7 +300,7 @@ def role_and_name(page: Page) -> tuple[str, str] | None:
     """The truth's role and name now, read through a marker removed before any replay."""
     if not page.evaluate(MARK):
         return None
-    fingerprint = fingerprint_of(page.locator("[data-bench-truth]"))
+    fingerprint = inspect(page.locator("[data-bench-truth]")).fingerprint
     page.evaluate("() => window.__truth.removeAttribute('data-bench-truth')")
     return fingerprint and (fingerprint.role, " ".join(fingerprint.name.split()).casefold())
 

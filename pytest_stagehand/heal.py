@@ -23,7 +23,7 @@ from playwright.sync_api import FrameLocator, Locator, Page
 from .cache import RecordedElement
 from .errors import HealFailed
 from .events import Heal
-from .snapshot import ElementRef, Fingerprint, Snapshot, fingerprint_of, snapshot
+from .snapshot import ElementRef, Fingerprint, LiveElement, Snapshot, inspect, snapshot
 
 # Evidence each feature carries. Test ids are kept stable on purpose; ids and classes get
 # renamed by refactors and CSS tooling; name and role are gates, so they weigh little here.
@@ -46,25 +46,6 @@ HEAL_THRESHOLD = 0.5
 HEAL_MARGIN = 0.1  # the winner's lead over the runner-up; less is ambiguous
 POLL_MS = 100  # how often a page still rendering is looked at again
 
-# The visible text of the closest enclosing item (card, row, form, section), first 200
-# characters. Text nodes are joined with spaces: innerText would glue "Username" and
-# "Password" together once a wrapper changes the layout.
-CONTEXT_JS = """el => {
-  const item = el.parentElement && el.parentElement.closest(
-    "li, tr, article, fieldset, form, dialog, section, [role=listitem], [role=row], " +
-    "[role=article], [role=group], [role=dialog], [role=region], [role=form]");
-  if (!item) return "";
-  const texts = [];
-  const walker = document.createTreeWalker(item, NodeFilter.SHOW_TEXT);
-  for (let node, length = 0; (node = walker.nextNode()) && length < 200; ) {
-    if (!node.textContent.trim() || !node.parentElement.checkVisibility()) continue;
-    texts.push(node.textContent);
-    length += node.textContent.length;
-  }
-  return texts.join(" ").replace(/\\s+/g, " ").trim().slice(0, 200);
-}"""
-
-
 @dataclass(frozen=True)
 class Identity:
     """What makes an element the one a step was recorded on (see RecordedElement)."""
@@ -83,15 +64,16 @@ class Identity:
 
 def context_of(locator: Locator) -> str:
     """The text of the card, row or form around the one element `locator` hits."""
-    return locator.evaluate(CONTEXT_JS)
+    return inspect(locator).context
 
 
 def identity_of(locator: Locator, frame_path: Sequence[str] = ()) -> Identity | None:
-    """The live identity of the one element `locator` hits; None if it went away."""
-    fingerprint = fingerprint_of(locator, tuple(frame_path))
-    if fingerprint is None:
-        return None
-    return Identity(fingerprint, context_of(locator))
+    """The live identity of the one element `locator` hits; None for none or several."""
+    return _identity(inspect(locator, tuple(frame_path)))
+
+
+def _identity(live: LiveElement) -> Identity | None:
+    return None if live.fingerprint is None else Identity(live.fingerprint, live.context)
 
 
 def recorded_element(page: Page, page_snapshot: Snapshot, ref: ElementRef) -> RecordedElement:
@@ -334,7 +316,9 @@ class Resolution:
     """Where a recorded element is now, and the heal that found it, if one was needed."""
 
     locator: Locator
-    element: RecordedElement  # what to record from now on (unchanged without a heal)
+    # What to record from now on (unchanged without a heal). Its first selector hits the
+    # element alone: the one to act with.
+    element: RecordedElement
     heal: Heal | None = None
 
 
@@ -388,6 +372,11 @@ def resolve(
             + f"  without a model: {match.reason}."
         )
     healed = recorded_element(page, fresh, match.element)
+    if _scope(page, healed.frame_path).locator(healed.selectors[0]).count() != 1:
+        raise HealFailed(
+            f"The recorded {describe(recorded.fingerprint)} was found by its fingerprint, "
+            "but no selector hits it alone: it cannot be acted on safely."
+        )
     heal = Heal("fingerprint", element.selectors[0], healed.selectors[0], match.score)
     return Resolution(match.element.locator(page), healed, heal)
 
@@ -404,15 +393,15 @@ def _replay(
     for index, selector in enumerate(element.selectors):
         locator = scope.locator(selector)
         try:
-            count = locator.count()
-            live = identity_of(locator, element.frame_path) if count == 1 else None
+            hits = inspect(locator, tuple(element.frame_path))
         except PlaywrightError as exc:
             tried.append(f"{selector} → invalid ({str(exc).splitlines()[0]})")
             continue
-        if count == 1:
+        if hits.count == 1:
             settled.append(selector)
+        live = _identity(hits)
         if live is None:
-            tried.append(f"{selector} → {count} elements")
+            tried.append(f"{selector} → {hits.count} elements")
         elif not verify(recorded, live):
             tried.append(f"{selector} → {describe(live.fingerprint)}, not the recorded element")
         elif index == 0:

@@ -920,6 +920,24 @@
       ownText(el, name) ? 1 : 0, exactSelector(el, row)];
   }
 
+  // The visible text of the closest enclosing item (card, row, form, section), first 200
+  // characters: what tells look-alikes apart. Text nodes are joined with spaces; innerText
+  // would glue "Username" and "Password" together once a wrapper changes the layout.
+  function surroundingsOf(el) {
+    const item = el.parentElement && el.parentElement.closest(
+      "li, tr, article, fieldset, form, dialog, section, [role=listitem], [role=row], " +
+      "[role=article], [role=group], [role=dialog], [role=region], [role=form]");
+    if (!item) return "";
+    const texts = [];
+    const walker = document.createTreeWalker(item, NodeFilter.SHOW_TEXT);
+    for (let node, length = 0; (node = walker.nextNode()) && length < 200; ) {
+      if (!node.textContent.trim() || !node.parentElement.checkVisibility()) continue;
+      texts.push(node.textContent);
+      length += node.textContent.length;
+    }
+    return texts.join(" ").replace(/\s+/g, " ").trim().slice(0, 200);
+  }
+
   // True when some reachable style sheet has a ::before/::after rule (or cannot be read).
   function sheetsStylePseudo() {
     const PSEUDO = /::?(before|after)\b/i;
@@ -944,7 +962,8 @@
     const role = outlineRole(el);
     const name = nameOf(el).text;
     const href = attr(el, "href") !== null ? absoluteHref(el) : null;
-    return JSON.stringify({ element: describe({ el, role, name, states: statesOf(el, role, name), href }), rows });
+    const element = describe({ el, role, name, states: statesOf(el, role, name), href });
+    return JSON.stringify({ element, rows, context: surroundingsOf(el) });
   }
 
   const topItems = [];

@@ -27,7 +27,6 @@ content is nested under its `iframe` line and shadow-DOM content under its host.
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 import math
 from dataclasses import dataclass
@@ -50,10 +49,18 @@ def estimate_tokens(text: str) -> int:
 
 
 @cache
-@functools.cache
 def _script() -> str:
     """Read once per process: every snapshot and every replay check sends it."""
     return resources.files(__package__).joinpath("snapshot.js").read_text(encoding="utf-8")
+
+
+@cache
+def _inspect_script() -> str:
+    return (
+        "elements => elements.length === 1"
+        f" ? ({_script()})({{ target: elements[0], origin: '' }})"
+        " : JSON.stringify({ count: elements.length })"
+    )
 
 
 @dataclass(frozen=True)
@@ -169,25 +176,25 @@ def snapshot(page: Page, scope: str | None = None) -> Snapshot:
     return Snapshot(page.url, title, text, builder.elements, estimate_tokens(text))
 
 
-def fingerprint_of(locator: Locator, frame_path: tuple[str, ...] = ()) -> Fingerprint | None:
-    """The live fingerprint of the one element `locator` hits; None if it hits none or several.
+@dataclass(frozen=True)
+class LiveElement:
+    """What a locator hits now: how many elements and, when exactly one, how it looks."""
 
-    Computed by the same code as a snapshot's, so a cached element can be checked against
-    its recording before it is acted on. `frame_path` is the locator's frame path, if any.
-    """
-    handles = locator.element_handles()
-    try:
-        frame = handles[0].owner_frame() if len(handles) == 1 else None
-        if frame is None:
-            return None
-        raw = frame.evaluate(_script(), {"target": handles[0], "origin": ""})
-    except PlaywrightError:
-        return None  # it went away while we looked
-    finally:
-        for handle in handles:
-            handle.dispose()
-    data = json.loads(raw)
-    return _fingerprint(_Record(*data["element"]), _Ancestry(data["rows"]), frame_path)
+    count: int
+    fingerprint: Fingerprint | None = None  # computed as a snapshot's, to compare with one
+    context: str = ""  # the text of the card, row or form around it
+
+
+def inspect(locator: Locator, frame_path: tuple[str, ...] = ()) -> LiveElement:
+    """Count the hits of `locator` and describe the one element it hits, in one round trip
+    and without waiting: a cached step checks its element this way before acting on it.
+    `frame_path` is the locator's frame path, if any. Raises PlaywrightError for an invalid
+    selector or a frame that went away."""
+    data = json.loads(locator.evaluate_all(_inspect_script()))
+    if "element" not in data:
+        return LiveElement(data["count"])
+    fingerprint = _fingerprint(_Record(*data["element"]), _Ancestry(data["rows"]), frame_path)
+    return LiveElement(1, fingerprint, data["context"])
 
 
 def origin_of(url: str) -> str:

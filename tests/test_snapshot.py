@@ -18,9 +18,10 @@ from pytest_stagehand.errors import ElementNotFound
 from pytest_stagehand.snapshot import (
     ElementRef,
     Fingerprint,
+    LiveElement,
     Snapshot,
     estimate_tokens,
-    fingerprint_of,
+    inspect,
     snapshot,
 )
 
@@ -472,19 +473,21 @@ def test_live_fingerprint_matches_the_snapshots(page: Page, pages_server, path: 
     snap = open_page(page, pages_server, path)
 
     for ref in snap.elements.values():
-        assert fingerprint_of(ref.locator(page), ref.frame_path) == ref.fingerprint, ref.id
-    assert fingerprint_of(page.locator("body *")) is None  # several
-    assert fingerprint_of(page.locator("#nothing-here")) is None
+        live = inspect(ref.locator(page), ref.frame_path)
+        assert (live.count, live.fingerprint) == (1, ref.fingerprint), ref.id
+    several = inspect(page.locator("body *"))
+    assert several.count > 1 and several.fingerprint is None and several.context == ""
+    assert inspect(page.locator("#nothing-here")) == LiveElement(0)
 
 
 def test_live_fingerprint_follows_the_page(page: Page, pages_server):
     page.goto(pages_server.url("shop.html"))
     button = page.locator('[data-testid="add-to-cart-sauce-labs-backpack"]')
-    before = fingerprint_of(button)
+    before = inspect(button).fingerprint
 
     button.click()
 
-    after = fingerprint_of(button)
+    after = inspect(button).fingerprint
     assert (before.role, before.name) == ("button", "Add to cart")
     assert (after.role, after.name, after.text) == ("button", "Remove", "Remove")
     assert after.test_id == before.test_id
