@@ -35,6 +35,13 @@ def _positive_float(text: str) -> float:
     return value
 
 
+def _cost(text: str) -> float:
+    value = float(text)
+    if value < 0:
+        raise ValueError("must be a cost in USD, 0 or more")
+    return value
+
+
 def _non_negative_int(text: str) -> int:
     value = int(text)
     if value < 0:
@@ -124,7 +131,7 @@ OPTIONS: tuple[Option, ...] = (
         "(not committed; relative to the rootdir).",
     ),
     Option(
-        "max_cost", "--ai-max-cost", "ai_max_cost", "STAGEHAND_MAX_COST", _positive_float,
+        "max_cost", "--ai-max-cost", "ai_max_cost", "STAGEHAND_MAX_COST", _cost,
         None,
         "Budget in USD for model calls in this session; further calls fail once it is "
         "spent. @pytest.mark.ai(max_cost=...) sets a per-test budget.",

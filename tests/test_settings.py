@@ -42,11 +42,16 @@ def test_offline_mode_never_calls_a_model():
     assert not settings.may_call_model
 
 
+def test_a_zero_budget_is_a_budget():
+    settings, _ = build(cli={"max_cost": "0"})
+    assert settings.max_cost == 0.0
+
+
 @pytest.mark.parametrize(
     ("cli", "fragment"),
     [
         ({"cache": "sometimes"}, "--ai-cache: 'sometimes' is not valid: must be one of"),
-        ({"max_cost": "-1"}, "--ai-max-cost: '-1' is not valid: must be greater than 0"),
+        ({"max_cost": "-1"}, "--ai-max-cost: '-1' is not valid: must be a cost in USD, 0 or more"),
         ({"max_cost": "cheap"}, "--ai-max-cost: 'cheap' is not valid"),
         ({"model": "gpt-4"}, "--ai-model 'gpt-4' is not valid: write provider/name"),
         ({"model_retries": "-2"}, "--ai-retries: '-2' is not valid"),
