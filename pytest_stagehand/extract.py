@@ -71,7 +71,8 @@ def extract(
     a recorded answer that the page still agrees with replaces the model call.
     """
     settle(page)
-    with steplog.step("extract", instruction or prompts.EXTRACT_ALL, page.url) as event:
+    label = instruction or (f"{schema.__name__} from the page" if schema else "the page text")
+    with steplog.step("extract", label, page.url) as event:
         page_snapshot = snapshot(page, scope)
         if instruction is None and schema is None:
             text = ID_MARK.sub("", page_snapshot.text)

@@ -100,6 +100,7 @@ def test_without_an_instruction_it_is_the_page_text_with_no_model_call(ai, scrip
     assert 'cell "Ada Lovelace"' in text and 'link "View" -> /orders/1001' in text
     assert "[e" not in text
     assert scripted_model.calls == 0
+    assert ai.steplog.events[-1].instruction == "the page text"  # as reports show the step
 
 
 def test_scope_limits_what_the_model_reads(ai, scripted_model):
