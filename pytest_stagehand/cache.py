@@ -174,6 +174,7 @@ class HealNote(_Model):
     before: str
     after: str
     score: float | None = None
+    changed: list[str] = []
     date: str
 
 
@@ -222,6 +223,7 @@ class Recording(_Model):
             before=heal.before,
             after=heal.after,
             score=None if heal.score is None else round(heal.score, 3),
+            changed=list(heal.changed),
             date=_today(),
         )
         return self.model_copy(update={"heals": [*self.heals, note][-MAX_HEAL_NOTES:]})

@@ -30,6 +30,7 @@ class Heal:
     before: str  # the recorded selector (or check) that no longer held
     after: str  # what replaced it
     score: float | None = None  # fingerprint similarity, when scored
+    changed: tuple[str, ...] = ()  # what differs from the recording ("classes", "id"...)
 
 
 @dataclass

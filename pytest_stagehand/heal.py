@@ -38,6 +38,17 @@ WEIGHTS = {
     "classes": 1.0,
     "attributes": 1.0,
 }
+FEATURE_NAMES = {
+    "test_id": "test id",
+    "context": "surroundings",
+    "name": "name",
+    "path": "position",
+    "text": "text",
+    "id": "id",
+    "tag": "tag",
+    "classes": "classes",
+    "attributes": "attributes",
+}
 VERIFY_THRESHOLD = 0.5  # a hit that passes the gates must still look like the element
 SAME_CONTEXT = 0.8  # share of words a verified hit's card, row or form has in common
 CONTEXT_FLOOR = 0.5  # share of the words that told the element apart a candidate must have
@@ -201,10 +212,26 @@ def similarity(recorded: Identity, candidate: Identity) -> float:
     Features absent on both sides carry no weight, so an element without a test id is
     not penalised for it.
     """
-    r, c = recorded.fingerprint, candidate.fingerprint
-    if r.role != c.role:
+    if recorded.fingerprint.role != candidate.fingerprint.role:
         return 0.0
-    features = {
+    present = {k: v for k, v in _features(recorded, candidate).items() if v is not None}
+    total = sum(WEIGHTS[name] for name in present)
+    return sum(WEIGHTS[name] * value for name, value in present.items()) / total if total else 0.0
+
+
+def differences(recorded: Identity, live: Identity) -> tuple[str, ...]:
+    """What changed since the recording, in the words a reviewer of a heal reads."""
+    return tuple(
+        FEATURE_NAMES[name]
+        for name, value in _features(recorded, live).items()
+        if value is not None and value < 1.0
+    )
+
+
+def _features(recorded: Identity, candidate: Identity) -> dict[str, float | None]:
+    """Each feature's agreement in [0, 1]; None when neither side has it."""
+    r, c = recorded.fingerprint, candidate.fingerprint
+    return {
         "test_id": _same(r.test_id, c.test_id),
         "context": _overlap(recorded.context, candidate.context),
         "name": _text(r.name, c.name),
@@ -215,9 +242,6 @@ def similarity(recorded: Identity, candidate: Identity) -> float:
         "classes": _jaccard(r.classes, c.classes),
         "attributes": _attributes(r.attributes, c.attributes),
     }
-    present = {name: value for name, value in features.items() if value is not None}
-    total = sum(WEIGHTS[name] for name in present)
-    return sum(WEIGHTS[name] * value for name, value in present.items()) / total if total else 0.0
 
 
 def verify(recorded: Identity, live: Identity) -> bool:
@@ -377,7 +401,8 @@ def resolve(
             f"The recorded {describe(recorded.fingerprint)} was found by its fingerprint, "
             "but no selector hits it alone: it cannot be acted on safely."
         )
-    heal = Heal("fingerprint", element.selectors[0], healed.selectors[0], match.score)
+    changed = differences(recorded, Identity.of(healed))
+    heal = Heal("fingerprint", element.selectors[0], healed.selectors[0], match.score, changed)
     return Resolution(match.element.locator(page), healed, heal)
 
 
@@ -414,6 +439,9 @@ def _replay(
                     "context": live.context,
                 }
             )
-            heal = Heal("locator", element.selectors[0], selector, similarity(recorded, live))
+            heal = Heal(
+                "locator", element.selectors[0], selector, similarity(recorded, live),
+                differences(recorded, live),
+            )
             return Resolution(locator, healed, heal)
     return None

@@ -118,7 +118,8 @@ def describe_usage(totals: UsageTotals) -> str:
 
 def describe_heal(heal: Record) -> str:
     score = f", {heal['score']:.2f}" if heal["score"] is not None else ""
-    return f"{heal['before']} → {heal['after']} ({heal['strategy']}{score})"
+    changed = f"; changed: {', '.join(heal['changed'])}" if heal.get("changed") else ""
+    return f"{heal['before']} → {heal['after']} ({heal['strategy']}{score}{changed})"
 
 
 def step_line(record: Record) -> str:

@@ -445,7 +445,8 @@ SUMMARY_LINES = [
     rf"model calls: (?:none|{USAGE})",
     rf"  (?:openai|anthropic): {USAGE}",
     r"cache: \d+ \w+(?:, \d+ \w+)*",
-    r"  healed in \S+: \".+\" .+ → .+ \((?:locator|fingerprint|model|rejudged)(?:, \d\.\d\d)?\)",
+    r"  healed in \S+: \".+\" .+ → .+ \((?:locator|fingerprint|model|rejudged)(?:, \d\.\d\d)?"
+    r"(?:; changed: [a-z ,]+)?\)",
     r"unused recordings \(\d+\):",
     r"  \S+\.json: (?:act|assert|agent) '.+' on \S+.*",
     r"slowest AI steps:",

@@ -84,7 +84,9 @@ def reported_heals(output: str, instructions: set[str]) -> list[tuple[str, str, 
             continue
         text = line.split(': "', 1)[1]
         instruction = next(i for i in instructions if text.startswith(f'{i}" '))
-        change = re.fullmatch(r"(.+) → (.+) \((\w+), [\d.]+\)", text[len(instruction) + 2 :])
+        change = re.fullmatch(
+            r"(.+) → (.+) \((\w+), [\d.]+(?:; changed: .+)?\)", text[len(instruction) + 2 :]
+        )
         assert change, line
         heals.append((instruction, *change.groups()))
     return heals

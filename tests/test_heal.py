@@ -97,6 +97,22 @@ def test_a_selector_that_now_hits_another_element_is_not_used(account):
     assert resolution.heal.after == resolution.element.selectors[0] == element.selectors[1]
 
 
+def test_a_heal_says_what_changed(account):
+    element = record(account, "button", "Log in")
+    account.evaluate(ADD_WRAPPER)
+    account.evaluate("""() => {
+        for (const label of document.querySelectorAll("#login-form label")) {
+            label.textContent = label.textContent === "Username" ? "Email" : "Passphrase";
+        }
+        window.__truth.className = "button primary";
+    }""")
+    resolution = resolve(account, element, wait_ms=0)
+    assert is_truth(resolution.locator)
+    # The same selector still finds it: only the list of changes says why it was healed.
+    assert (resolution.heal.before, resolution.heal.after) == (element.selectors[0],) * 2
+    assert resolution.heal.changed == ("surroundings", "position", "classes")
+
+
 @pytest.mark.parametrize("mutation", MUTATIONS)
 def test_the_same_element_is_found_after(account, mutation):
     element = record(account, "button", "Log in")

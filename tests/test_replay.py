@@ -482,7 +482,8 @@ def test_a_restyled_page_heals_without_a_model_and_the_heal_is_recorded(restyled
     assert "[hit]" in run.step_lines("type %user% into the username field")[0]
     heal = re.search(
         r'healed in test_inner.py::test_login\S*: "click the login button" '
-        r'\[data-test="login-button"\] → \[data-test="submit-login"\] \(fingerprint, (0\.\d+)\)',
+        r'\[data-test="login-button"\] → \[data-test="submit-login"\] \(fingerprint, (0\.\d+); '
+        r"changed: ([a-z ,]+)\)",
         run.out,
     )
     assert heal, run.out
@@ -491,6 +492,7 @@ def test_a_restyled_page_heals_without_a_model_and_the_heal_is_recorded(restyled
     assert step["actions"][0]["element"]["fingerprint"]["id"] == "v2-login"
     [note] = step["heals"]
     assert note["strategy"] == "fingerprint"
+    assert {"test id", "id"} <= set(note["changed"]) == set(heal.group(2).split(", "))
     assert (note["before"], note["after"]) == ('[data-test="login-button"]',
                                               '[data-test="submit-login"]')
     assert note["score"] == pytest.approx(float(heal.group(1)), abs=0.01)

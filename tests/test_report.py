@@ -102,7 +102,8 @@ def pytest_sessionfinish(session):
                 step.duration_s = number  # set after the step, so the order is certain
             with steplog.step("act", "click the login button") as step:
                 step.cache = "healed"
-                step.heal = Heal("fingerprint", "#login", "[data-test=login-button]", 0.92)
+                step.heal = Heal("fingerprint", "#login", "[data-test=login-button]", 0.92,
+                                 ("test id", "id"))
 
         def test_memo(steplog):
             with steplog.step("act", "type the name") as step:
@@ -121,7 +122,8 @@ def pytest_sessionfinish(session):
         " 1 memo hit",
         "cache: 5 hit, 1 miss, 1 healed",
         '  healed in test_summary_sums_usage_lists_heals_unused_and_slowest.py::test_shop:'
-        ' "click the login button" #login → [data-test=login-button] (fingerprint, 0.92)',
+        ' "click the login button" #login → [data-test=login-button]'
+        " (fingerprint, 0.92; changed: test id, id)",
         "unused recordings (1):",
         "  tests/old.py::test_gone: click x",
     ])
