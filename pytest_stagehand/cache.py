@@ -47,6 +47,8 @@ StepKind = Literal["act", "extract", "observe", "assert", "agent"]
 FILE_VERSION = 1
 RECORDINGS_DIR = "__stagehand__"
 MAX_HEAL_NOTES = 10  # the history a reviewer needs, without growing forever
+USED_MARK_S = 7 * 24 * 3600  # a session's "used" marks outlive any session that flushes
+FLUSH_LOCK_S = 600  # a flusher that died holding the lock holds it no longer than this
 
 
 # --- keys ----------------------------------------------------------------------------
@@ -453,13 +455,17 @@ class RecordingStore:
     calls `flush` and reports what it returns.
 
     Keys in the diskcache store: ("rec", file, digest) -> recording as JSON data, and
-    ("used", file, digest) -> True. One diskcache `set` is atomic across processes, so
-    concurrent workers lose nothing.
+    ("used", file, digest, run) -> True. One diskcache `set` is atomic across processes, so
+    concurrent workers lose nothing. `run` names the session (shared by its xdist workers):
+    two sessions on one cache directory then never count or clear each other's uses, and
+    their flushes take turns. A recording left by a session that never flushed (it
+    crashed) is merged by the next flush.
     """
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, run: str = "") -> None:
         # No eviction: a recording waiting to be flushed must never be dropped for space.
         self._cache = diskcache.Cache(str(directory), eviction_policy="none")
+        self._run = run
         self._files: dict[Path, dict[str, Recording] | RecordingFileError] = {}
 
     def close(self) -> None:
@@ -478,7 +484,7 @@ class RecordingStore:
             else self._committed(path).get(key.digest)
         )
         if recording is not None:
-            self._cache.set(("used", str(path), key.digest), True)
+            self._cache.set(("used", str(path), key.digest, self._run), True, expire=USED_MARK_S)
         return recording
 
     def put(
@@ -507,14 +513,20 @@ class RecordingStore:
         are reported, or removed with `prune` (pass prune only after a green run). A
         corrupt file is left untouched and its pending recordings stay in the store.
         """
+        with diskcache.Lock(self._cache, ("lock", "flush"), expire=FLUSH_LOCK_S):
+            return self._flush(complete, prune)
+
+    def _flush(self, complete: Iterable[Path], prune: bool) -> FlushReport:
+        self._cache.expire()  # uses marked by sessions that never flushed
         pending: dict[Path, dict[str, dict]] = defaultdict(dict)
         used: dict[Path, set[str]] = defaultdict(set)
+        own_uses = []
         for key in list(self._cache):
-            kind, file, digest = key
-            if kind == "used":
-                used[Path(file)].add(digest)
-            elif (data := self._cache.get(key)) is not None:
-                pending[Path(file)][digest] = data
+            if key[0] == "used" and key[3:] == (self._run,):
+                used[Path(key[1])].add(key[2])
+                own_uses.append(key)
+            elif key[0] == "rec" and (data := self._cache.get(key)) is not None:
+                pending[Path(key[1])][key[2]] = data
         complete_files = {recordings_file(test_file) for test_file in complete}
         report = FlushReport()
         for path in sorted(set(pending) | complete_files):
@@ -539,12 +551,13 @@ class RecordingStore:
             if self._write(path, committed, merged):
                 report.written.append(path)
             with self._cache.transact():
-                for digest in pending[path]:
-                    self._cache.delete(("rec", str(path), digest))
+                for digest, data in pending[path].items():
+                    # A worker may have healed the step again since: keep the newer one.
+                    if self._cache.get(("rec", str(path), digest)) == data:
+                        self._cache.delete(("rec", str(path), digest))
         with self._cache.transact():
-            for key in list(self._cache):
-                if key[0] == "used":
-                    self._cache.delete(key)
+            for key in own_uses:
+                self._cache.delete(key)
         self._files.clear()
         return report
 

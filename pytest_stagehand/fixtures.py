@@ -17,7 +17,7 @@ from .errors import BrowserNotFound, ConfigError, MissingApiKey
 from .evaluator import Evaluator
 from .llm import ModelClient, create_client
 from .page import AIPage
-from .plugin import EXPLICIT_KEY, model_config, recordings_dir, session_settings
+from .plugin import EXPLICIT_KEY, model_config, recording_store, session_settings
 from .replay import RecordingResolver, StepRecorder
 from .settings import Settings
 from .usage import UsageLedger
@@ -102,7 +102,7 @@ def ai_settings(request: pytest.FixtureRequest) -> Settings:
 def ai_recording_store(pytestconfig: pytest.Config) -> Iterator[RecordingStore]:
     """The store this session's recordings go to; merged into __stagehand__/*.json at the
     end of the session (by the xdist controller when distributed)."""
-    store = RecordingStore(recordings_dir(pytestconfig))
+    store = recording_store(pytestconfig)
     yield store
     store.close()
 

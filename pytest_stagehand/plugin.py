@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Generator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -67,6 +69,9 @@ class RecordingRun:
     where every test had its chance to use them."""
 
     def __init__(self, config: pytest.Config) -> None:
+        # One id per session, shared with its xdist workers (see RecordingStore).
+        worker = getattr(config, "workerinput", {})
+        self.id: str = worker.get("stagehand_run") or uuid.uuid4().hex
         args = [str(arg) for arg in config.args]
         self.filtered = bool(
             config.getoption("keyword", "")
@@ -77,6 +82,10 @@ class RecordingRun:
         )
         self.files: set[Path] = set()
         self.rootpath = config.rootpath
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_configure_node(self, node: Any) -> None:
+        node.workerinput["stagehand_run"] = self.id  # xdist: the workers join this run
 
     def complete_files(self) -> set[Path]:
         return set() if self.filtered else self.files
@@ -94,6 +103,10 @@ def recordings_dir(config: pytest.Config) -> Path:
     return cache_root(session_settings(config), config.rootpath) / "recordings"
 
 
+def recording_store(config: pytest.Config) -> RecordingStore:
+    return RecordingStore(recordings_dir(config), config.stash[RUN_KEY].id)
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     config = session.config
     if hasattr(config, "workerinput") or RUN_KEY not in config.stash:
@@ -104,7 +117,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     run = config.stash[RUN_KEY]
     if session.shouldfail or session.shouldstop:
         run.filtered = True  # -x or --maxfail stopped early: modules may have run in part
-    store = RecordingStore(recordings_dir(config))
+    store = recording_store(config)
     try:
         flushed = store.flush(
             run.complete_files(), prune=settings.prune and exitstatus == pytest.ExitCode.OK

@@ -321,6 +321,52 @@ def test_unused_entries_are_reported_for_modules_that_fully_ran_and_pruned_on_re
     assert len(read_recordings(recordings_file(other_test))) == 1  # did not run: kept
 
 
+# --- sessions sharing one store ----------------------------------------------------------
+
+
+def test_a_session_ending_first_leaves_the_uses_of_another_alone(tmp_path, test_file):
+    first = RecordingStore(tmp_path / "cache", run="first")
+    second = RecordingStore(tmp_path / "cache", run="second")
+    for name in ("a", "b"):
+        first.put(test_file, recording(f"click {name}"))
+    first.flush()
+
+    assert first.lookup(test_file, recording("click a").key) is not None
+    report = second.flush(complete=[test_file])  # used nothing, and ended first
+    assert sorted(u.recording.instruction for u in report.unused) == ["click a", "click b"]
+    report = first.flush(complete=[test_file], prune=True)
+    assert [u.recording.instruction for u in report.pruned] == ["click b"]
+    assert [r.instruction for r in read_recordings(recordings_file(test_file)).values()] == [
+        "click a"
+    ]
+    first.close()
+    second.close()
+
+
+def test_a_heal_stored_while_another_session_flushes_is_kept(
+    tmp_path, test_file, store, monkeypatch
+):
+    step = recording()
+    store.put(test_file, step)
+    element = RecordedElement(selectors=["#new-login"], fingerprint=fingerprint(id="new-login"))
+    healed = step.healed(0, element, Heal("fingerprint", '[data-testid="login"]', "#new-login"))
+    other = RecordingStore(tmp_path / "cache", run="other")
+    write = RecordingStore._write
+
+    def heal_meanwhile(path, before, after):
+        other.put(test_file, healed)  # between reading the pending steps and clearing them
+        return write(path, before, after)
+
+    monkeypatch.setattr(RecordingStore, "_write", staticmethod(heal_meanwhile))
+    store.flush()
+    monkeypatch.undo()
+    assert read_recordings(recordings_file(test_file))[step.key.digest] == step
+
+    store.flush()
+    assert read_recordings(recordings_file(test_file))[step.key.digest] == healed
+    other.close()
+
+
 # --- many workers ----------------------------------------------------------------------
 
 CONFTEST = """

@@ -776,3 +776,7 @@ def test_xdist_workers_record_every_step(tmp_path, site, scripted):
     assert {s["actions"][0]["element"]["fingerprint"]["name"] for s in steps.values()} == {
         f"Button {n}" for n in range(20)
     }
+    # The workers' uses count for the session that flushes: none is reported unused.
+    replay = suite.run("-n", "2", "--ai-cache=offline", model=None)
+    replay.result.assert_outcomes(passed=20)
+    assert "cache: 20 hit" in replay.out and "unused recordings" not in replay.out
