@@ -17,6 +17,8 @@ settles, as in a test):
 - cached:     `AIPage.act("...")` replaying the recording (lookup, verify, perform, settle);
 - raw+settle: the raw action, then the after-action settle `act` does (the floor of any
               settled act).
+- hit cost:   cached minus raw+settle: what replaying from a recording adds (lookup, one
+              round trip to count and describe the element, verify, the settle before).
 
 Prints the medians and ratios, the model calls made during replay (must be 0), where a
 replay's time goes, and what each verification call costs. The parts are timed by wrapping
@@ -366,7 +368,7 @@ def main() -> None:
           f"replayed offline with no model client, {args.reps} repetitions each (medians).")
     print()
     header = (f"{'step':<24} {'raw ms':>8} {'cached ms':>10} {'ratio':>7} {'target':>7} "
-              f"{'raw+settle ms':>14} {'cached/raw+settle':>18}")
+              f"{'raw+settle ms':>14} {'cached/raw+settle':>18} {'hit cost ms':>12}")
     print(header)
     print("-" * len(header))
     ratios = []
@@ -375,7 +377,7 @@ def main() -> None:
         ratios.append(c / r)
         verdict = "ok" if c / r <= 1.2 else "MISS"
         print(f"{step.label:<24} {r:>8.1f} {c:>10.1f} {c / r:>6.2f}x {verdict:>7} {s:>14.1f} "
-              f"{c / s:>17.2f}x")
+              f"{c / s:>17.2f}x {c - s:>12.1f}")
     print("-" * len(header))
     print(f"{'median ratio':<24} {'':>8} {'':>10} {statistics.median(ratios):>6.2f}x "
           f"{'(<=1.2x)':>7}")
