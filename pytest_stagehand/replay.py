@@ -32,7 +32,7 @@ from .cache import (
 )
 from .errors import ActionFailed, HealFailed
 from .events import Heal, StepEvent, StepLog
-from .heal import describe, resolve
+from .heal import Identity, describe, differences, resolve
 from .snapshot import origin_of
 
 T = TypeVar("T", bound=BaseModel)
@@ -139,7 +139,7 @@ class _Replaying:
         if not self.policy.may_record:
             return
         if stale is not None:
-            event.heal = Heal("model", before, after)
+            event.heal = Heal("model", before, after, changed=_changes(stale, fresh))
             fresh = fresh.model_copy(update={"heals": stale.heals}).noted(event.heal)
         self.recordings.put(fresh.masked(self.steplog.mask), values)
         event.cache = (
@@ -215,8 +215,21 @@ class RecordingResolver(_Replaying):
 
 
 def _first_selector(recording: Recording) -> str:
+    element = _last_element(recording)
+    return element.selectors[0] if element else recording.actions[-1].method
+
+
+def _last_element(recording: Recording) -> RecordedElement | None:
     elements = [a.element for a in recording.actions if a.element is not None]
-    return elements[-1].selectors[0] if elements else recording.actions[-1].method
+    return elements[-1] if elements else None
+
+
+def _changes(stale: Recording, fresh: Recording) -> tuple[str, ...]:
+    """How the element the model chose now differs from the one recorded before."""
+    before, after = _last_element(stale), _last_element(fresh)
+    if before is None or after is None:
+        return ()
+    return differences(Identity.of(before), Identity.of(after))
 
 
 # --- extract and observe: what the model answered, replayed when the page still agrees ---

@@ -601,10 +601,13 @@ def test_a_step_that_cannot_heal_without_a_model_is_re_resolved_by_the_model(sui
     assert run.requests == 1  # the click only: the fields still replay
     assert "[hit]" in run.step_lines("type %password% into the password field")[0]
     assert "[healed]" in run.step_lines(LOGIN)[0]
-    assert re.search(
+    heal = re.search(
         r'healed in test_inner.py::test_login\S*: "click the login button" '
-        r'\[data-test="login-button"\] → \[data-test="signin-button"\] \(model\)', run.out,
-    ), run.out  # fmt: skip
+        r'\[data-test="login-button"\] → \[data-test="signin-button"\] '
+        r"\(model; changed: ([a-z ,]+)\)", run.out,
+    )  # fmt: skip
+    assert heal, run.out
+    assert {"test id", "name", "text"} <= set(heal.group(1).split(", "))
     step = suite.steps()[LOGIN]
     element = step["actions"][0]["element"]
     assert element["selectors"][:2] == ['[data-test="signin-button"]',
