@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from weakref import WeakKeyDictionary
 
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import FrameLocator, Locator, Page, Request
+from playwright.sync_api import Locator, Page, Request
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from .events import CacheStatus
 from .prompts import ChoiceProblem, Method
-from .snapshot import ElementRef, Fingerprint, Snapshot
+from .snapshot import ElementRef, Fingerprint, Snapshot, frame_scope
 from .usage import CallUsage, UsageTotals
 
 PAGE_METHODS: frozenset[str] = frozenset({"press", "scroll"})  # need no element
@@ -60,7 +60,7 @@ class Action:
         """The element in `page` (through its frames). Only for element actions."""
         if self.selector is None:
             raise ValueError(f"{self.method} acts on the page, not on an element")
-        return _locate(page, self.frame_path, self.selector)
+        return frame_scope(page, self.frame_path).locator(self.selector)
 
 
 @dataclass(frozen=True)
@@ -227,16 +227,9 @@ def perform(
     elif method == "scroll":
         target.evaluate(SCROLL, args[0], timeout=timeout)
     elif method == "drag_and_drop":
-        target.drag_to(_locate(page, action.frame_path, args[0]), timeout=timeout)
+        target.drag_to(frame_scope(page, action.frame_path).locator(args[0]), timeout=timeout)
     else:
         raise ValueError(f"unknown method {method!r}")
-
-
-def _locate(page: Page, frame_path: tuple[str, ...], selector: str) -> Locator:
-    scope: Page | FrameLocator = page
-    for frame in frame_path:
-        scope = scope.frame_locator(frame)
-    return scope.locator(selector)
 
 
 # Scrolls the element (or the nearest scrollable box around it; the page for null) by a

@@ -23,7 +23,15 @@ from playwright.sync_api import FrameLocator, Locator, Page
 from .cache import RecordedElement
 from .errors import HealFailed
 from .events import Heal
-from .snapshot import ElementRef, Fingerprint, LiveElement, Snapshot, inspect, snapshot
+from .snapshot import (
+    ElementRef,
+    Fingerprint,
+    LiveElement,
+    Snapshot,
+    frame_scope,
+    inspect,
+    snapshot,
+)
 
 # Evidence each feature carries. Test ids are kept stable on purpose; ids and classes get
 # renamed by refactors and CSS tooling; name and role are gates, so they weigh little here.
@@ -112,7 +120,7 @@ def unique_first(page: Page, frame_path: Sequence[str], selectors: Sequence[str]
     A role or text selector shared with look-alikes ("Add to cart") cannot be replayed
     first: skipping it on every replay would read as a heal of an unchanged page.
     """
-    scope = _scope(page, frame_path)
+    scope = frame_scope(page, frame_path)
     counts = {}
     for selector in selectors:
         try:
@@ -346,13 +354,6 @@ class Resolution:
     heal: Heal | None = None
 
 
-def _scope(page: Page, frame_path: Sequence[str]) -> Page | FrameLocator:
-    scope: Page | FrameLocator = page
-    for frame in frame_path:
-        scope = scope.frame_locator(frame)
-    return scope
-
-
 def resolve(
     page: Page,
     element: RecordedElement,
@@ -370,7 +371,7 @@ def resolve(
        taken; the caller may then ask a model, if the cache mode allows.
     """
     recorded = Identity.of(element, required)
-    scope = _scope(page, element.frame_path)
+    scope = frame_scope(page, element.frame_path)
     deadline = time.monotonic() + wait_ms / 1000
     while True:
         tried: list[str] = []
@@ -396,7 +397,7 @@ def resolve(
             + f"  without a model: {match.reason}."
         )
     healed = recorded_element(page, fresh, match.element)
-    if _scope(page, healed.frame_path).locator(healed.selectors[0]).count() != 1:
+    if frame_scope(page, healed.frame_path).locator(healed.selectors[0]).count() != 1:
         raise HealFailed(
             f"The recorded {describe(recorded.fingerprint)} was found by its fingerprint, "
             "but no selector hits it alone: it cannot be acted on safely."

@@ -29,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -125,10 +126,15 @@ class ElementRef:
     states: dict[str, object]
 
     def locator(self, page: Page) -> Locator:
-        scope: Page | FrameLocator = page
-        for frame_selector in self.frame_path:
-            scope = scope.frame_locator(frame_selector)
-        return scope.locator(self.selector)
+        return frame_scope(page, self.frame_path).locator(self.selector)
+
+
+def frame_scope(page: Page, frame_path: Sequence[str]) -> Page | FrameLocator:
+    """Where selectors of an element in the frame at `frame_path` are resolved."""
+    scope: Page | FrameLocator = page
+    for frame_selector in frame_path:
+        scope = scope.frame_locator(frame_selector)
+    return scope
 
 
 @dataclass(frozen=True)
