@@ -125,6 +125,8 @@ class _Replaying:
         self.steplog = steplog
         self.policy = CachePolicy(recordings.mode, has_model)
         self.model = model
+        # digest -> recording the model's next answer replaces (extract and observe)
+        self._stale: dict[str, Recording] = {}
 
     def _record_fresh(
         self,
@@ -268,18 +270,6 @@ class StepRecorder(_Replaying):
     (and healed) like act's. Otherwise the model answers again when the mode allows, and
     the new answer replaces the recording as a "model" heal.
     """
-
-    def __init__(
-        self,
-        page: Page,
-        recordings: Recordings,
-        steplog: StepLog,
-        *,
-        has_model: bool,
-        model: str | None = None,
-    ) -> None:
-        super().__init__(page, recordings, steplog, has_model=has_model, model=model)
-        self._stale: dict[str, Recording] = {}  # digest -> recording the model replaces
 
     def recall_extract(
         self, instruction: str, schema: type[T], page_text: str, event: StepEvent
