@@ -237,8 +237,13 @@ class Recording(_Model):
 
     def same_content(self, other: Recording) -> bool:
         """Equal in everything replayed; a re-record that changes nothing leaves no diff."""
-        ignore = {"recorded_at", "model"}
-        return self.model_dump(exclude=ignore) == other.model_dump(exclude=ignore)
+        return self.content_digest == other.content_digest
+
+    @property
+    def content_digest(self) -> str:
+        """What `same_content` compares, short: a merge knows a shard's starting point by it."""
+        content = self.model_dump(mode="json", exclude={"recorded_at", "model"})
+        return hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()[:16]
 
 
 def recordings_file(test_file: Path) -> Path:
@@ -325,6 +330,24 @@ def _write_atomically(path: Path, text: str) -> None:
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
+
+
+def write_json(path: Path, data: Any) -> None:
+    _write_atomically(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+
+
+def write_recordings(path: Path, before: dict[str, Recording], after: dict[str, Recording]) -> bool:
+    """Write `after` over a file that held `before`; False when nothing changed."""
+    if not after:
+        if path.exists():
+            path.unlink()
+            return True
+        return False
+    text = render(after.values())
+    if before and text == render(before.values()):
+        return False
+    _write_atomically(path, text)
+    return True
 
 
 # --- secrets -------------------------------------------------------------------------
@@ -442,6 +465,9 @@ class FlushReport:
     """What the end-of-session merge did, for the terminal summary."""
 
     written: list[Path] = field(default_factory=list)
+    # Each written file's steps before the write (digest -> content digest): the starting
+    # point a merge of sharded runs compares this run's changes with.
+    bases: dict[Path, dict[str, str]] = field(default_factory=dict)
     unused: list[Unused] = field(default_factory=list)  # reported, not pruned
     pruned: list[Unused] = field(default_factory=list)
     errors: list[RecordingFileError] = field(default_factory=list)  # files left untouched
@@ -548,8 +574,9 @@ class RecordingStore:
                     merged = {d: r for d, r in merged.items() if d in seen}
                 else:
                     report.unused.extend(unused)
-            if self._write(path, committed, merged):
+            if write_recordings(path, committed, merged):
                 report.written.append(path)
+                report.bases[path] = {d: r.content_digest for d, r in committed.items()}
             with self._cache.transact():
                 for digest, data in pending[path].items():
                     # A worker may have healed the step again since: keep the newer one.
@@ -560,16 +587,3 @@ class RecordingStore:
                 self._cache.delete(key)
         self._files.clear()
         return report
-
-    @staticmethod
-    def _write(path: Path, before: dict[str, Recording], after: dict[str, Recording]) -> bool:
-        if not after:
-            if path.exists():
-                path.unlink()
-                return True
-            return False
-        text = render(after.values())
-        if before and text == render(before.values()):
-            return False
-        _write_atomically(path, text)
-        return True

@@ -22,6 +22,10 @@ class BrowserNotFound(StagehandError):
     """No usable Chromium: neither Playwright's own nor a system one."""
 
 
+class BrowserUnreachable(StagehandError):
+    """A remote browser (--ai-connect, --ai-cdp-url) that cannot be reached or attached to."""
+
+
 # --- the model layer ----------------------------------------------------------------
 
 

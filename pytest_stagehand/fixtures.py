@@ -2,22 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, BrowserType, Page
 
 from . import report
 from .act import ModelResolver
 from .agent import Agent
 from .browser import find_chromium
 from .cache import Recordings, RecordingStore
-from .errors import BrowserNotFound, ConfigError, MissingApiKey
+from .errors import BrowserNotFound, BrowserUnreachable, ConfigError, MissingApiKey
 from .evaluator import Evaluator
 from .llm import ModelClient, create_client
 from .page import AIPage
 from .plugin import EXPLICIT_KEY, model_config, recording_store, session_settings
+from .remote import RemoteBrowser
 from .replay import RecordingResolver, StepRecorder
 from .settings import Settings
 from .usage import UsageLedger
@@ -27,23 +28,57 @@ from .usage import UsageLedger
 def browser_type_launch_args(
     browser_type_launch_args: dict, pytestconfig: pytest.Config, browser_name: str
 ) -> dict:
-    """Playwright's launch options, plus a system Chromium when Playwright's is missing."""
+    """Playwright's launch options, plus a system Chromium when Playwright's is missing.
+
+    A remote browser's server has its own: only a path given explicitly is sent there
+    (--ai-connect), and a browser attached over CDP is not launched at all.
+    """
+    settings = session_settings(pytestconfig)
+    remote = RemoteBrowser.of(settings)
     if (
         browser_name != "chromium"
         or "executable_path" in browser_type_launch_args
         or "channel" in browser_type_launch_args
+        or (remote and (remote.protocol == "cdp" or not settings.browser_executable_path))
     ):
         return browser_type_launch_args
     try:
-        choice = find_chromium(session_settings(pytestconfig).browser_executable_path)
+        choice = find_chromium(settings.browser_executable_path)
     except BrowserNotFound as exc:
-        pytest.fail(str(exc), pytrace=False)
-    options = choice.launch_options()
-    args = [*browser_type_launch_args.get("args", []), *options.pop("args", [])]
-    merged = {**browser_type_launch_args, **options}
+        problem = str(exc)
+    else:
+        return _merged_launch_options(browser_type_launch_args, choice.launch_options())
+    pytest.fail(problem, pytrace=False)
+
+
+def _merged_launch_options(given: dict, ours: dict) -> dict:
+    args = [*given.get("args", []), *ours.pop("args", [])]
+    merged = {**given, **ours}
     if args:
         merged["args"] = args
     return merged
+
+
+@pytest.fixture(scope="session")
+def launch_browser(
+    launch_browser: Callable[..., Browser],
+    browser_type: BrowserType,
+    browser_type_launch_args: dict,
+    pytestconfig: pytest.Config,
+) -> Callable[..., Browser]:
+    """pytest-playwright's launcher, or a connection to --ai-connect / --ai-cdp-url."""
+    remote = RemoteBrowser.of(session_settings(pytestconfig))
+    if remote is None:
+        return launch_browser
+
+    def connect(**kwargs: Any) -> Browser:
+        try:
+            return remote.connect(browser_type, {**browser_type_launch_args, **kwargs})
+        except BrowserUnreachable as exc:
+            problem = str(exc)
+        pytest.fail(problem, pytrace=False)
+
+    return connect
 
 
 # --- the AI page and its model (issue 4) -------------------------------------------------

@@ -10,10 +10,12 @@ from typing import Any
 import pytest
 
 from . import report
-from .cache import RecordingStore
-from .errors import ConfigError, MissingApiKey
+from .cache import RecordingStore, write_json
+from .errors import BrowserUnreachable, ConfigError, MissingApiKey
 from .llm import ModelConfig
+from .remote import RemoteBrowser
 from .settings import OPTIONS, Settings, cache_root, resolve
+from .shard import module_of, select_shard
 
 SETTINGS_KEY = pytest.StashKey[Settings]()
 EXPLICIT_KEY = pytest.StashKey[frozenset]()
@@ -81,6 +83,7 @@ class RecordingRun:
             or any("::" in arg for arg in args)
         )
         self.files: set[Path] = set()
+        self.partial: set[Path] = set()  # modules some of whose tests were deselected
         self.rootpath = config.rootpath
 
     @pytest.hookimpl(optionalhook=True)
@@ -88,15 +91,30 @@ class RecordingRun:
         node.workerinput["stagehand_run"] = self.id  # xdist: the workers join this run
 
     def complete_files(self) -> set[Path]:
-        return set() if self.filtered else self.files
+        return set() if self.filtered else self.files - self.partial
 
     def pytest_deselected(self, items: list[pytest.Item]) -> None:
-        if items:
-            self.filtered = True
+        # A module deselected whole (another shard's) never runs, so it is never counted.
+        self.partial.update(self._path(module_of(item.nodeid)) for item in items)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         # Reports name files relative to the rootdir; recordings are keyed absolute.
-        self.files.add((self.rootpath / report.fspath).resolve())
+        self.files.add(self._path(report.fspath))
+
+    def _path(self, relative: str) -> Path:
+        return (self.rootpath / relative).resolve()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """--ai-shard i/n: keep this shard's modules (after every other selection)."""
+    shard = session_settings(config).shard
+    if shard is None:
+        return
+    kept, others = select_shard(items, *shard)
+    if others:
+        config.hook.pytest_deselected(items=others)
+        items[:] = kept
 
 
 def recordings_dir(config: pytest.Config) -> Path:
@@ -107,13 +125,31 @@ def recording_store(config: pytest.Config) -> RecordingStore:
     return RecordingStore(recordings_dir(config), config.stash[RUN_KEY].id)
 
 
+LAST_RUN = "last-run.json"  # in the cache dir: what `python -m pytest_stagehand merge` sums
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     config = session.config
     if hasattr(config, "workerinput") or RUN_KEY not in config.stash:
         return  # xdist workers leave the merge to the controller
     settings = session_settings(config)
-    if settings.cache == "off" or not recordings_dir(config).exists():
-        return
+    summary = report.session_summary(config)
+    try:
+        if settings.cache != "off" and recordings_dir(config).exists():
+            _flush(session, exitstatus, summary)
+    finally:
+        if settings.shard:
+            summary.shard = "{}/{}".format(*settings.shard)
+        path = cache_root(settings, config.rootpath) / LAST_RUN
+        try:
+            write_json(path, summary.to_dict())
+        except OSError as exc:
+            summary.recording_errors.append(f"could not write {path} for merging: {exc}")
+
+
+def _flush(session: pytest.Session, exitstatus: int, summary: report.SessionSummary) -> None:
+    config = session.config
+    settings = session_settings(config)
     run = config.stash[RUN_KEY]
     if session.shouldfail or session.shouldstop:
         run.filtered = True  # -x or --maxfail stopped early: modules may have run in part
@@ -124,7 +160,6 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         )
     finally:
         store.close()
-    summary = report.session_summary(config)
     summary.unused = [
         f"{_relative(u.file, config)}: {u.recording.key.describe()}" for u in flushed.unused
     ] + [
@@ -132,6 +167,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         for u in flushed.pruned
     ]
     summary.recording_errors = [str(error) for error in flushed.errors]
+    summary.bases = {_relative(path, config): base for path, base in flushed.bases.items()}
 
 
 def _relative(path: Path, config: pytest.Config) -> str:
@@ -170,7 +206,15 @@ def pytest_runtest_makereport(
     return test_report
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist starts its workers
 def pytest_sessionstart(session: pytest.Session) -> None:
+    config = session.config
+    remote = RemoteBrowser.of(session_settings(config))
+    if remote is not None and not hasattr(config, "workerinput"):
+        try:
+            remote.probe()  # once per session, not once per test
+        except BrowserUnreachable as exc:
+            raise pytest.UsageError(f"pytest-stagehand: {exc}") from None
     # A plugin object, since pytest_runtest_logreport (where xdist workers' steps arrive)
     # is given no config to find the summary by.
     summary = report.session_summary(session.config)

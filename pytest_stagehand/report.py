@@ -16,7 +16,7 @@ import re
 import shutil
 import tempfile
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import nullcontext
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
@@ -426,6 +426,8 @@ class SessionSummary:
         self.steps: list[Record] = []  # each with its "test"
         self.unused: list[str] = []
         self.recording_errors: list[str] = []  # corrupt committed files, named
+        self.shard: str | None = None  # "2/3" in a sharded run
+        self.bases: dict[str, dict[str, str]] = {}  # recordings files written, as they were
 
     @pytest.hookimpl
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -443,54 +445,79 @@ class SessionSummary:
         if _is_worker(self._config) or not (self.steps or self.unused or self.recording_errors):
             return
         terminalreporter.write_sep("=", "pytest-stagehand")
+        if self.shard:
+            terminalreporter.write_line(
+                f"shard {self.shard}: merge the shards' workspaces with "
+                "python -m pytest_stagehand merge"
+            )
         for line in self.lines():
             terminalreporter.write_line(line)
 
     def lines(self) -> list[str]:
-        lines: list[str] = []
-        if self.steps:
-            tests = len({step["test"] for step in self.steps})
-            seconds = sum(step["duration_s"] for step in self.steps)
-            lines.append(f"AI steps: {len(self.steps)} in {tests} test(s), {seconds:.2f}s")
-            lines += self._usage_lines()
-            lines += self._cache_lines()
-        if self.unused:
-            lines.append(f"unused recordings ({len(self.unused)}):")
-            lines += [f"  {entry}" for entry in self.unused]
-        if self.recording_errors:
-            lines.append("recordings files left untouched:")
-            lines += [f"  {line}" for error in self.recording_errors for line in error.splitlines()]
-        if self.steps:
-            lines.append("slowest AI steps:")
-            slowest = sorted(self.steps, key=lambda step: step["duration_s"], reverse=True)
-            lines += [
-                f"  {step['duration_s']:.2f}s {step['kind']} \"{step['instruction']}\" "
-                f"({step['test']})"
-                for step in slowest[:SLOWEST]
-            ]
-        return lines
+        return summary_lines(self.steps, self.unused, self.recording_errors)
 
-    def _usage_lines(self) -> list[str]:
-        usage = usage_of(self.steps)
-        if not usage.calls:
-            return ["model calls: none"]
-        providers = sorted(usage.by_provider.items())
-        lines = [f"model calls: {describe_usage(usage)}"]
-        lines += [f"  {name}: {describe_usage(totals)}" for name, totals in providers]
-        return lines
+    def to_dict(self) -> dict[str, Any]:
+        """What `python -m pytest_stagehand merge` needs to sum several shards' runs."""
+        return {
+            "version": 1,
+            "shard": self.shard,
+            "steps": self.steps,
+            "unused": self.unused,
+            "recording_errors": self.recording_errors,
+            "written": self.bases,
+        }
 
-    def _cache_lines(self) -> list[str]:
-        counts = Counter(step["cache"] for step in self.steps if step["cache"] != "none")
-        lines = []
-        if counts:
-            order = ("hit", "miss", "healed", "refreshed", "off")
-            lines.append("cache: " + ", ".join(f"{counts[s]} {s}" for s in order if counts[s]))
+
+def summary_lines(
+    steps: Sequence[Record], unused: Sequence[str] = (), recording_errors: Sequence[str] = ()
+) -> list[str]:
+    """The "pytest-stagehand" section: steps, model usage, cache, heals, unused, slowest."""
+    lines: list[str] = []
+    if steps:
+        tests = len({step["test"] for step in steps})
+        seconds = sum(step["duration_s"] for step in steps)
+        lines.append(f"AI steps: {len(steps)} in {tests} test(s), {seconds:.2f}s")
+        lines += _usage_lines(steps)
+        lines += _cache_lines(steps)
+    if unused:
+        lines.append(f"unused recordings ({len(unused)}):")
+        lines += [f"  {entry}" for entry in unused]
+    if recording_errors:
+        lines.append("recordings files left untouched:")
+        lines += [f"  {line}" for error in recording_errors for line in error.splitlines()]
+    if steps:
+        lines.append("slowest AI steps:")
+        slowest = sorted(steps, key=lambda step: step["duration_s"], reverse=True)
         lines += [
-            f"  healed in {step['test']}: \"{step['instruction']}\" {describe_heal(step['heal'])}"
-            for step in self.steps
-            if step["heal"]
+            f"  {step['duration_s']:.2f}s {step['kind']} \"{step['instruction']}\" "
+            f"({step['test']})"
+            for step in slowest[:SLOWEST]
         ]
-        return lines
+    return lines
+
+
+def _usage_lines(steps: Sequence[Record]) -> list[str]:
+    usage = usage_of(steps)
+    if not usage.calls:
+        return ["model calls: none"]
+    providers = sorted(usage.by_provider.items())
+    lines = [f"model calls: {describe_usage(usage)}"]
+    lines += [f"  {name}: {describe_usage(totals)}" for name, totals in providers]
+    return lines
+
+
+def _cache_lines(steps: Sequence[Record]) -> list[str]:
+    counts = Counter(step["cache"] for step in steps if step["cache"] != "none")
+    lines = []
+    if counts:
+        order = ("hit", "miss", "healed", "refreshed", "off")
+        lines.append("cache: " + ", ".join(f"{counts[s]} {s}" for s in order if counts[s]))
+    lines += [
+        f"  healed in {step['test']}: \"{step['instruction']}\" {describe_heal(step['heal'])}"
+        for step in steps
+        if step["heal"]
+    ]
+    return lines
 
 
 SUMMARY_KEY = pytest.StashKey[SessionSummary]()

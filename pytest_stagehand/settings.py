@@ -71,6 +71,26 @@ def _text(text: str) -> str | None:
     return text.strip() or None
 
 
+def _endpoint(*schemes: str) -> Callable[[str], str | None]:
+    def parse(text: str) -> str | None:
+        url = text.strip()
+        if url and not url.startswith(tuple(f"{scheme}://" for scheme in schemes)):
+            raise ValueError(f"must be a URL starting with {' or '.join(schemes)}://")
+        return url or None
+
+    return parse
+
+
+def _shard(text: str) -> tuple[int, int] | None:
+    """ "2/3" → (2, 3): the second of three shards."""
+    if not text.strip():
+        return None
+    index, slash, count = text.strip().partition("/")
+    if not (slash and index.isdigit() and count.isdigit() and 1 <= int(index) <= int(count)):
+        raise ValueError("must be i/n with 1 <= i <= n, e.g. 2/3")
+    return int(index), int(count)
+
+
 def _origins(text: str) -> tuple[str, ...]:
     return tuple(part.strip().rstrip("/") for part in text.replace(",", " ").split() if part)
 
@@ -171,6 +191,24 @@ OPTIONS: tuple[Option, ...] = (
         "Chromium/Chrome binary to launch. Default: Playwright's own, else a system "
         "Chromium or Chrome found on PATH or at the usual paths.",
     ),
+    Option(
+        "connect", "--ai-connect", "ai_connect", "STAGEHAND_CONNECT",
+        _endpoint("ws", "wss"), None,
+        "Run the browser elsewhere: the ws:// endpoint of a Playwright server (`playwright "
+        "run-server`, a Selenium Grid 4 or browserless endpoint that speaks Playwright's "
+        "protocol).",
+    ),
+    Option(
+        "cdp_url", "--ai-cdp-url", "ai_cdp_url", "STAGEHAND_CDP_URL",
+        _endpoint("http", "https", "ws", "wss"), None,
+        "Attach to a running Chromium over the Chrome DevTools Protocol (a Chromium started "
+        "with --remote-debugging-port, a cloud browser's CDP URL).",
+    ),
+    Option(
+        "shard", "--ai-shard", "ai_shard", "STAGEHAND_SHARD", _shard, None,
+        "Run one shard of the suite, i/n (e.g. 2/3): whole test modules, split the same "
+        "way on every machine, so each recordings file is written by one shard.",
+    ),
     # evaluator (issue 6)
     Option(
         "judge_inputs", "--ai-judge-inputs", "ai_judge_inputs", "STAGEHAND_JUDGE_INPUTS",
@@ -202,6 +240,9 @@ class Settings:
     evidence_dir: str | None = None
     allowed_origins: tuple[str, ...] = ()
     browser_executable_path: str | None = None
+    connect: str | None = None
+    cdp_url: str | None = None
+    shard: tuple[int, int] | None = None
     judge_inputs: JudgeInputs = "auto"  # evaluator (issue 6)
 
     @property
@@ -269,6 +310,10 @@ def resolve(
         values["model"] = _model_from_environment(env)
     settings = Settings(**values)
     _check_model_string(settings.model)
+    if settings.connect and settings.cdp_url:
+        raise ConfigError(
+            "--ai-connect and --ai-cdp-url both name a remote browser; give one of them."
+        )
     return settings, frozenset(explicit)
 
 

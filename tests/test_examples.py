@@ -42,8 +42,9 @@ def copy_of_examples(tmp_path: Path) -> Path:
     return copy
 
 
-def run_offline(copy: Path, **environment: str) -> subprocess.CompletedProcess[str]:
-    """pytest on the copy's example tests, offline, with no model configured anywhere."""
+def run_offline(copy: Path, *args: str, **environment: str) -> subprocess.CompletedProcess[str]:
+    """pytest on the copy's example tests, offline, with no model configured anywhere;
+    `args` go to pytest."""
     env = {
         name: value
         for name, value in os.environ.items()
@@ -54,7 +55,7 @@ def run_offline(copy: Path, **environment: str) -> subprocess.CompletedProcess[s
         sys.executable, "-m", "pytest", str(copy),
         "--ignore", str(copy / "app"),  # the shop's own smoke test: no AI steps
         "--ai-cache=offline", "--ai-cache-dir", str(copy.parent / "store"),
-        "-p", "no:cacheprovider", "-q",
+        "-p", "no:cacheprovider", "-q", *args,
     ]  # fmt: skip
     return subprocess.run(
         command, cwd=copy.parent, env=env, capture_output=True, text=True, timeout=540

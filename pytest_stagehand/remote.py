@@ -1,0 +1,91 @@
+"""Remote browsers, reached through Playwright's own protocols.
+
+`--ai-connect ws://…` speaks Playwright's protocol (`playwright run-server`, a Selenium
+Grid 4 or browserless endpoint that speaks it): the server launches the browser.
+`--ai-cdp-url http://…` attaches to a running Chromium over the DevTools protocol. Either
+way the page is an ordinary Playwright page, so snapshots, actions, heals, screenshots
+and tracing work as they do locally.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+from dataclasses import dataclass
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+from playwright.sync_api import Browser, BrowserType
+from playwright.sync_api import Error as PlaywrightError
+
+from .errors import BrowserUnreachable
+from .settings import Settings
+
+CONNECT_TIMEOUT_MS = 30_000
+PROBE_TIMEOUT_S = 5.0
+
+
+@dataclass(frozen=True)
+class RemoteBrowser:
+    """Where the session's browser runs, and by which protocol it is reached."""
+
+    endpoint: str
+    protocol: Literal["playwright", "cdp"]
+
+    @classmethod
+    def of(cls, settings: Settings) -> RemoteBrowser | None:
+        if settings.connect:
+            return cls(settings.connect, "playwright")
+        if settings.cdp_url:
+            return cls(settings.cdp_url, "cdp")
+        return None
+
+    @property
+    def option(self) -> str:
+        return "--ai-connect" if self.protocol == "playwright" else "--ai-cdp-url"
+
+    def probe(self, timeout_s: float = PROBE_TIMEOUT_S) -> None:
+        """Fail fast, once, when nothing listens at the endpoint (before any test runs)."""
+        parts = urlsplit(self.endpoint)
+        default_port = 443 if parts.scheme in ("https", "wss") else 80
+        try:
+            with socket.create_connection(
+                (parts.hostname or "localhost", parts.port or default_port), timeout_s
+            ):
+                pass
+        except OSError as exc:
+            raise self._unreachable(f"nothing answers there ({exc})") from None
+
+    def connect(self, browser_type: BrowserType, launch_options: dict[str, Any]) -> Browser:
+        """The remote browser; `launch_options` go to a Playwright server, which launches it."""
+        try:
+            if self.protocol == "cdp":
+                return browser_type.connect_over_cdp(self.endpoint, timeout=CONNECT_TIMEOUT_MS)
+            options = {_camel(name): value for name, value in launch_options.items()}
+            return browser_type.connect(
+                self.endpoint,
+                timeout=CONNECT_TIMEOUT_MS,
+                headers={"x-playwright-launch-options": json.dumps(options)},
+            )
+        except PlaywrightError as exc:
+            raise self._unreachable(str(exc).splitlines()[0]) from None
+
+    def _unreachable(self, reason: str) -> BrowserUnreachable:
+        hint = (
+            "start one with `playwright run-server --port 3000 --host 127.0.0.1`, or check the "
+            "grid's Playwright endpoint"
+            if self.protocol == "playwright"
+            else "start Chromium with --remote-debugging-port=9222, or check the service's "
+            "CDP URL"
+        )
+        return BrowserUnreachable(
+            f"The remote browser at {self.endpoint} ({self.option}) cannot be reached: "
+            f"{reason}.\nCheck that it is running and reachable from this machine ({hint}), "
+            f"or leave out {self.option} to launch a local Chromium."
+        )
+
+
+def _camel(name: str) -> str:
+    """executable_path → executablePath: the server reads the protocol's spelling."""
+    first, *rest = name.split("_")
+    return first + "".join(part.title() for part in rest)
