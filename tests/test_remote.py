@@ -76,16 +76,19 @@ def evidence_screenshots(evidence: Path) -> dict[str, int]:
 
 def test_the_examples_replay_through_a_playwright_server(tmp_path: Path, playwright_server: str):
     copy = copy_of_examples(tmp_path)
-    evidence = tmp_path / "evidence"
+    evidence, output = tmp_path / "evidence", tmp_path / "test-results"
 
     run = run_offline(
         copy, "--ai-connect", playwright_server, "--browser-executable-path", chromium_path(),
         "--ai-screenshots=every-step", f"--ai-evidence={evidence}",
+        "--tracing=on", f"--output={output}",
     )  # fmt: skip
 
     assert outcome(run) == {"passed": EXAMPLE_TESTS}, run.stdout[-4000:] + run.stderr[-2000:]
     shots = evidence_screenshots(evidence)
     assert len(shots) == EXAMPLE_TESTS and all(shots.values()), shots
+    traces = list(output.glob("*/trace.zip"))  # recorded by the server, fetched back
+    assert len(traces) == EXAMPLE_TESTS and all(t.stat().st_size > 0 for t in traces), traces
 
 
 def test_the_examples_replay_through_chromium_over_cdp(tmp_path: Path, chromium_over_cdp: str):
