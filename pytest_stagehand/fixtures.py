@@ -26,7 +26,10 @@ from .usage import UsageLedger
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(
-    browser_type_launch_args: dict, pytestconfig: pytest.Config, browser_name: str
+    browser_type_launch_args: dict,
+    pytestconfig: pytest.Config,
+    browser_name: str,
+    connect_options: dict | None,
 ) -> dict:
     """Playwright's launch options, plus a system Chromium when Playwright's is missing.
 
@@ -34,7 +37,7 @@ def browser_type_launch_args(
     (--ai-connect), and a browser attached over CDP is not launched at all.
     """
     settings = session_settings(pytestconfig)
-    remote = RemoteBrowser.of(settings)
+    remote = RemoteBrowser.of(settings, connect_options)
     if (
         browser_name != "chromium"
         or "executable_path" in browser_type_launch_args
@@ -65,9 +68,11 @@ def launch_browser(
     browser_type: BrowserType,
     browser_type_launch_args: dict,
     pytestconfig: pytest.Config,
+    connect_options: dict | None,
 ) -> Callable[..., Browser]:
-    """pytest-playwright's launcher, or a connection to --ai-connect / --ai-cdp-url."""
-    remote = RemoteBrowser.of(session_settings(pytestconfig))
+    """A connection to --ai-connect / --ai-cdp-url, or to pytest-playwright's own
+    `connect_options` (launch options sent as its server reads them); else its launcher."""
+    remote = RemoteBrowser.of(session_settings(pytestconfig), connect_options)
     if remote is None:
         return launch_browser
 

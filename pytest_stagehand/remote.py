@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 import socket
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
@@ -31,18 +32,23 @@ class RemoteBrowser:
 
     endpoint: str
     protocol: Literal["playwright", "cdp"]
+    option: str  # where it was given, for messages
+    extra: Mapping[str, Any] = field(default_factory=dict)  # more of `connect`'s arguments
 
     @classmethod
-    def of(cls, settings: Settings) -> RemoteBrowser | None:
+    def of(
+        cls, settings: Settings, connect_options: Mapping[str, Any] | None = None
+    ) -> RemoteBrowser | None:
+        """The remote browser the options name; pytest-playwright's own `connect_options`
+        fixture (set in a conftest) counts when neither option is given."""
         if settings.connect:
-            return cls(settings.connect, "playwright")
+            return cls(settings.connect, "playwright", "--ai-connect")
         if settings.cdp_url:
-            return cls(settings.cdp_url, "cdp")
+            return cls(settings.cdp_url, "cdp", "--ai-cdp-url")
+        if connect_options and connect_options.get("ws_endpoint"):
+            extra = {k: v for k, v in connect_options.items() if k != "ws_endpoint"}
+            return cls(connect_options["ws_endpoint"], "playwright", "connect_options", extra)
         return None
-
-    @property
-    def option(self) -> str:
-        return "--ai-connect" if self.protocol == "playwright" else "--ai-cdp-url"
 
     def probe(self, timeout_s: float = PROBE_TIMEOUT_S) -> None:
         """Fail fast, once, when nothing listens at the endpoint (before any test runs)."""
@@ -62,11 +68,12 @@ class RemoteBrowser:
             if self.protocol == "cdp":
                 return browser_type.connect_over_cdp(self.endpoint, timeout=CONNECT_TIMEOUT_MS)
             options = {_camel(name): value for name, value in launch_options.items()}
-            return browser_type.connect(
-                self.endpoint,
-                timeout=CONNECT_TIMEOUT_MS,
-                headers={"x-playwright-launch-options": json.dumps(options)},
-            )
+            headers = {
+                "x-playwright-launch-options": json.dumps(options),
+                **(self.extra.get("headers") or {}),
+            }
+            arguments = {"timeout": CONNECT_TIMEOUT_MS, **self.extra, "headers": headers}
+            return browser_type.connect(self.endpoint, **arguments)
         except PlaywrightError as exc:
             raise self._unreachable(str(exc).splitlines()[0]) from None
 

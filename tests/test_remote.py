@@ -144,3 +144,30 @@ def test_remote_browser_options_are_checked():
     assert settings.connect == "wss://grid.example/playwright"
     settings, _ = resolve({}, {}, env={"STAGEHAND_CDP_URL": "http://127.0.0.1:9222"})
     assert settings.cdp_url == "http://127.0.0.1:9222"
+
+
+def test_pytest_playwrights_own_connect_options_are_honoured(
+    pytester: pytest.Pytester, playwright_server: str
+):
+    pytester.makeconftest(
+        f"""
+        import pytest
+
+        @pytest.fixture(scope="session")
+        def connect_options():
+            return {{"ws_endpoint": "{playwright_server}"}}
+        """
+    )
+    pytester.makepyfile(
+        """
+        def test_page(page):
+            page.set_content("<h1>served remotely</h1>")
+            assert page.inner_text("h1") == "served remotely"
+        """
+    )
+
+    # The server has no browser of its own here: it launches the one named, which it can
+    # only do if the launch options reach it in the spelling it reads.
+    result = pytester.runpytest_subprocess("--browser-executable-path", chromium_path())
+
+    result.assert_outcomes(passed=1)
