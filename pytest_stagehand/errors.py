@@ -6,6 +6,11 @@ to handle anything this plugin raises.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .usage import CallUsage
+
 
 class StagehandError(Exception):
     """Base of every error raised by pytest-stagehand."""
@@ -26,7 +31,17 @@ class BrowserNotFound(StagehandError):
 
 
 class ModelError(StagehandError):
-    """Anything that went wrong talking to a model."""
+    """Anything that went wrong talking to a model.
+
+    `raw` holds what came back, if anything did (API key masked). `usage` sums the calls
+    the model answered before the error (a `CallUsage`, or None): they were paid for, so
+    reports count them whatever happened after.
+    """
+
+    def __init__(self, message: str, raw: str | None = None) -> None:
+        super().__init__(message)
+        self.raw = raw
+        self.usage: CallUsage | None = None
 
 
 class MissingApiKey(ModelError):
@@ -46,10 +61,6 @@ class ModelOutputError(ModelError):
 
     `raw` holds what came back, so nothing the model said is lost.
     """
-
-    def __init__(self, message: str, raw: str | None = None) -> None:
-        super().__init__(message)
-        self.raw = raw
 
 
 class BudgetExceeded(ModelError):
