@@ -33,15 +33,15 @@ class BrowserNotFound(StagehandError):
 class ModelError(StagehandError):
     """Anything that went wrong talking to a model.
 
-    `raw` holds what came back, if anything did (API key masked). `usage` sums the calls
-    the model answered before the error (a `CallUsage`, or None): they were paid for, so
-    reports count them whatever happened after.
+    `raw` holds what came back, if anything did (API key masked). `calls` are the calls
+    the model answered before the error: they were paid for, so reports count them
+    whatever happened after.
     """
 
     def __init__(self, message: str, raw: str | None = None) -> None:
         super().__init__(message)
         self.raw = raw
-        self.usage: CallUsage | None = None
+        self.calls: list[CallUsage] = []
 
 
 class MissingApiKey(ModelError):

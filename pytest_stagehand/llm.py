@@ -154,11 +154,13 @@ class ModelConfig:
 
 @dataclass(frozen=True)
 class Completion(Generic[T]):
-    """A validated answer, the raw text it was parsed from, and what it cost."""
+    """A validated answer, the raw text it was parsed from, and what it cost: `usage`
+    sums the `calls` made for it (a repair makes two)."""
 
     value: T
     raw: str
     usage: CallUsage
+    calls: tuple[CallUsage, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -244,11 +246,11 @@ class ModelClient(ABC):
                     raw=answer.text,
                 )
         except ModelError as exc:
-            exc.usage = sum(answered[1:], answered[0]) if answered else None
+            exc.calls = list(answered)
             raise
         if memo_key is not None:
             self._memo.set(memo_key, answer.text)
-        return Completion(value, answer.text, sum(answered[1:], answered[0]))
+        return Completion(value, answer.text, sum(answered[1:], answered[0]), tuple(answered))
 
     def close(self) -> None:
         self._client.close()
@@ -392,7 +394,9 @@ class ModelClient(ABC):
         ) from None
 
     def _server_message(self, exc: Any) -> str:
-        return _preview(self._masked(_error_message(exc.body) or str(exc.message)), 300)
+        body = exc.body  # the SDKs give the error object itself, or the whole body
+        text = _error_message(body) or (body.get("message") if isinstance(body, dict) else None)
+        return _preview(self._masked(str(text or exc.message)), 300)
 
     def _masked(self, text: str) -> str:
         """`text` without the API key: servers echo it in errors, proxies in pages."""
@@ -437,7 +441,7 @@ class ModelClient(ABC):
         )
         if self.ledger is not None:
             self.ledger.record(usage)
-        return Completion(value, raw, usage)
+        return Completion(value, raw, usage, (usage,))
 
 
 # --- OpenAI and compatible servers ---------------------------------------------------------

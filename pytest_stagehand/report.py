@@ -480,10 +480,11 @@ class SessionSummary:
         return lines
 
     def _cache_lines(self) -> list[str]:
-        counts = Counter(step["cache"] for step in self.steps if step["cache"] != "none")
+        counts = Counter(_cache_outcome(step) for step in self.steps)
+        del counts["none"]
         lines = []
         if counts:
-            order = ("hit", "miss", "healed", "refreshed", "off")
+            order = ("hit", "miss", "healed", "refreshed", "off", "failed")
             lines.append("cache: " + ", ".join(f"{counts[s]} {s}" for s in order if counts[s]))
         lines += [
             f"  healed in {step['test']}: \"{step['instruction']}\" {describe_heal(step['heal'])}"
@@ -491,6 +492,14 @@ class SessionSummary:
             if step["heal"]
         ]
         return lines
+
+
+def _cache_outcome(step: Record) -> str:
+    """The step's cache status; "failed" for a step that failed before it had one (a
+    model error on a miss), so the cache line counts every step that used the cache."""
+    if step["cache"] == "none" and not step["ok"] and step["kind"] != "goto":
+        return "failed"
+    return step["cache"]
 
 
 SUMMARY_KEY = pytest.StashKey[SessionSummary]()

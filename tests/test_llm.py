@@ -478,20 +478,27 @@ def test_errors_carry_the_usage_of_the_calls_answered_before_them(scripted_model
     scripted_model.enqueue(bad, bad)
     with pytest.raises(ModelOutputError) as invalid:
         client_for(scripted_model, provider, ledger).complete(ASK, Cart)
-    usage = invalid.value.usage
-    assert (usage.input_tokens, usage.output_tokens) == (2000, 40)
-    assert usage.cost_usd is not None and usage.cost_usd > 0
+    calls = invalid.value.calls
+    assert [(c.input_tokens, c.output_tokens) for c in calls] == [(1000, 20), (1000, 20)]
+    assert all(c.cost_usd is not None and c.cost_usd > 0 for c in calls)
 
     scripted_model.enqueue(bad)
     scripted_model.default = Fault(503)
     with pytest.raises(ModelUnavailable) as unavailable:  # the repair call never answered
         client_for(scripted_model, provider, ledger, max_retries=0).complete(ASK, Cart)
-    assert unavailable.value.usage.input_tokens == 1000
+    assert [c.input_tokens for c in unavailable.value.calls] == [1000]
     assert ledger.session.calls == 3
 
     with pytest.raises(ModelUnavailable) as nothing_answered:
         client_for(scripted_model, provider, max_retries=0).complete(ASK, Cart)
-    assert nothing_answered.value.usage is None
+    assert nothing_answered.value.calls == []
+
+
+def test_a_repaired_answer_lists_both_calls(scripted_model):
+    scripted_model.enqueue(Reply("no", input_tokens=10, output_tokens=1), GOOD)
+    result = client_for(scripted_model, "openai").complete(ASK, Cart)
+    assert len(result.calls) == 2 and result.calls[0].input_tokens == 10
+    assert result.usage.input_tokens == 10 + result.calls[1].input_tokens
 
 
 def test_the_repair_log_names_what_was_asked_for(scripted_model, caplog):

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
 import pytest
 
 from pytest_stagehand.errors import BudgetExceeded, ConfigError
@@ -174,3 +178,91 @@ def test_negative_budget_is_a_config_error(where):
             UsageLedger(max_cost=-1)
         else:
             UsageLedger().begin_test("t", max_cost=-1)
+
+
+# --- every answered call counts, in every report -----------------------------------------------
+
+FAILING_CONFTEST = """
+from pytest_stagehand.usage import PRICES
+
+PRICES.register("openai/scripted", 1.0, 2.0)  # USD per 1M tokens: $0.0012 a scripted call
+"""
+
+FAILING_STEPS = """
+from pydantic import BaseModel
+
+
+class Cart(BaseModel):
+    items: int
+
+
+def test_extract(ai_page):
+    ai_page.set_content("<p>Items: 2</p>")
+    ai_page.extract("the number of items", schema=Cart)
+
+
+def test_claim(ai_page):
+    ai_page.set_content("<p>Items: 2</p>")
+    ai_page.assert_that("the cart holds 2 items")
+
+
+def test_observe(ai_page):
+    ai_page.set_content("<button>Buy</button>")
+    ai_page.observe("the buy button")
+"""
+
+
+def test_calls_answered_before_a_failure_count_in_every_report(pytester, scripted_model):
+    """Each step gets answers that are not what it asked for, then (observe) an outage:
+    every step fails, yet all five answered calls show in the summary, JUnit and Allure."""
+    from pytest_stagehand.scripted_model import Fault, Reply
+
+    unusable = Reply("I think there are two items.", input_tokens=1000, output_tokens=100)
+    scripted_model.enqueue(unusable, unusable, unusable, unusable, unusable)
+    scripted_model.default = Fault(503)  # observe's repair call never gets an answer
+    pytester.makeconftest(FAILING_CONFTEST)
+    pytester.makepyfile(test_inner=FAILING_STEPS)
+
+    result = pytester.runpytest_subprocess(
+        "-p",
+        "no:cacheprovider",
+        "-p",
+        "no:randomly",
+        "--ai-model=openai/scripted",
+        f"--ai-base-url={scripted_model.openai_base_url}",
+        "--ai-retries=0",
+        "--junitxml=junit.xml",
+        "--alluredir=allure",
+    )
+
+    result.assert_outcomes(failed=3)
+    result.stdout.fnmatch_lines(
+        [
+            "model calls: 5 calls, 5,000 in / 500 out tokens, $0.0060",
+            "cache: 3 failed",
+        ]
+    )
+    junit = {
+        case.get("name").split("[")[0]: {
+            p.get("name"): p.get("value") for p in case.iter("property")
+        }
+        for case in ET.parse(pytester.path / "junit.xml").iter("testcase")
+    }
+    assert {name: props["stagehand_model_calls"] for name, props in junit.items()} == {
+        "test_extract": "2",
+        "test_claim": "2",
+        "test_observe": "1",
+    }
+    assert junit["test_extract"]["stagehand_input_tokens"] == "2000"
+    assert junit["test_extract"]["stagehand_output_tokens"] == "200"
+    assert junit["test_observe"]["stagehand_cost_usd"] == "0.0012"
+    allure = {
+        result["name"].split("[")[0]: {
+            p["name"]: p["value"] for p in result["steps"][0]["parameters"]
+        }
+        for result in map(
+            json.loads, map(Path.read_text, (pytester.path / "allure").glob("*-result.json"))
+        )
+    }
+    assert allure["test_extract"]["usage"] == "2 calls, 2,000 in / 200 out tokens, $0.0024"
+    assert allure["test_observe"]["usage"] == "1 call, 1,000 in / 100 out tokens, $0.0012"
