@@ -6,6 +6,8 @@ to handle anything this plugin raises.
 
 from __future__ import annotations
 
+from pathlib import Path
+from types import TracebackType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -42,6 +44,27 @@ class ModelError(StagehandError):
         super().__init__(message)
         self.raw = raw
         self.calls: list[CallUsage] = []
+
+
+def show_briefly(error: BaseException) -> None:
+    """Trim how pytest shows `error`: our message, where the test called the step, no more.
+
+    The provider SDK's exception chain (httpcore, httpx, openai) and the frames inside
+    this package are dropped from the error, so a failure reads in a dozen lines instead
+    of hundreds. The plugin skips this at -vv and with --full-trace.
+    """
+    error.__cause__ = None
+    error.__suppress_context__ = True
+    package = str(Path(__file__).parent)
+    outside: TracebackType | None = None
+    tb = error.__traceback__
+    while tb is not None:
+        inside = tb.tb_frame.f_code.co_filename.startswith(package)
+        if inside and outside is not None:
+            outside.tb_next = None  # the test's own frame is the last one shown
+            return
+        outside = None if inside else tb
+        tb = tb.tb_next
 
 
 class MissingApiKey(ModelError):

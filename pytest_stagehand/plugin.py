@@ -11,7 +11,7 @@ import pytest
 
 from . import report
 from .cache import RecordingStore
-from .errors import ConfigError, MissingApiKey
+from .errors import ConfigError, MissingApiKey, ModelError, show_briefly
 from .llm import ModelConfig
 from .settings import OPTIONS, Settings, cache_root, resolve
 
@@ -159,6 +159,16 @@ def model_config(settings: Settings, rootdir: Path) -> ModelConfig | None:
 
 
 # --- reports: step lines, terminal summary, Allure, evidence, JUnit (logic in report.py) ---
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
+    try:
+        return (yield)
+    except ModelError as exc:  # message and advice first; the SDK chain only when asked for
+        if item.config.get_verbosity() < 2 and not item.config.option.fulltrace:
+            show_briefly(exc)
+        raise
 
 
 @pytest.hookimpl(wrapper=True)

@@ -815,3 +815,54 @@ def test_structured_output_from_a_real_local_model():
         [Message("user", "Which city is the capital of France? Answer as JSON.")], Answer
     )
     assert "paris" in result.value.city.lower()
+
+
+# --- how a model failure reads in pytest ------------------------------------------------------
+
+OUTAGE_TEST = """
+def test_total(ai_page):
+    ai_page.set_content("<p>Total: $5</p>")
+    ai_page.extract("the total")
+"""
+
+
+def _failure_section(output: str) -> list[str]:
+    """The lines pytest prints for the one failing test, header to the next section."""
+    lines = output.splitlines()
+    start = next(
+        i for i, line in enumerate(lines) if line.startswith("___") and "test_total" in line
+    )
+    end = next(i for i in range(start + 1, len(lines)) if lines[i].startswith(("___", "===")))
+    return lines[start:end]
+
+
+def test_an_outage_reads_in_a_few_lines_message_and_advice_first(pytester, scripted_model):
+    scripted_model.default = Fault(503, "scripted overload")
+    pytester.makepyfile(test_outage=OUTAGE_TEST)
+    options = [
+        "-p",
+        "no:cacheprovider",
+        "--ai-model=openai/scripted",
+        "--ai-retries=1",
+        f"--ai-base-url={scripted_model.openai_base_url}",
+        "--ai-cache=off",
+    ]
+
+    result = pytester.runpytest_subprocess(*options)
+
+    result.assert_outcomes(failed=1)
+    section = _failure_section(result.stdout.str())
+    assert len(section) <= 15, "\n".join(section)
+    errors = [line for line in section if line.startswith("E ")]
+    assert errors[0].split()[1:3] == [
+        "pytest_stagehand.errors.ModelUnavailable:",
+        "openai/scripted",
+    ]
+    assert "kept failing (HTTP 503: scripted overload) after 2 attempts" in errors[0]
+    assert "try again later" in errors[0]
+    assert any('ai_page.extract("the total")' in line for line in section)  # the test's line
+    assert "InternalServerError" not in result.stdout.str()
+
+    chained = pytester.runpytest_subprocess(*options, "-vv")
+    assert "openai.InternalServerError" in chained.stdout.str()  # the chain, when asked for
+    assert "llm.py" in chained.stdout.str()
