@@ -14,6 +14,7 @@ from .cache import RecordingStore
 from .errors import ConfigError, MissingApiKey, ModelError, show_briefly
 from .llm import ModelConfig
 from .settings import OPTIONS, Settings, cache_root, resolve
+from .usage import SharedSpend, UsageLedger
 
 SETTINGS_KEY = pytest.StashKey[Settings]()
 EXPLICIT_KEY = pytest.StashKey[frozenset]()
@@ -156,6 +157,17 @@ def model_config(settings: Settings, rootdir: Path) -> ModelConfig | None:
         max_retries=settings.model_retries,
         memo_dir=cache_root(settings, rootdir) / "memo" if settings.memo else None,
     )
+
+
+def usage_ledger(config: pytest.Config) -> UsageLedger:
+    """The session's ledger; with --ai-max-cost its budget is the whole run's, the spend
+    shared with the other xdist workers under the cache directory (by the run's id)."""
+    settings = session_settings(config)
+    shared = None
+    if settings.max_cost is not None:
+        spend_dir = cache_root(settings, config.rootpath) / "spend"
+        shared = SharedSpend(spend_dir, config.stash[RUN_KEY].id)
+    return UsageLedger(settings.max_cost, shared=shared)
 
 
 # --- reports: step lines, terminal summary, Allure, evidence, JUnit (logic in report.py) ---

@@ -9,7 +9,15 @@ from pathlib import Path
 import pytest
 
 from pytest_stagehand.errors import BudgetExceeded, ConfigError
-from pytest_stagehand.usage import PRICES, CallUsage, Price, PriceTable, UsageLedger, UsageTotals
+from pytest_stagehand.usage import (
+    PRICES,
+    CallUsage,
+    Price,
+    PriceTable,
+    SharedSpend,
+    UsageLedger,
+    UsageTotals,
+)
 
 
 def call(model="openai/gpt-4o-mini", cost=0.01, **kw) -> CallUsage:
@@ -266,3 +274,72 @@ def test_calls_answered_before_a_failure_count_in_every_report(pytester, scripte
     }
     assert allure["test_extract"]["usage"] == "2 calls, 2,000 in / 200 out tokens, $0.0024"
     assert allure["test_observe"]["usage"] == "1 call, 1,000 in / 100 out tokens, $0.0012"
+
+
+def test_shared_spend_adds_up_across_ledgers(tmp_path):
+    """Two ledgers of one run (two xdist workers) share one budget; another run does not."""
+    first = UsageLedger(max_cost=0.05, shared=SharedSpend(tmp_path, "run-1"))
+    second = UsageLedger(max_cost=0.05, shared=SharedSpend(tmp_path, "run-1"))
+    other_run = UsageLedger(max_cost=0.05, shared=SharedSpend(tmp_path, "run-2"))
+    first.record(call(cost=0.03))
+    second.check_budget()
+    second.record(call(cost=0.03))
+    with pytest.raises(BudgetExceeded, match=r"this run spent \$0\.0600 of --ai-max-cost"):
+        first.check_budget()
+    other_run.check_budget()
+    assert first.session.cost_usd == pytest.approx(0.03)  # its own calls, for its reports
+
+
+SPENDING_CONFTEST = """
+from pytest_stagehand.usage import PRICES
+
+PRICES.register("openai/scripted", 1.0, 0.0)  # USD per 1M tokens: $0.50 a scripted call
+"""
+
+SPENDING_TEST = """
+import os
+
+import pytest
+from pydantic import BaseModel
+
+from pytest_stagehand.errors import BudgetExceeded
+from pytest_stagehand.llm import Message
+
+
+class Answer(BaseModel):
+    ok: bool
+
+
+def test_spend(ai_model_client):
+    worker = os.environ["PYTEST_XDIST_WORKER"]
+    with pytest.raises(BudgetExceeded, match="this run spent"):
+        for _ in range(20):
+            ai_model_client.complete([Message("user", worker)], Answer)
+"""
+
+
+def test_the_budget_caps_the_whole_run_across_xdist_workers(pytester, scripted_model):
+    """--ai-max-cost 2.50 with -n 2, both workers spending $0.50 a call: the run stops
+    at the cap (one call in flight per worker may cross it), not at 2.50 per worker."""
+    from pytest_stagehand.scripted_model import Reply
+
+    scripted_model.default = Reply({"ok": True}, input_tokens=500_000, output_tokens=0)
+    pytester.makeconftest(SPENDING_CONFTEST)
+    pytester.makepyfile(test_inner=SPENDING_TEST)
+
+    result = pytester.runpytest_subprocess(
+        "-n",
+        "2",
+        "--dist",
+        "each",
+        "-p",
+        "no:cacheprovider",
+        "--ai-max-cost",
+        "2.50",
+        "--ai-model=openai/scripted",
+        f"--ai-base-url={scripted_model.openai_base_url}",
+    )
+
+    result.assert_outcomes(passed=2)  # each worker ran the test and was stopped by the budget
+    spent = 0.50 * scripted_model.calls
+    assert 2.50 <= spent <= 2.50 + 0.50  # without sharing: $2.50 per worker, $5.00
