@@ -292,6 +292,11 @@ class ScriptedModelServer:
         with self._lock:
             self._queue.extend(replies)
 
+    def clear(self) -> None:
+        """Drop the replies still queued (the requests received are kept)."""
+        with self._lock:
+            self._queue.clear()
+
     @property
     def pending(self) -> int:
         """Replies queued and not yet used."""

@@ -10,6 +10,7 @@ import base64
 import json
 import os
 
+import fault_matrix
 import pytest
 from pydantic import BaseModel, Field, HttpUrl
 
@@ -866,3 +867,26 @@ def test_an_outage_reads_in_a_few_lines_message_and_advice_first(pytester, scrip
     chained = pytester.runpytest_subprocess(*options, "-vv")
     assert "openai.InternalServerError" in chained.stdout.str()  # the chain, when asked for
     assert "llm.py" in chained.stdout.str()
+
+
+# --- the fault matrix: every operation, both wires ---------------------------------------------
+
+
+@pytest.mark.parametrize("operation", fault_matrix.OPERATIONS)
+@pytest.mark.parametrize("wire", fault_matrix.WIRES)
+def test_every_model_fault_ends_recovered_or_in_a_typed_error(
+    page, scripted_model, wire, operation
+):
+    """Each fault (HTTP errors, timeouts, bad answers, replies that are no reply) once and on
+    every call: once is recovered from, always is a typed error. bench/bench_faults.py
+    prints the counts over the same matrix."""
+    cases = [case for case in fault_matrix.cases((operation,)) if case.wire == wire]
+    with fault_matrix.fault_page(page, scripted_model, wire) as ai_page:
+        results = [fault_matrix.run_case(ai_page, scripted_model, case) for case in cases]
+    wrong = [
+        f"{r.case.name}: {r.outcome} ({r.detail})"
+        for r in results
+        if r.outcome != fault_matrix.expected(r.case)
+    ]
+    assert not wrong, "\n".join(wrong)
+    assert len(results) == 2 * len(fault_matrix.FAULTS)
