@@ -6,6 +6,13 @@ to handle anything this plugin raises.
 
 from __future__ import annotations
 
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .usage import CallUsage
+
 
 class StagehandError(Exception):
     """Base of every error raised by pytest-stagehand."""
@@ -30,7 +37,38 @@ class BrowserUnreachable(StagehandError):
 
 
 class ModelError(StagehandError):
-    """Anything that went wrong talking to a model."""
+    """Anything that went wrong talking to a model.
+
+    `raw` holds what came back, if anything did (API key masked). `calls` are the calls
+    the model answered before the error: they were paid for, so reports count them
+    whatever happened after.
+    """
+
+    def __init__(self, message: str, raw: str | None = None) -> None:
+        super().__init__(message)
+        self.raw = raw
+        self.calls: list[CallUsage] = []
+
+
+def show_briefly(error: BaseException) -> None:
+    """Trim how pytest shows `error`: our message, where the test called the step, no more.
+
+    The provider SDK's exception chain (httpcore, httpx, openai) and the frames inside
+    this package are dropped from the error, so a failure reads in a dozen lines instead
+    of hundreds. The plugin skips this at -vv and with --full-trace.
+    """
+    error.__cause__ = None
+    error.__suppress_context__ = True
+    package = str(Path(__file__).parent)
+    outside: TracebackType | None = None
+    tb = error.__traceback__
+    while tb is not None:
+        inside = tb.tb_frame.f_code.co_filename.startswith(package)
+        if inside and outside is not None:
+            outside.tb_next = None  # the test's own frame is the last one shown
+            return
+        outside = None if inside else tb
+        tb = tb.tb_next
 
 
 class MissingApiKey(ModelError):
@@ -50,10 +88,6 @@ class ModelOutputError(ModelError):
 
     `raw` holds what came back, so nothing the model said is lost.
     """
-
-    def __init__(self, message: str, raw: str | None = None) -> None:
-        super().__init__(message)
-        self.raw = raw
 
 
 class BudgetExceeded(ModelError):

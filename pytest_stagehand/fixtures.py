@@ -17,7 +17,13 @@ from .errors import BrowserNotFound, BrowserUnreachable, ConfigError, MissingApi
 from .evaluator import Evaluator
 from .llm import ModelClient, create_client
 from .page import AIPage
-from .plugin import EXPLICIT_KEY, model_config, recording_store, session_settings
+from .plugin import (
+    EXPLICIT_KEY,
+    model_config,
+    recording_store,
+    session_settings,
+    usage_ledger,
+)
 from .remote import RemoteBrowser
 from .replay import RecordingResolver, StepRecorder
 from .settings import Settings
@@ -90,9 +96,13 @@ def launch_browser(
 
 
 @pytest.fixture(scope="session")
-def ai_usage(pytestconfig: pytest.Config) -> UsageLedger:
-    """Usage and cost of this session's model calls; stops calls past --ai-max-cost."""
-    return UsageLedger(session_settings(pytestconfig).max_cost)
+def ai_usage(pytestconfig: pytest.Config) -> Iterator[UsageLedger]:
+    """Usage and cost of this session's model calls; stops calls once the run (all xdist
+    workers) spent --ai-max-cost."""
+    ledger = usage_ledger(pytestconfig)
+    yield ledger
+    if ledger.shared is not None:
+        ledger.shared.close()
 
 
 @pytest.fixture(scope="session")

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ValidationError
@@ -58,8 +58,11 @@ _PROVIDERS = {
     "openai": ("OPENAI_API_KEY", "OPENAI_BASE_URL", "https://api.openai.com/v1"),
     "anthropic": ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "https://api.anthropic.com"),
 }
+# "maximum context length is 2048 tokens", "exceeds the context window", "n_ctx"
+_CONTEXT_OVERFLOW = re.compile(r"context (length|window|size)|n_ctx|too many tokens", re.I)
 # Sent to servers at a custom base URL when no key is configured: local servers ignore it.
 PLACEHOLDER_KEY = "no-key-configured"
+
 
 @dataclass(frozen=True, repr=False)
 class ModelConfig:
@@ -151,11 +154,13 @@ class ModelConfig:
 
 @dataclass(frozen=True)
 class Completion(Generic[T]):
-    """A validated answer, the raw text it was parsed from, and what it cost."""
+    """A validated answer, the raw text it was parsed from, and what it cost: `usage`
+    sums the `calls` made for it (a repair makes two)."""
 
     value: T
     raw: str
     usage: CallUsage
+    calls: tuple[CallUsage, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -212,31 +217,40 @@ class ModelClient(ABC):
             if hit is not None:
                 return hit
 
-        answer, usage = self._call(messages, schema, max_tokens, purpose)
-        value, problem = _validate(answer, schema, max_tokens)
-        if problem is not None:
-            if answer.truncated:
-                retry_messages, max_tokens = messages, max_tokens * 2
-            else:
-                retry_messages = (
-                    *messages,
-                    Message("assistant", answer.text or "(empty answer)"),
-                    Message("user", REPAIR_INSTRUCTION.format(problem=problem)),
-                )
-            log.info("%s: invalid answer for %s, one repair attempt", self.config.model, purpose)
-            answer, repair_usage = self._call(retry_messages, schema, max_tokens, purpose)
-            usage = usage + repair_usage
+        answered: list[CallUsage] = []  # every answered call, for the error if one comes
+        try:
+            answer = self._call(messages, schema, max_tokens, purpose, answered)
             value, problem = _validate(answer, schema, max_tokens)
-        if value is None:
-            raise ModelOutputError(
-                f"{self.config.model} gave no usable {schema.__name__} answer"
-                f"{f' for {purpose}' if purpose else ''}, even after a repair attempt: {problem}. "
-                f"It answered: {_preview(answer.text)}",
-                raw=answer.text,
-            )
+            if problem is not None and not _context_full(answer, max_tokens):
+                if answer.truncated:
+                    retry_messages, max_tokens = messages, max_tokens * 2
+                else:
+                    retry_messages = (
+                        *messages,
+                        Message("assistant", answer.text or "(empty answer)"),
+                        Message("user", REPAIR_INSTRUCTION.format(problem=problem)),
+                    )
+                log.info(
+                    "%s: invalid answer for %s, one repair attempt",
+                    self.config.model,
+                    purpose or schema.__name__,
+                )
+                answer = self._call(retry_messages, schema, max_tokens, purpose, answered)
+                value, problem = _validate(answer, schema, max_tokens)
+            if value is None:
+                repaired = ", even after a repair attempt" if len(answered) > 1 else ""
+                raise ModelOutputError(
+                    f"{self.config.model} gave no usable {schema.__name__} answer"
+                    f"{f' for {purpose}' if purpose else ''}{repaired}: {problem}. "
+                    f"It answered: {_preview(self._masked(answer.text))}",
+                    raw=answer.text,
+                )
+        except ModelError as exc:
+            exc.calls = list(answered)
+            raise
         if memo_key is not None:
             self._memo.set(memo_key, answer.text)
-        return Completion(value, answer.text, usage)
+        return Completion(value, answer.text, sum(answered[1:], answered[0]), tuple(answered))
 
     def close(self) -> None:
         self._client.close()
@@ -262,9 +276,14 @@ class ModelClient(ABC):
     # --- shared machinery --------------------------------------------------------------
 
     def _call(
-        self, messages: Sequence[Message], schema: type[BaseModel], max_tokens: int, purpose: str
-    ) -> tuple[_Answer, CallUsage]:
-        """One answer: budget check, bounded retries, usage recorded."""
+        self,
+        messages: Sequence[Message],
+        schema: type[BaseModel],
+        max_tokens: int,
+        purpose: str,
+        answered: list[CallUsage],
+    ) -> _Answer:
+        """One answer: budget check, bounded retries, usage recorded (also in `answered`)."""
         if self.ledger is not None:
             self.ledger.check_budget()
         started = time.monotonic()
@@ -273,14 +292,14 @@ class ModelClient(ABC):
             try:
                 answer = self._send(messages, schema, max_tokens)
                 break
-            except self._sdk.APIError as exc:
-                reason = self._transient_reason(exc)  # raises at once for non-transient faults
+            except (self._sdk.APIError, UnusableReply) as exc:
+                # raises at once for faults a retry cannot help
+                if isinstance(exc, UnusableReply):
+                    reason = self._masked(exc.reason)
+                else:
+                    reason = self._transient_reason(exc)
                 if retries >= self.config.max_retries:
-                    raise ModelUnavailable(
-                        f"{self.config.model} at {self.config.endpoint} kept failing ({reason}) "
-                        f"after {retries + 1} attempts. The provider may be overloaded or down: "
-                        "try again later, or check the server at that address."
-                    ) from exc
+                    raise self._unavailable(reason, retries + 1, exc) from exc
                 delay = self._backoff(retries, _retry_after(exc))
                 retries += 1
                 log.warning(
@@ -304,6 +323,7 @@ class ModelClient(ABC):
             ),
             retries=retries,
         )
+        answered.append(usage)
         if self.ledger is not None:
             self.ledger.record(usage)
         log.debug(
@@ -315,7 +335,30 @@ class ModelClient(ABC):
             usage.output_tokens,
             usage.latency_s,
         )
-        return answer, usage
+        return answer
+
+    def _unavailable(self, reason: str, attempts: int, exc: Exception) -> ModelUnavailable:
+        """The error after the last retry: what happened, then what the user can do."""
+        where = f"{self.config.model} at {self.config.endpoint}"
+        if isinstance(exc, UnusableReply):
+            return ModelUnavailable(
+                f"{where} sent {attempts} replies that are not answers ({reason}). "
+                f"It sent: {_preview(self._masked(exc.body), 300)} "
+                "Check that --ai-base-url is the model server's API (for OpenAI-compatible "
+                "servers it usually ends in /v1), not a web page or a proxy's error page.",
+                raw=self._masked(exc.body),
+            )
+        if isinstance(exc, self._sdk.APITimeoutError):
+            return ModelUnavailable(
+                f"{where} kept failing ({reason}) after {attempts} attempts. A local model on "
+                f"a CPU may need longer: raise --ai-timeout (ini ai_timeout; now "
+                f"{self.config.timeout:g}s). A single-slot server (llama.cpp) keeps working on "
+                "a timed-out request, so retries queue behind it: lower --ai-retries too."
+            )
+        return ModelUnavailable(
+            f"{where} kept failing ({reason}) after {attempts} attempts. The provider may be "
+            "overloaded or down: try again later, or check the server at that address."
+        )
 
     @property
     def _prices(self) -> PriceTable:
@@ -339,20 +382,25 @@ class ModelClient(ABC):
             ) from None  # the SDK error may quote the key
         if status in (408, 409, 429) or status >= 500:
             return f"HTTP {status}: {detail}"
+        advice = (
+            "The prompt does not fit the server's context size: start the server with a "
+            "larger one (llama.cpp: --ctx-size; llama-cpp-python: --n_ctx; Ollama: num_ctx)."
+            if _CONTEXT_OVERFLOW.search(detail)
+            else "Check --ai-model and the server's supported features."
+        )
         raise ModelError(
             f"{self.config.model} at {self.config.endpoint} rejected the request "
-            f"(HTTP {status}: {detail}). Check --ai-model and the server's supported features."
+            f"(HTTP {status}: {detail}). {advice}"
         ) from None
 
     def _server_message(self, exc: Any) -> str:
-        body = exc.body
-        if isinstance(body, dict) and isinstance(body.get("error"), dict):
-            body = body["error"]
-        text = body.get("message") if isinstance(body, dict) else None
-        text = str(text or exc.message)
-        if self._api_key != PLACEHOLDER_KEY:
-            text = text.replace(self._api_key, "***")
-        return _preview(text, 300)
+        body = exc.body  # the SDKs give the error object itself, or the whole body
+        text = _error_message(body) or (body.get("message") if isinstance(body, dict) else None)
+        return _preview(self._masked(str(text or exc.message)), 300)
+
+    def _masked(self, text: str) -> str:
+        """`text` without the API key: servers echo it in errors, proxies in pages."""
+        return text if self._api_key == PLACEHOLDER_KEY else text.replace(self._api_key, "***")
 
     def _backoff(self, retry: int, retry_after: float | None) -> float:
         ceiling = min(self.config.backoff_cap, self.config.backoff_base * 2**retry)
@@ -393,20 +441,25 @@ class ModelClient(ABC):
         )
         if self.ledger is not None:
             self.ledger.record(usage)
-        return Completion(value, raw, usage)
+        return Completion(value, raw, usage, (usage,))
 
 
 # --- OpenAI and compatible servers ---------------------------------------------------------
 
-# (endpoint, model) pairs that rejected response_format json_schema: use json_object.
-_JSON_OBJECT_ONLY: set[tuple[str, str]] = set()
-_JSON_OBJECT_LOCK = threading.Lock()
+# How an OpenAI-compatible endpoint constrains output, strongest first: response_format
+# json_schema (OpenAI, llama.cpp's server, vLLM, Ollama); json_object with the schema
+# beside it (llama-cpp-python's server, which refuses json_schema but enforces this);
+# bare json_object with the schema in the prompt only, the last resort.
+StructuredMode = Literal["json_schema", "json_object+schema", "json_object"]
+# (endpoint, model) → the strongest mode it accepted, found on its first call.
+_ENDPOINT_MODES: dict[tuple[str, str], StructuredMode] = {}
+_ENDPOINT_MODES_LOCK = threading.Lock()
 # Reasoning models accept only the default temperature.
 _NO_TEMPERATURE = re.compile(r"^(o\d|gpt-5)")
 
 
 class OpenAIClient(ModelClient):
-    """Chat Completions: json_schema output (strict where possible), else json_object."""
+    """Chat Completions, in the strongest structured-output mode the endpoint accepts."""
 
     def __init__(self, config: ModelConfig, ledger: UsageLedger | None = None) -> None:
         super().__init__(config, ledger)
@@ -420,37 +473,47 @@ class OpenAIClient(ModelClient):
             max_retries=0,  # retries are ours, so they are bounded, logged and counted
         )
 
+    @property
+    def structured_mode(self) -> StructuredMode:
+        """The mode this endpoint is asked in: json_schema until it refuses it."""
+        return _ENDPOINT_MODES.get((self.config.endpoint, self.config.name), "json_schema")
+
     def _send(
         self, messages: Sequence[Message], schema: type[BaseModel], max_tokens: int
     ) -> _Answer:
         endpoint = (self.config.endpoint, self.config.name)
-        if endpoint not in _JSON_OBJECT_ONLY:
+        mode = self.structured_mode
+        while True:
             try:
-                return self._create(messages, schema, max_tokens, json_schema=True)
+                answer = self._create(messages, schema, max_tokens, mode)
             except self._sdk.APIStatusError as exc:
-                if not _rejects_json_schema(exc):
+                weaker = _weaker_mode(mode, exc)
+                if weaker is None:
                     raise
-                with _JSON_OBJECT_LOCK:
-                    _JSON_OBJECT_ONLY.add(endpoint)
                 log.info(
-                    "%s at %s does not support json_schema output; using json_object",
+                    "%s at %s refuses %s output; using %s",
                     self.config.model,
                     self.config.endpoint,
+                    mode,
+                    weaker,
                 )
-        return self._create(messages, schema, max_tokens, json_schema=False)
+                mode = weaker
+                with _ENDPOINT_MODES_LOCK:
+                    _ENDPOINT_MODES[endpoint] = mode
+                continue
+            return answer
 
     def _create(
         self,
         messages: Sequence[Message],
         schema: type[BaseModel],
         max_tokens: int,
-        *,
-        json_schema: bool,
+        mode: StructuredMode,
     ) -> _Answer:
         config = self.config
         schema_json = schema.model_json_schema()
         kwargs: dict[str, Any] = {"model": config.name}
-        if json_schema:
+        if mode == "json_schema":
             strict = _strict_schema(schema_json)
             kwargs["response_format"] = {
                 "type": "json_schema",
@@ -462,6 +525,9 @@ class OpenAIClient(ModelClient):
             }
         else:
             kwargs["response_format"] = {"type": "json_object"}
+            if mode == "json_object+schema":
+                kwargs["response_format"]["schema"] = schema_json
+            # in the prompt too: a server may take the schema field and not enforce it
             messages = _with_schema_instruction(messages, schema_json)
         kwargs["messages"] = [_openai_message(m) for m in messages]
         # The official API wants max_completion_tokens; compatible servers know max_tokens.
@@ -471,21 +537,43 @@ class OpenAIClient(ModelClient):
         if config.seed is not None:
             kwargs["seed"] = config.seed
 
-        completion = self._client.chat.completions.create(**kwargs)
-        choice = completion.choices[0]
-        message = choice.message
-        text = message.content or message.refusal or ""
-        if not text and message.tool_calls:  # a server that answers structured output as a tool
-            text = message.tool_calls[0].function.arguments
-        usage = completion.usage
-        details = usage.prompt_tokens_details if usage else None
-        return _Answer(
-            text=text,
-            truncated=choice.finish_reason == "length",
-            input_tokens=usage.prompt_tokens if usage else 0,
-            output_tokens=usage.completion_tokens if usage else 0,
-            cached_tokens=(details.cached_tokens or 0) if details else 0,
-        )
+        raw = self._client.chat.completions.with_raw_response.create(**kwargs)
+        return _openai_answer(raw.http_response.text)
+
+
+def _openai_answer(body: str) -> _Answer:
+    """The answer in a Chat Completions reply, checked field by field before use."""
+    reply = _reply_object(body)
+    choices = reply.get("choices")
+    if not isinstance(choices, list) or not choices:
+        raise UnusableReply("a reply without choices", body)
+    choice = choices[0]
+    message = choice.get("message") if isinstance(choice, dict) else None
+    if not isinstance(message, dict):
+        raise UnusableReply("a choice without a message", body)
+    text = _content_text(message.get("content")) or _content_text(message.get("refusal"))
+    calls = message.get("tool_calls")
+    if not text and isinstance(calls, list) and calls:  # structured output as a tool call
+        function = calls[0].get("function") if isinstance(calls[0], dict) else None
+        arguments = function.get("arguments") if isinstance(function, dict) else None
+        text = arguments if isinstance(arguments, str) else json.dumps(arguments or "")
+    usage = _mapping(reply.get("usage"))
+    return _Answer(
+        text=text,
+        truncated=choice.get("finish_reason") == "length",
+        input_tokens=_count(usage, "prompt_tokens"),
+        output_tokens=_count(usage, "completion_tokens"),
+        cached_tokens=_count(_mapping(usage.get("prompt_tokens_details")), "cached_tokens"),
+    )
+
+
+def _content_text(content: Any) -> str:
+    """Message content as text: a string, or the text parts of a list of parts."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+    return ""
 
 
 def _rejects_json_schema(exc: Any) -> bool:
@@ -494,6 +582,23 @@ def _rejects_json_schema(exc: Any) -> bool:
         return False
     text = f"{exc.message} {exc.body}".lower()
     return "json_object" in text or ("json_schema" in text and "support" in text)
+
+
+def _rejects_schema_field(exc: Any) -> bool:
+    """A server refusing a `schema` beside json_object (strict request validation)."""
+    if exc.status_code not in (400, 422):
+        return False
+    text = f"{exc.message} {exc.body}".lower()
+    return "schema" in text or "extra" in text or "response_format" in text
+
+
+def _weaker_mode(mode: StructuredMode, exc: Any) -> StructuredMode | None:
+    """The next mode to try when `exc` says the endpoint refuses `mode`, else None."""
+    if mode == "json_schema" and _rejects_json_schema(exc):
+        return "json_object+schema"
+    if mode == "json_object+schema" and _rejects_schema_field(exc):
+        return "json_object"
+    return None
 
 
 def _openai_message(message: Message) -> dict[str, Any]:
@@ -549,22 +654,34 @@ class AnthropicClient(ModelClient):
         if system:
             kwargs["system"] = system
 
-        reply = self._client.messages.create(**kwargs)
-        tool_inputs = [b.input for b in reply.content if b.type == "tool_use"]
-        if tool_inputs:
-            text = json.dumps(tool_inputs[0])
-        else:
-            text = "".join(b.text for b in reply.content if b.type == "text")
-        usage = reply.usage
-        cached = usage.cache_read_input_tokens or 0
-        return _Answer(
-            text=text,
-            truncated=reply.stop_reason == "max_tokens",
-            # Anthropic counts cache reads and writes apart from input_tokens.
-            input_tokens=usage.input_tokens + cached + (usage.cache_creation_input_tokens or 0),
-            output_tokens=usage.output_tokens,
-            cached_tokens=cached,
-        )
+        raw = self._client.messages.with_raw_response.create(**kwargs)
+        return _anthropic_answer(raw.http_response.text)
+
+
+def _anthropic_answer(body: str) -> _Answer:
+    """The answer in a Messages reply (the forced tool's input), checked before use."""
+    reply = _reply_object(body)
+    content = reply.get("content")
+    if not isinstance(content, list):
+        raise UnusableReply("a reply without content", body)
+    blocks = [block for block in content if isinstance(block, dict)]
+    tool_inputs = [b.get("input") for b in blocks if b.get("type") == "tool_use"]
+    if tool_inputs:
+        text = json.dumps(tool_inputs[0])
+    else:
+        text = "".join(str(b.get("text", "")) for b in blocks if b.get("type") == "text")
+    usage = _mapping(reply.get("usage"))
+    cached = _count(usage, "cache_read_input_tokens")
+    return _Answer(
+        text=text,
+        truncated=reply.get("stop_reason") == "max_tokens",
+        # Anthropic counts cache reads and writes apart from input_tokens.
+        input_tokens=_count(usage, "input_tokens")
+        + cached
+        + _count(usage, "cache_creation_input_tokens"),
+        output_tokens=_count(usage, "output_tokens"),
+        cached_tokens=cached,
+    )
 
 
 def _anthropic_message(message: Message) -> dict[str, Any]:
@@ -590,6 +707,55 @@ def create_client(config: ModelConfig, ledger: UsageLedger | None = None) -> Mod
     return OpenAIClient(config, ledger)
 
 
+# --- checking replies ----------------------------------------------------------------------
+
+
+class UnusableReply(Exception):
+    """A successful HTTP status whose body is no reply: not JSON, a proxy's HTML page, an
+    error object, no choices. Retried like a 5xx; `body` is what came back."""
+
+    def __init__(self, problem: str, body: str) -> None:
+        super().__init__(problem)
+        self.reason = f"HTTP 200 but {problem}"
+        self.body = body
+
+
+def _reply_object(body: str) -> dict[str, Any]:
+    """The body as a JSON object, or UnusableReply saying what it is instead."""
+    if not body.strip():
+        raise UnusableReply("an empty body", body)
+    try:
+        reply = json.loads(body)
+    except ValueError:
+        looks = "an HTML page" if body.lstrip()[:1] == "<" else "a body that is not JSON"
+        raise UnusableReply(looks, body) from None
+    if not isinstance(reply, dict):
+        raise UnusableReply("a JSON body that is not an object", body)
+    error = _error_message(reply)
+    if error is not None:
+        raise UnusableReply(f"an error object ({_preview(error, 200)})", body)
+    return reply
+
+
+def _error_message(body: Any) -> str | None:
+    """The message of a provider error body (both wire shapes), if it is one."""
+    if not isinstance(body, dict) or "error" not in body:
+        return None
+    error = body["error"]
+    message = error.get("message") if isinstance(error, dict) else error
+    return str(message or error)
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _count(numbers: dict[str, Any], name: str) -> int:
+    """A token count, 0 when a server leaves it out or sends something else."""
+    value = numbers.get(name)
+    return value if isinstance(value, int) and value >= 0 else 0
+
+
 # --- helpers -------------------------------------------------------------------------------
 
 
@@ -598,6 +764,14 @@ def _validate(answer: _Answer, schema: type[T], max_tokens: int) -> tuple[T | No
     try:
         return schema.model_validate_json(_strip_fences(answer.text)), None
     except ValidationError as exc:
+        if _context_full(answer, max_tokens):
+            used = answer.input_tokens + answer.output_tokens
+            return None, (
+                f"the answer was cut off after {answer.output_tokens} tokens, before the limit "
+                f"of {max_tokens}, because the server's context was full ({answer.input_tokens} "
+                f"prompt + {answer.output_tokens} answer = {used} tokens). Start the server with "
+                "a larger context size (llama.cpp: --ctx-size; llama-cpp-python: --n_ctx)"
+            )
         if answer.truncated:
             return None, f"the answer was cut off at the limit of {max_tokens} tokens"
         errors = exc.errors(include_url=False, include_input=False)[:10]
@@ -605,6 +779,11 @@ def _validate(answer: _Answer, schema: type[T], max_tokens: int) -> tuple[T | No
             f"{'.'.join(str(p) for p in e['loc']) or '(root)'}: {e['msg']}" for e in errors
         )
         return None, f"it does not match the {schema.__name__} schema ({described})"
+
+
+def _context_full(answer: _Answer, max_tokens: int) -> bool:
+    """Cut off short of `max_tokens`: the server ran out of context, so more room cannot help."""
+    return answer.truncated and 0 < answer.output_tokens < max_tokens
 
 
 def _strip_fences(text: str) -> str:

@@ -11,11 +11,12 @@ import pytest
 
 from . import report
 from .cache import RecordingStore, write_json
-from .errors import BrowserUnreachable, ConfigError, MissingApiKey
+from .errors import BrowserUnreachable, ConfigError, MissingApiKey, ModelError, show_briefly
 from .llm import ModelConfig
 from .remote import RemoteBrowser
 from .settings import OPTIONS, Settings, cache_root, resolve
 from .shard import module_of, select_shard
+from .usage import SharedSpend, UsageLedger
 
 SETTINGS_KEY = pytest.StashKey[Settings]()
 EXPLICIT_KEY = pytest.StashKey[frozenset]()
@@ -194,7 +195,28 @@ def model_config(settings: Settings, rootdir: Path) -> ModelConfig | None:
     )
 
 
+def usage_ledger(config: pytest.Config) -> UsageLedger:
+    """The session's ledger; with --ai-max-cost its budget is the whole run's, the spend
+    shared with the other xdist workers under the cache directory (by the run's id)."""
+    settings = session_settings(config)
+    shared = None
+    if settings.max_cost is not None:
+        spend_dir = cache_root(settings, config.rootpath) / "spend"
+        shared = SharedSpend(spend_dir, config.stash[RUN_KEY].id)
+    return UsageLedger(settings.max_cost, shared=shared)
+
+
 # --- reports: step lines, terminal summary, Allure, evidence, JUnit (logic in report.py) ---
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
+    try:
+        return (yield)
+    except ModelError as exc:  # message and advice first; the SDK chain only when asked for
+        if item.config.get_verbosity() < 2 and not item.config.option.fulltrace:
+            show_briefly(exc)
+        raise
 
 
 @pytest.hookimpl(wrapper=True)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
-from .errors import ModelRequired
+from .errors import ModelError, ModelRequired
 from .events import Exchange, StepEvent, StepLog
 
 if TYPE_CHECKING:
@@ -277,9 +277,15 @@ def ask(
     if client is None:
         raise ModelRequired(f"{event.kind} {event.instruction!r} needs a model, but {NO_MODEL}")
     masked = [Message(m.role, steplog.mask(m.text), m.images) for m in messages]
-    completion = client.complete(masked, schema, purpose=event.kind)
-    event.calls.append(completion.usage)
     prompt = "\n\n".join(f"[{m.role}]\n{m.text}" for m in masked)
+    try:
+        completion = client.complete(masked, schema, purpose=event.kind)
+    except ModelError as exc:  # answered calls were paid for: every report counts them
+        event.calls.extend(exc.calls)
+        if exc.raw is not None:
+            event.exchanges.append(Exchange(event.kind, prompt, exc.raw))
+        raise
+    event.calls.extend(completion.calls)
     event.exchanges.append(Exchange(event.kind, prompt, completion.raw))
     return completion.value
 

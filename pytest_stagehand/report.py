@@ -507,10 +507,11 @@ def _usage_lines(steps: Sequence[Record]) -> list[str]:
 
 
 def _cache_lines(steps: Sequence[Record]) -> list[str]:
-    counts = Counter(step["cache"] for step in steps if step["cache"] != "none")
+    counts = Counter(_cache_outcome(step) for step in steps)
+    del counts["none"]
     lines = []
     if counts:
-        order = ("hit", "miss", "healed", "refreshed", "off")
+        order = ("hit", "miss", "healed", "refreshed", "off", "failed")
         lines.append("cache: " + ", ".join(f"{counts[s]} {s}" for s in order if counts[s]))
     lines += [
         f"  healed in {step['test']}: \"{step['instruction']}\" {describe_heal(step['heal'])}"
@@ -518,6 +519,14 @@ def _cache_lines(steps: Sequence[Record]) -> list[str]:
         if step["heal"]
     ]
     return lines
+
+
+def _cache_outcome(step: Record) -> str:
+    """The step's cache status; "failed" for a step that failed before it had one (a
+    model error on a miss), so the cache line counts every step that used the cache."""
+    if step["cache"] == "none" and not step["ok"] and step["kind"] != "goto":
+        return "failed"
+    return step["cache"]
 
 
 SUMMARY_KEY = pytest.StashKey[SessionSummary]()

@@ -12,8 +12,13 @@ model: every answer comes from a script the test wrote.
 A reply is a value (dict or list: the JSON answer, or the tool input when the request
 forces a tool; str: raw text content, so tests can send malformed JSON), a `Reply`
 (the same with usage numbers, a finish reason or a delay), a `Fault` (an HTTP error,
-optionally late enough to be a timeout) or a callable `fn(request) -> reply` that reads
-the prompt it received and answers as a correct model would.
+optionally late enough to be a timeout), a `Broken` reply (a status 200 whose body is
+not a usable reply: HTML, an error object, no choices, null content...) or a callable
+`fn(request) -> reply` that reads the prompt it received and answers as a correct model
+would.
+
+A server can also play a structured-output dialect (`structured_output=`): which
+OpenAI `response_format` shapes it accepts and which it refuses, as real servers do.
 """
 
 from __future__ import annotations
@@ -30,7 +35,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Literal, TypeAlias
 
 __all__ = [
+    "BROKEN_KINDS",
     "LLAMA_CPP_JSON_SCHEMA_REJECTION",
+    "Broken",
     "Fault",
     "Reply",
     "ScriptedModelServer",
@@ -51,8 +58,9 @@ class Reply:
     """A successful scripted answer with explicit usage numbers or a finish reason.
 
     `finish_reason="length"` marks the answer as cut off at max_tokens (OpenAI
-    `finish_reason: length`, Anthropic `stop_reason: max_tokens`). Token counts left
-    as None are estimated from the text (about four characters a token).
+    `finish_reason: length`, Anthropic `stop_reason: max_tokens`): its output tokens are
+    the request's limit unless given (fewer: the server's context ran out first). Token
+    counts left as None are estimated from the text (about four characters a token).
     """
 
     value: Any
@@ -81,6 +89,42 @@ class Fault:
     def timeout(cls, seconds: float) -> Fault:
         """No answer for `seconds` (then a 504 nobody reads): longer than the client timeout."""
         return cls(504, "scripted timeout", delay=seconds)
+
+
+BrokenKind: TypeAlias = Literal[
+    "not_json",
+    "truncated_body",
+    "html",
+    "error_object",
+    "empty_choices",
+    "null_content",
+    "missing_fields",
+    "empty_body",
+]
+BROKEN_KINDS: tuple[BrokenKind, ...] = (
+    "not_json",
+    "truncated_body",
+    "html",
+    "error_object",
+    "empty_choices",
+    "null_content",
+    "missing_fields",
+    "empty_body",
+)
+
+
+@dataclass(frozen=True)
+class Broken:
+    """A status 200 whose body is no usable reply, as misbehaving servers and proxies send.
+
+    not_json: a JSON content type over text that is not JSON; truncated_body: a reply
+    cut off halfway; html: a proxy's HTML page; error_object: a provider error body;
+    empty_choices: no choices (OpenAI) or no content blocks (Anthropic); null_content:
+    `null` where the answer should be; missing_fields: a reply without its message;
+    empty_body: nothing at all.
+    """
+
+    kind: BrokenKind
 
 
 @dataclass(frozen=True)
@@ -151,31 +195,52 @@ class ScriptedRequest:
 
 
 ScriptedReply: TypeAlias = (
-    dict[str, Any] | list[Any] | str | Reply | Fault | Callable[[ScriptedRequest], Any]
+    dict[str, Any] | list[Any] | str | Reply | Fault | Broken | Callable[[ScriptedRequest], Any]
 )
 
 NO_REPLY = Fault(500, "scripted model has no reply queued: call enqueue() before the request")
 
 
+StructuredOutput: TypeAlias = Literal["json_schema", "json_object+schema", "json_object"]
+
+
 class ScriptedModelServer:
     """A threaded HTTP server on 127.0.0.1 answering from a queue of scripted replies.
 
-    `default` answers when the queue is empty (a value, Reply, Fault or callable);
-    `reject_json_schema` emulates llama-cpp-python's server, which refuses
-    response_format json_schema with an HTTP 500. Thread-safe.
+    `default` answers when the queue is empty (a value, Reply, Fault or callable).
+    `structured_output` is the strongest OpenAI response_format the server plays:
+    "json_schema" (OpenAI, llama.cpp's server, vLLM, Ollama) takes everything;
+    "json_object+schema" (llama-cpp-python's server) refuses json_schema with an HTTP
+    500 but takes `{"type": "json_object", "schema": ...}`; "json_object" takes only a
+    bare json_object and refuses a schema beside it (HTTP 400). `reject_json_schema=True`
+    is the llama-cpp-python dialect. Thread-safe.
     """
 
     def __init__(
-        self, *, default: ScriptedReply = NO_REPLY, reject_json_schema: bool = False
+        self,
+        *,
+        default: ScriptedReply = NO_REPLY,
+        reject_json_schema: bool = False,
+        structured_output: StructuredOutput = "json_schema",
     ) -> None:
         self.default = default
-        self.reject_json_schema = reject_json_schema
+        self.structured_output: StructuredOutput = (
+            "json_object+schema" if reject_json_schema else structured_output
+        )
         self._queue: deque[ScriptedReply] = deque()
         self._requests: list[ScriptedRequest] = []
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
+
+    @property
+    def reject_json_schema(self) -> bool:
+        return self.structured_output != "json_schema"
+
+    @reject_json_schema.setter
+    def reject_json_schema(self, value: bool) -> None:
+        self.structured_output = "json_object+schema" if value else "json_schema"
 
     # --- lifecycle -------------------------------------------------------------------
 
@@ -227,6 +292,11 @@ class ScriptedModelServer:
         with self._lock:
             self._queue.extend(replies)
 
+    def clear(self) -> None:
+        """Drop the replies still queued (the requests received are kept)."""
+        with self._lock:
+            self._queue.clear()
+
     @property
     def pending(self) -> int:
         """Replies queued and not yet used."""
@@ -250,33 +320,43 @@ class ScriptedModelServer:
 
     # --- answering -------------------------------------------------------------------
 
-    def _next_reply(self, request: ScriptedRequest) -> Reply | Fault:
+    def _next_reply(self, request: ScriptedRequest) -> Reply | Fault | Broken:
         with self._lock:
             self._requests.append(request)
-            if (
-                self.reject_json_schema
-                and request.provider == "openai"
-                and request.response_format == "json_schema"
-            ):
-                return _llama_cpp_rejection()
+            refusal = self._refusal(request)
+            if refusal is not None:
+                return refusal
             reply = self._queue.popleft() if self._queue else self.default
-        if callable(reply) and not isinstance(reply, Reply | Fault):
+        if callable(reply) and not isinstance(reply, Reply | Fault | Broken):
             try:
                 reply = reply(request)  # outside the lock: a scripted model may be slow
             except Exception as exc:  # a bug in the test's script: say so in the answer
                 return Fault(500, f"scripted reply function raised {exc!r}")
-        return reply if isinstance(reply, Reply | Fault) else Reply(reply)
+        return reply if isinstance(reply, Reply | Fault | Broken) else Reply(reply)
 
-    def _answer(self, request: ScriptedRequest) -> tuple[int, dict[str, str], dict[str, Any]]:
+    def _refusal(self, request: ScriptedRequest) -> Fault | None:
+        """The error the played dialect gives a response_format it does not take."""
+        if request.provider != "openai" or self.structured_output == "json_schema":
+            return None
+        if request.response_format == "json_schema":
+            return _llama_cpp_rejection()
+        fmt = request.body.get("response_format") or {}
+        if self.structured_output == "json_object" and "schema" in fmt:
+            return Fault(400, _EXTRA_SCHEMA_REJECTION)
+        return None
+
+    def _answer(self, request: ScriptedRequest) -> tuple[int, dict[str, str], bytes]:
         reply = self._next_reply(request)
-        if reply.delay:
+        if isinstance(reply, Reply | Fault) and reply.delay:
             time.sleep(reply.delay)
         if isinstance(reply, Fault):
-            return reply.status, reply.headers, _error_body(request.provider, reply)
+            return reply.status, reply.headers, _json(_error_body(request.provider, reply))
+        if isinstance(reply, Broken):
+            return _broken_body(request, reply, next(self._ids))
         n = next(self._ids)
         if request.provider == "openai":
-            return 200, {}, _openai_completion(request, reply, n)
-        return 200, {}, _anthropic_message(request, reply, n)
+            return 200, {}, _json(_openai_completion(request, reply, n))
+        return 200, {}, _json(_anthropic_message(request, reply, n))
 
 
 # --- wire formats ------------------------------------------------------------------------
@@ -291,6 +371,9 @@ def _usage_numbers(request: ScriptedRequest, reply: Reply, answer: str) -> tuple
     if input_tokens is None:
         input_tokens = _estimate_tokens(request.text) + 85 * len(request.images)
     output_tokens = reply.output_tokens
+    limit = request.body.get("max_tokens") or request.body.get("max_completion_tokens")
+    if output_tokens is None and reply.finish_reason == "length" and isinstance(limit, int):
+        output_tokens = limit  # cut off at the limit, as a real server reports it
     if output_tokens is None:
         output_tokens = _estimate_tokens(answer)
     return input_tokens, output_tokens
@@ -389,6 +472,56 @@ def _error_body(provider: Provider, fault: Fault) -> dict[str, Any]:
     return {"error": {"message": message, "type": openai_code, "param": None, "code": openai_code}}
 
 
+def _json(body: Any) -> bytes:
+    return json.dumps(body).encode()
+
+
+# What a strict OpenAI-compatible server says of a schema beside a bare json_object.
+_EXTRA_SCHEMA_REJECTION = "response_format.schema: Extra inputs are not permitted"
+
+_HTML_PAGE = (
+    b"<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1>"
+    b"<p>The upstream model server did not answer.</p></body></html>"
+)
+
+
+def _broken_body(
+    request: ScriptedRequest, broken: Broken, n: int
+) -> tuple[int, dict[str, str], bytes]:
+    """A status 200 with a body no client can use as a reply (see `Broken`)."""
+    openai = request.provider == "openai"
+    good = (
+        _openai_completion(request, Reply({}), n)
+        if openai
+        else _anthropic_message(request, Reply({}), n)
+    )
+    kind = broken.kind
+    if kind == "html":
+        return 200, {"content-type": "text/html; charset=utf-8"}, _HTML_PAGE
+    if kind == "not_json":
+        return 200, {}, b"upstream connect error or disconnect/reset before headers"
+    if kind == "truncated_body":
+        whole = _json(good)
+        return 200, {}, whole[: len(whole) // 2]
+    if kind == "empty_body":
+        return 200, {}, b""
+    if kind == "error_object":
+        return 200, {}, _json(_error_body(request.provider, Fault(500, "model overloaded")))
+    if kind == "empty_choices":
+        good["choices" if openai else "content"] = []
+    elif kind == "null_content":
+        if openai:
+            good["choices"][0]["message"] = {"role": "assistant", "content": None}
+        else:
+            good["content"] = None
+    elif kind == "missing_fields":
+        if openai:
+            good["choices"] = [{"index": 0, "finish_reason": "stop"}]
+        else:
+            del good["content"], good["usage"]
+    return 200, {}, _json(good)
+
+
 def _llama_cpp_rejection() -> Fault:
     detail = {
         "type": "literal_error",
@@ -430,11 +563,11 @@ def _handler_for(server: ScriptedModelServer) -> type[BaseHTTPRequestHandler]:
             request = ScriptedRequest(provider, path, headers, body)
             self._send(*server._answer(request))
 
-        def _send(self, status: int, headers: dict[str, str], body: dict[str, Any]) -> None:
-            data = json.dumps(body).encode()
+        def _send(self, status: int, headers: dict[str, str], body: dict[str, Any] | bytes) -> None:
+            data = body if isinstance(body, bytes) else _json(body)
+            headers = {"content-type": "application/json", **headers}
             try:
                 self.send_response(status)
-                self.send_header("content-type", "application/json")
                 self.send_header("content-length", str(len(data)))
                 for name, value in headers.items():
                     self.send_header(name, value)

@@ -11,6 +11,7 @@ import re
 import threading
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields, replace
+from pathlib import Path
 from typing import Any
 
 from .errors import BudgetExceeded, ConfigError
@@ -21,6 +22,7 @@ __all__ = [
     "CallUsage",
     "Price",
     "PriceTable",
+    "SharedSpend",
     "UsageLedger",
     "UsageTotals",
 ]
@@ -216,6 +218,37 @@ PRICES = PriceTable()
 
 # --- the ledger --------------------------------------------------------------------------
 
+_NANO = 1_000_000_000  # spend is shared in whole nano-dollars: diskcache adds integers atomically
+_SPEND_KEPT_S = 7 * 24 * 3600  # a run's total outlives the run a while, then goes
+
+
+class SharedSpend:
+    """What the whole run has spent, shared by its processes (the xdist controller and
+    workers) through a diskcache under the cache directory, keyed by the run's id.
+
+    `add` is atomic across processes, so a worker's next budget check sees every other
+    worker's calls. A call already in flight on another worker when the budget runs out
+    is still paid for: the run may end up to one call per worker over the budget.
+    """
+
+    def __init__(self, directory: Path, run_id: str) -> None:
+        import diskcache
+
+        self._cache = diskcache.Cache(str(directory))
+        self._key = f"spend:{run_id}"
+
+    def add(self, cost_usd: float) -> None:
+        self._cache.incr(self._key, round(cost_usd * _NANO), default=0)
+        self._cache.touch(self._key, expire=_SPEND_KEPT_S)
+
+    @property
+    def total(self) -> float:
+        return int(self._cache.get(self._key, 0)) / _NANO
+
+    def close(self) -> None:
+        self._cache.close()
+
+
 
 def _check_max_cost(max_cost: float | None, where: str) -> float | None:
     if max_cost is not None and max_cost < 0:
@@ -228,12 +261,19 @@ class UsageLedger:
 
     One per session: the plugin calls `begin_test`/`end_test` around each test and the
     model clients call `check_budget` before and `record` after every call. A call that
-    crosses a budget is kept (it is paid for); the next one is refused.
+    crosses a budget is kept (it is paid for); the next one is refused. With `shared`,
+    `max_cost` caps the spend of the whole run (every xdist worker), not this process's.
     """
 
-    def __init__(self, max_cost: float | None = None, prices: PriceTable | None = None) -> None:
+    def __init__(
+        self,
+        max_cost: float | None = None,
+        prices: PriceTable | None = None,
+        shared: SharedSpend | None = None,
+    ) -> None:
         self.max_cost = _check_max_cost(max_cost, "--ai-max-cost")
         self.prices = prices if prices is not None else PRICES
+        self.shared = shared  # the run's spend across xdist workers, checked against max_cost
         self.session = UsageTotals()
         self.tests: dict[str, UsageTotals] = {}  # nodeid → totals, for tests that made calls
         self._nodeid: str | None = None
@@ -263,12 +303,14 @@ class UsageLedger:
     def check_budget(self) -> None:
         """Raise BudgetExceeded if the session or the running test has used its budget up."""
         with self._lock:
-            spent, limit = self.session.cost_usd, self.max_cost
+            limit = self.max_cost
+            spent = self.shared.total if self.shared is not None else self.session.cost_usd
             if limit is not None and spent >= limit:
                 raise BudgetExceeded(
-                    f"AI cost budget used up: this session spent ${spent:.4f} of "
-                    f"--ai-max-cost ${limit:.4f} (ini ai_max_cost); no further model calls are "
-                    "made. Raise the budget, or run from recorded steps without a model."
+                    f"AI cost budget used up: this run spent ${spent:.4f} of "
+                    f"--ai-max-cost ${limit:.4f} (ini ai_max_cost; all xdist workers together); "
+                    "no further model calls are made. Raise the budget, or run from recorded "
+                    "steps without a model."
                 )
             spent, limit = self._test.cost_usd, self._test_max_cost
             if limit is not None and spent >= limit:
@@ -282,3 +324,5 @@ class UsageLedger:
         with self._lock:
             self.session.add(usage)
             self._test.add(usage)
+        if self.shared is not None and usage.cost_usd:
+            self.shared.add(usage.cost_usd)

@@ -10,6 +10,7 @@ import base64
 import json
 import os
 
+import fault_matrix
 import pytest
 from pydantic import BaseModel, Field, HttpUrl
 
@@ -26,6 +27,7 @@ from pytest_stagehand.errors import (
 from pytest_stagehand.llm import Message, ModelConfig, create_client
 from pytest_stagehand.scripted_model import (
     LLAMA_CPP_JSON_SCHEMA_REJECTION,
+    Broken,
     Fault,
     Reply,
     ScriptedModelServer,
@@ -53,7 +55,7 @@ def no_real_provider(monkeypatch: pytest.MonkeyPatch) -> None:
     """Keys or base URLs from the developer's shell must not send a test anywhere real."""
     for name in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL"):
         monkeypatch.delenv(name, raising=False)
-    monkeypatch.setattr(llm, "_JSON_OBJECT_ONLY", set())
+    monkeypatch.setattr(llm, "_ENDPOINT_MODES", {})
 
 
 def client_for(server: ScriptedModelServer, provider: str, ledger=None, **options):
@@ -163,23 +165,68 @@ def test_strict_schema_handles_recursive_models_and_skips_tuples(scripted_model)
     assert scripted_model.requests[1].body["response_format"]["json_schema"]["strict"] is False
 
 
-def test_json_schema_rejection_falls_back_to_json_object_and_is_remembered(scripted_model):
-    scripted_model.reject_json_schema = True  # as llama-cpp-python's server does
+@pytest.mark.parametrize(
+    ("dialect", "modes"),
+    [
+        ("json_schema", ["json_schema"]),  # OpenAI, llama.cpp's server, vLLM, Ollama
+        ("json_object+schema", ["json_schema", "json_object+schema"]),  # llama-cpp-python
+        ("json_object", ["json_schema", "json_object+schema", "json_object"]),
+    ],
+)
+def test_the_strongest_structured_output_mode_is_found_once_per_endpoint(
+    scripted_model, dialect, modes
+):
+    scripted_model.structured_output = dialect
     scripted_model.enqueue(GOOD, {"items": 2, "total": "$1"})
-    client = client_for(scripted_model, "openai", model="openai/qwen2.5-0.5b")
 
-    first = client.complete(ASK, Cart)
+    first = client_for(scripted_model, "openai", model="openai/qwen2.5-0.5b").complete(ASK, Cart)
     second = client_for(scripted_model, "openai", model="openai/qwen2.5-0.5b").complete(ASK, Cart)
 
     assert (first.value.items, second.value.items) == (1, 2)
-    formats = [r.response_format for r in scripted_model.requests]
-    assert formats == ["json_schema", "json_object", "json_object"]  # asked once, remembered
     assert first.usage.retries == 0
-    fallback = scripted_model.requests[1].body
-    system = fallback["messages"][0]
-    assert system["role"] == "system"
-    assert system["content"].startswith("You read shopping carts.")
-    assert json.dumps(Cart.model_json_schema()) in system["content"]
+    sent = [_mode(r.body["response_format"]) for r in scripted_model.requests]
+    assert sent == [*modes, modes[-1]]  # probed on the first call only, then remembered
+    chosen = scripted_model.last_request.body
+    if dialect == "json_schema":
+        assert chosen["response_format"]["json_schema"]["schema"]["required"] == ["items", "total"]
+    else:  # the schema travels where the server takes it, and in the prompt as well
+        schema_field = chosen["response_format"].get("schema")
+        assert schema_field == (Cart.model_json_schema() if dialect != "json_object" else None)
+        system = chosen["messages"][0]
+        assert system["role"] == "system"
+        assert system["content"].startswith("You read shopping carts.")
+        assert json.dumps(Cart.model_json_schema()) in system["content"]
+
+
+def _mode(response_format: dict) -> str:
+    if response_format["type"] == "json_object" and "schema" in response_format:
+        return "json_object+schema"
+    return response_format["type"]
+
+
+def test_each_endpoint_keeps_its_own_mode(scripted_model):
+    strict_server = scripted_model
+    with ScriptedModelServer(reject_json_schema=True) as llama_cpp_python:
+        strict_server.enqueue(GOOD, GOOD)
+        llama_cpp_python.enqueue(GOOD, GOOD)
+        for _ in range(2):
+            client_for(llama_cpp_python, "openai", model="openai/local").complete(ASK, Cart)
+            client_for(strict_server, "openai", model="openai/local").complete(ASK, Cart)
+        assert [_mode(r.body["response_format"]) for r in llama_cpp_python.requests] == [
+            "json_schema",
+            "json_object+schema",
+            "json_object+schema",
+        ]
+    assert [_mode(r.body["response_format"]) for r in strict_server.requests] == ["json_schema"] * 2
+
+
+def test_a_server_error_is_not_taken_for_a_refused_mode(scripted_model):
+    scripted_model.enqueue(Fault(500, "scripted overload"), GOOD)
+    client = client_for(scripted_model, "openai")
+
+    assert client.complete(ASK, Cart).usage.retries == 1
+    assert [r.response_format for r in scripted_model.requests] == ["json_schema"] * 2
+    assert client.structured_mode == "json_schema"
 
 
 def test_the_emulated_llama_cpp_rejection_is_what_the_sdk_sees(scripted_model):
@@ -326,6 +373,140 @@ def test_timeout_is_retried_then_reported(scripted_model, provider):
     with pytest.raises(ModelUnavailable, match=r"no answer within 0\.5s"):
         client.complete(ASK, Cart)
     assert scripted_model.calls == 4
+
+
+# Replies with status 200 that are no reply: retried like a 5xx, then a typed error.
+UNUSABLE = {
+    "not_json": "a body that is not JSON",
+    "truncated_body": "a body that is not JSON",
+    "html": "an HTML page",
+    "error_object": "an error object (model overloaded)",
+    "missing_fields": "without",  # a choice without a message, a reply without content
+    "empty_body": "an empty body",
+}
+UNUSABLE_CASES = [(provider, kind) for provider in PROVIDERS for kind in UNUSABLE] + [
+    ("openai", "empty_choices"),
+    ("anthropic", "null_content"),
+]
+
+
+@pytest.mark.parametrize(("provider", "kind"), UNUSABLE_CASES)
+def test_an_unusable_reply_is_retried(scripted_model, provider, kind):
+    scripted_model.enqueue(Broken(kind), GOOD)
+    result = client_for(scripted_model, provider).complete(ASK, Cart)
+    assert result.value == Cart(**GOOD)
+    assert result.usage.retries == 1
+
+
+@pytest.mark.parametrize(("provider", "kind"), UNUSABLE_CASES)
+def test_unusable_replies_end_as_unavailable_with_what_came_back(scripted_model, provider, kind):
+    scripted_model.default = Broken(kind)
+    client = client_for(scripted_model, provider, max_retries=1)
+
+    with pytest.raises(ModelUnavailable) as caught:
+        client.complete(ASK, Cart)
+
+    message = str(caught.value)
+    assert "HTTP 200 but" in message and UNUSABLE.get(kind, "a reply without") in message
+    assert "sent 2 replies that are not answers" in message and "--ai-base-url" in message
+    assert caught.value.raw is not None
+    assert caught.value.raw[:20] in message  # what came back, shown (shortened)
+    if kind == "html":
+        assert "502 Bad Gateway" in caught.value.raw
+    assert scripted_model.calls == 2
+
+
+def test_the_key_is_masked_in_what_came_back(scripted_model):
+    key = "sk-scripted-key-42"
+    scripted_model.default = Fault(200, {"error": {"message": f"bad key {key}"}})
+    client = client_for(scripted_model, "openai", max_retries=0, api_key=key)
+    with pytest.raises(ModelUnavailable) as caught:
+        client.complete(ASK, Cart)
+    assert key not in str(caught.value) and key not in (caught.value.raw or "")
+    assert "bad key ***" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("provider", "kind"), [("openai", "null_content"), ("anthropic", "empty_choices")]
+)
+def test_an_empty_answer_is_repaired_then_an_output_error(scripted_model, provider, kind):
+    scripted_model.enqueue(Broken(kind), GOOD)
+    assert client_for(scripted_model, provider).complete(ASK, Cart).value == Cart(**GOOD)
+
+    scripted_model.default = Broken(kind)
+    with pytest.raises(ModelOutputError, match=r"It answered: \(nothing\)"):
+        client_for(scripted_model, provider).complete(ASK, Cart, purpose="extract")
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_a_cut_off_from_a_full_context_names_the_context(scripted_model, provider):
+    # The server stopped at 300 of the 4096 tokens allowed: its context (2048) was full.
+    scripted_model.enqueue(
+        Reply('{"items": 1, "to', finish_reason="length", input_tokens=1748, output_tokens=300)
+    )
+    with pytest.raises(ModelOutputError) as caught:
+        client_for(scripted_model, provider).complete(ASK, Cart)
+    message = str(caught.value)
+    assert "cut off after 300 tokens, before the limit of 4096" in message
+    assert "context was full (1748 prompt + 300 answer = 2048 tokens)" in message
+    assert "--ctx-size" in message
+    assert scripted_model.calls == 1  # more room would not help: not asked again
+
+
+def test_a_prompt_too_long_for_the_context_says_so(scripted_model):
+    scripted_model.default = Fault(
+        400, "This model's maximum context length is 2048 tokens. However, you requested 5012"
+    )
+    with pytest.raises(ModelError, match=r"larger one .*--n_ctx") as caught:
+        client_for(scripted_model, "openai").complete(ASK, Cart)
+    assert "--ai-model" not in str(caught.value)
+
+
+def test_a_timeout_advises_the_timeout_and_the_retries(scripted_model):
+    scripted_model.default = Fault.timeout(1.0)
+    client = client_for(scripted_model, "openai", timeout=0.2, max_retries=0)
+    with pytest.raises(ModelUnavailable) as caught:
+        client.complete(ASK, Cart)
+    message = str(caught.value)
+    assert "raise --ai-timeout" in message and "now 0.2s" in message
+    assert "single-slot" in message and "--ai-retries" in message
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_errors_carry_the_usage_of_the_calls_answered_before_them(scripted_model, provider):
+    ledger = UsageLedger(prices=PriceTable())
+    bad = Reply("not a cart", input_tokens=1000, output_tokens=20)
+    scripted_model.enqueue(bad, bad)
+    with pytest.raises(ModelOutputError) as invalid:
+        client_for(scripted_model, provider, ledger).complete(ASK, Cart)
+    calls = invalid.value.calls
+    assert [(c.input_tokens, c.output_tokens) for c in calls] == [(1000, 20), (1000, 20)]
+    assert all(c.cost_usd is not None and c.cost_usd > 0 for c in calls)
+
+    scripted_model.enqueue(bad)
+    scripted_model.default = Fault(503)
+    with pytest.raises(ModelUnavailable) as unavailable:  # the repair call never answered
+        client_for(scripted_model, provider, ledger, max_retries=0).complete(ASK, Cart)
+    assert [c.input_tokens for c in unavailable.value.calls] == [1000]
+    assert ledger.session.calls == 3
+
+    with pytest.raises(ModelUnavailable) as nothing_answered:
+        client_for(scripted_model, provider, max_retries=0).complete(ASK, Cart)
+    assert nothing_answered.value.calls == []
+
+
+def test_a_repaired_answer_lists_both_calls(scripted_model):
+    scripted_model.enqueue(Reply("no", input_tokens=10, output_tokens=1), GOOD)
+    result = client_for(scripted_model, "openai").complete(ASK, Cart)
+    assert len(result.calls) == 2 and result.calls[0].input_tokens == 10
+    assert result.usage.input_tokens == 10 + result.calls[1].input_tokens
+
+
+def test_the_repair_log_names_what_was_asked_for(scripted_model, caplog):
+    scripted_model.enqueue("not json", GOOD)
+    with caplog.at_level("INFO", logger="pytest_stagehand.llm"):
+        client_for(scripted_model, "openai").complete(ASK, Cart)
+    assert "invalid answer for Cart, one repair attempt" in caplog.text
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
@@ -635,3 +816,77 @@ def test_structured_output_from_a_real_local_model():
         [Message("user", "Which city is the capital of France? Answer as JSON.")], Answer
     )
     assert "paris" in result.value.city.lower()
+
+
+# --- how a model failure reads in pytest ------------------------------------------------------
+
+OUTAGE_TEST = """
+def test_total(ai_page):
+    ai_page.set_content("<p>Total: $5</p>")
+    ai_page.extract("the total")
+"""
+
+
+def _failure_section(output: str) -> list[str]:
+    """The lines pytest prints for the one failing test, header to the next section."""
+    lines = output.splitlines()
+    start = next(
+        i for i, line in enumerate(lines) if line.startswith("___") and "test_total" in line
+    )
+    end = next(i for i in range(start + 1, len(lines)) if lines[i].startswith(("___", "===")))
+    return lines[start:end]
+
+
+def test_an_outage_reads_in_a_few_lines_message_and_advice_first(pytester, scripted_model):
+    scripted_model.default = Fault(503, "scripted overload")
+    pytester.makepyfile(test_outage=OUTAGE_TEST)
+    options = [
+        "-p",
+        "no:cacheprovider",
+        "--ai-model=openai/scripted",
+        "--ai-retries=1",
+        f"--ai-base-url={scripted_model.openai_base_url}",
+        "--ai-cache=off",
+    ]
+
+    result = pytester.runpytest_subprocess(*options)
+
+    result.assert_outcomes(failed=1)
+    section = _failure_section(result.stdout.str())
+    assert len(section) <= 15, "\n".join(section)
+    errors = [line for line in section if line.startswith("E ")]
+    assert errors[0].split()[1:3] == [
+        "pytest_stagehand.errors.ModelUnavailable:",
+        "openai/scripted",
+    ]
+    assert "kept failing (HTTP 503: scripted overload) after 2 attempts" in errors[0]
+    assert "try again later" in errors[0]
+    assert any('ai_page.extract("the total")' in line for line in section)  # the test's line
+    assert "InternalServerError" not in result.stdout.str()
+
+    chained = pytester.runpytest_subprocess(*options, "-vv")
+    assert "openai.InternalServerError" in chained.stdout.str()  # the chain, when asked for
+    assert "llm.py" in chained.stdout.str()
+
+
+# --- the fault matrix: every operation, both wires ---------------------------------------------
+
+
+@pytest.mark.parametrize("operation", fault_matrix.OPERATIONS)
+@pytest.mark.parametrize("wire", fault_matrix.WIRES)
+def test_every_model_fault_ends_recovered_or_in_a_typed_error(
+    page, scripted_model, wire, operation
+):
+    """Each fault (HTTP errors, timeouts, bad answers, replies that are no reply) once and on
+    every call: once is recovered from, always is a typed error. bench/bench_faults.py
+    prints the counts over the same matrix."""
+    cases = [case for case in fault_matrix.cases((operation,)) if case.wire == wire]
+    with fault_matrix.fault_page(page, scripted_model, wire) as ai_page:
+        results = [fault_matrix.run_case(ai_page, scripted_model, case) for case in cases]
+    wrong = [
+        f"{r.case.name}: {r.outcome} ({r.detail})"
+        for r in results
+        if r.outcome != fault_matrix.expected(r.case)
+    ]
+    assert not wrong, "\n".join(wrong)
+    assert len(results) == 2 * len(fault_matrix.FAULTS)

@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
 import pytest
 
 from pytest_stagehand.errors import BudgetExceeded, ConfigError
-from pytest_stagehand.usage import PRICES, CallUsage, Price, PriceTable, UsageLedger, UsageTotals
+from pytest_stagehand.usage import (
+    PRICES,
+    CallUsage,
+    Price,
+    PriceTable,
+    SharedSpend,
+    UsageLedger,
+    UsageTotals,
+)
 
 
 def call(model="openai/gpt-4o-mini", cost=0.01, **kw) -> CallUsage:
@@ -174,3 +186,160 @@ def test_negative_budget_is_a_config_error(where):
             UsageLedger(max_cost=-1)
         else:
             UsageLedger().begin_test("t", max_cost=-1)
+
+
+# --- every answered call counts, in every report -----------------------------------------------
+
+FAILING_CONFTEST = """
+from pytest_stagehand.usage import PRICES
+
+PRICES.register("openai/scripted", 1.0, 2.0)  # USD per 1M tokens: $0.0012 a scripted call
+"""
+
+FAILING_STEPS = """
+from pydantic import BaseModel
+
+
+class Cart(BaseModel):
+    items: int
+
+
+def test_extract(ai_page):
+    ai_page.set_content("<p>Items: 2</p>")
+    ai_page.extract("the number of items", schema=Cart)
+
+
+def test_claim(ai_page):
+    ai_page.set_content("<p>Items: 2</p>")
+    ai_page.assert_that("the cart holds 2 items")
+
+
+def test_observe(ai_page):
+    ai_page.set_content("<button>Buy</button>")
+    ai_page.observe("the buy button")
+"""
+
+
+def test_calls_answered_before_a_failure_count_in_every_report(pytester, scripted_model):
+    """Each step gets answers that are not what it asked for, then (observe) an outage:
+    every step fails, yet all five answered calls show in the summary, JUnit and Allure."""
+    from pytest_stagehand.scripted_model import Fault, Reply
+
+    unusable = Reply("I think there are two items.", input_tokens=1000, output_tokens=100)
+    scripted_model.enqueue(unusable, unusable, unusable, unusable, unusable)
+    scripted_model.default = Fault(503)  # observe's repair call never gets an answer
+    pytester.makeconftest(FAILING_CONFTEST)
+    pytester.makepyfile(test_inner=FAILING_STEPS)
+
+    result = pytester.runpytest_subprocess(
+        "-p",
+        "no:cacheprovider",
+        "-p",
+        "no:randomly",
+        "--ai-model=openai/scripted",
+        f"--ai-base-url={scripted_model.openai_base_url}",
+        "--ai-retries=0",
+        "--junitxml=junit.xml",
+        "--alluredir=allure",
+    )
+
+    result.assert_outcomes(failed=3)
+    result.stdout.fnmatch_lines(
+        [
+            "model calls: 5 calls, 5,000 in / 500 out tokens, $0.0060",
+            "cache: 3 failed",
+        ]
+    )
+    junit = {
+        case.get("name").split("[")[0]: {
+            p.get("name"): p.get("value") for p in case.iter("property")
+        }
+        for case in ET.parse(pytester.path / "junit.xml").iter("testcase")
+    }
+    assert {name: props["stagehand_model_calls"] for name, props in junit.items()} == {
+        "test_extract": "2",
+        "test_claim": "2",
+        "test_observe": "1",
+    }
+    assert junit["test_extract"]["stagehand_input_tokens"] == "2000"
+    assert junit["test_extract"]["stagehand_output_tokens"] == "200"
+    assert junit["test_observe"]["stagehand_cost_usd"] == "0.0012"
+    allure = {
+        result["name"].split("[")[0]: {
+            p["name"]: p["value"] for p in result["steps"][0]["parameters"]
+        }
+        for result in map(
+            json.loads, map(Path.read_text, (pytester.path / "allure").glob("*-result.json"))
+        )
+    }
+    assert allure["test_extract"]["usage"] == "2 calls, 2,000 in / 200 out tokens, $0.0024"
+    assert allure["test_observe"]["usage"] == "1 call, 1,000 in / 100 out tokens, $0.0012"
+
+
+def test_shared_spend_adds_up_across_ledgers(tmp_path):
+    """Two ledgers of one run (two xdist workers) share one budget; another run does not."""
+    first = UsageLedger(max_cost=0.05, shared=SharedSpend(tmp_path, "run-1"))
+    second = UsageLedger(max_cost=0.05, shared=SharedSpend(tmp_path, "run-1"))
+    other_run = UsageLedger(max_cost=0.05, shared=SharedSpend(tmp_path, "run-2"))
+    first.record(call(cost=0.03))
+    second.check_budget()
+    second.record(call(cost=0.03))
+    with pytest.raises(BudgetExceeded, match=r"this run spent \$0\.0600 of --ai-max-cost"):
+        first.check_budget()
+    other_run.check_budget()
+    assert first.session.cost_usd == pytest.approx(0.03)  # its own calls, for its reports
+
+
+SPENDING_CONFTEST = """
+from pytest_stagehand.usage import PRICES
+
+PRICES.register("openai/scripted", 1.0, 0.0)  # USD per 1M tokens: $0.50 a scripted call
+"""
+
+SPENDING_TEST = """
+import os
+
+import pytest
+from pydantic import BaseModel
+
+from pytest_stagehand.errors import BudgetExceeded
+from pytest_stagehand.llm import Message
+
+
+class Answer(BaseModel):
+    ok: bool
+
+
+def test_spend(ai_model_client):
+    worker = os.environ["PYTEST_XDIST_WORKER"]
+    with pytest.raises(BudgetExceeded, match="this run spent"):
+        for _ in range(20):
+            ai_model_client.complete([Message("user", worker)], Answer)
+"""
+
+
+def test_the_budget_caps_the_whole_run_across_xdist_workers(pytester, scripted_model):
+    """--ai-max-cost 2.50 with -n 2, both workers spending $0.50 a call: the run stops
+    at the cap (one call in flight per worker may cross it), not at 2.50 per worker."""
+    from pytest_stagehand.scripted_model import Reply
+
+    scripted_model.default = Reply({"ok": True}, input_tokens=500_000, output_tokens=0)
+    pytester.makeconftest(SPENDING_CONFTEST)
+    pytester.makepyfile(test_inner=SPENDING_TEST)
+
+    result = pytester.runpytest_subprocess(
+        "-n",
+        "2",
+        "--dist",
+        "each",
+        "-p",
+        "no:cacheprovider",
+        "--ai-max-cost",
+        "2.50",
+        "--ai-model=openai/scripted",
+        f"--ai-base-url={scripted_model.openai_base_url}",
+    )
+
+    result.assert_outcomes(passed=2)  # each worker ran the test and was stopped by the budget
+    spent = 0.50 * scripted_model.calls
+    assert 2.50 <= spent <= 2.50 + 0.50  # without sharing: $2.50 per worker, $5.00
