@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 
-from . import report
+from . import report, trace
 from .act import ModelResolver
 from .agent import Agent
 from .browser import find_chromium
@@ -139,6 +139,7 @@ def ai_page(
         except MissingApiKey as exc:
             pytest.fail(str(exc), pytrace=False)
     steplog = report.start_test(request.node, ai_settings, screenshot=page.screenshot)
+    trace.attach(request.config, page.context.tracing, steplog)  # --tracing
     resolver = RecordingResolver(
         page,
         ModelResolver(page, client, steplog),
