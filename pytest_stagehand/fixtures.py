@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 
-from . import report, trace
+from . import html_report, report, trace
 from .act import ModelResolver
 from .agent import Agent
 from .browser import find_chromium
@@ -140,6 +140,7 @@ def ai_page(
             pytest.fail(str(exc), pytrace=False)
     steplog = report.start_test(request.node, ai_settings, screenshot=page.screenshot)
     trace.attach(request.config, page.context.tracing, steplog)  # --tracing
+    html_report.attach(request.node, ai_settings, page, steplog)  # --ai-report
     resolver = RecordingResolver(
         page,
         ModelResolver(page, client, steplog),

@@ -161,6 +161,12 @@ OPTIONS: tuple[Option, ...] = (
         "directory.",
     ),
     Option(
+        "report", "--ai-report", "ai_report", "STAGEHAND_REPORT", _text, None,
+        "Write one self-contained HTML report of the run to this file: every test's AI "
+        "steps with a screenshot after each, the chosen element outlined, heals, prompts "
+        "and answers, tokens, cost and time.",
+    ),
+    Option(
         "allowed_origins", "--ai-allowed-origins", "ai_allowed_origins", None, _origins, (),
         "Origins the agent may navigate to, space or comma separated. Default: the base "
         "URL's origin (or the first page's).",
@@ -200,6 +206,7 @@ class Settings:
     model_retries: int = 3
     screenshots: str = "on-failure"
     evidence_dir: str | None = None
+    report: str | None = None
     allowed_origins: tuple[str, ...] = ()
     browser_executable_path: str | None = None
     judge_inputs: JudgeInputs = "auto"  # evaluator (issue 6)

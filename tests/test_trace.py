@@ -64,8 +64,9 @@ def test_ai_steps_are_named_groups_around_their_playwright_actions(tmp_path: Pat
     goto, user, password, login, claim = groups
     assert "goto" in [c["method"] for c in children(goto)]
     # The Playwright action the step did is nested in its group, then the outcome.
-    fills = [c for c in children(user) if c["method"] == "fill"]
-    assert [f["params"]["selector"] for f in fills] == ['[data-test="username"]']
+    for group, field in ((user, "username"), (password, "password")):
+        fills = [c for c in children(group) if c["method"] == "fill"]
+        assert [f["params"]["selector"] for f in fills] == [f'[data-test="{field}"]']
     assert children(user)[-1]["title"] == '→ textbox "Username" · fill · cache hit'
     clicks = [c for c in children(login) if c["method"] == "click"]
     assert clicks and clicks[0]["params"]["selector"] == '[data-test="sign-in-button"]'
