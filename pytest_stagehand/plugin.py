@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from . import html_report, report
+from . import export, html_report, report
 from .cache import RecordingStore
 from .errors import ConfigError, MissingApiKey
 from .llm import ModelConfig
@@ -51,6 +51,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[RUN_KEY] = run = RecordingRun(config)
     config.pluginmanager.register(run, "stagehand-recording-run")
     html_report.register(config, settings)  # --ai-report
+    export.register(config, settings, salt=run.id)  # --ai-export
     # Imported after pytest-playwright's plugin, so its fixtures can extend Playwright's.
     config.pluginmanager.import_plugin("pytest_stagehand.fixtures")
 

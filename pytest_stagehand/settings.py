@@ -167,6 +167,12 @@ OPTIONS: tuple[Option, ...] = (
         "and answers, tokens, cost and time.",
     ),
     Option(
+        "export_dir", "--ai-export", "ai_export", None, _text, None,
+        "Write each test module that ran as a plain pytest-playwright module, "
+        "<module>_playwright.py, into this directory (see python -m pytest_stagehand "
+        "export).",
+    ),
+    Option(
         "allowed_origins", "--ai-allowed-origins", "ai_allowed_origins", None, _origins, (),
         "Origins the agent may navigate to, space or comma separated. Default: the base "
         "URL's origin (or the first page's).",
@@ -207,6 +213,7 @@ class Settings:
     screenshots: str = "on-failure"
     evidence_dir: str | None = None
     report: str | None = None
+    export_dir: str | None = None
     allowed_origins: tuple[str, ...] = ()
     browser_executable_path: str | None = None
     judge_inputs: JudgeInputs = "auto"  # evaluator (issue 6)
