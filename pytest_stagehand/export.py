@@ -170,15 +170,11 @@ class Shows:
 
 
 @dataclass(frozen=True)
-class Goto:
-    path: str
-
-
-@dataclass(frozen=True)
-class Call:
-    """A page method with no arguments: go_back, reload."""
+class Navigate:
+    """goto(path), go_back() or reload()."""
 
     method: str
+    path: str | None = None
 
 
 @dataclass(frozen=True)
@@ -191,7 +187,7 @@ class Note:
     text: str
 
 
-Operation = Do | Expect | PageText | Shows | Goto | Call | AtUrl | Note
+Operation = Do | Expect | PageText | Shows | Navigate | AtUrl | Note
 
 
 def _target(element: Mapping[str, Any] | None) -> Target | None:
@@ -239,9 +235,9 @@ def _agent_operations(recording: Mapping[str, Any]) -> Iterator[Operation]:
         elif tool == "extract":
             yield Shows(step.get("value"))
         elif tool == "goto":
-            yield Goto(step["url"])
+            yield Navigate("goto", step["url"])
         elif tool in ("back", "refresh"):
-            yield Call({"back": "go_back", "refresh": "reload"}[tool])
+            yield Navigate({"back": "go_back", "refresh": "reload"}[tool])
         elif tool == "wait":
             yield Note(f"waited {step.get('seconds')} s: Playwright's expect waits instead")
         else:
@@ -405,6 +401,8 @@ def step_lines(step: Record, variables: Variables, observed: dict[str, Do]) -> l
     if step["kind"] == "goto":
         return [f"page.goto({step['path']!r})"]
     lines = [f"# {step['kind']}: {step['instruction']}"]
+    if not step.get("ok", True):
+        return [*lines, "# not exported: this step failed in the run (the test expected it to)"]
     recording = step.get("recording")
     if recording is None:
         if step["kind"] == "act" and step.get("method"):
@@ -426,10 +424,9 @@ def step_lines(step: Record, variables: Variables, observed: dict[str, Do]) -> l
             lines.extend(_text_lines(operation))
         elif isinstance(operation, Shows):
             lines.extend(_shows_lines(operation))
-        elif isinstance(operation, Goto):
-            lines.append(f"page.goto({operation.path!r})")
-        elif isinstance(operation, Call):
-            lines.append(f"page.{operation.method}()")
+        elif isinstance(operation, Navigate):
+            path = "" if operation.path is None else repr(operation.path)
+            lines.append(f"page.{operation.method}({path})")
         elif isinstance(operation, AtUrl):
             ending = re.escape(operation.path) + "$"
             lines.append(f"expect(page).to_have_url(re.compile({ending!r}))")

@@ -159,3 +159,14 @@ def test_a_judged_claim_with_no_recorded_check_is_said_not_exported():
     ast.parse(module)
     assert "# a judged claim with no recorded check: not exported" in module
     assert [type(o).__name__ for o in operations(recording)] == ["Note"]
+
+
+def test_a_step_that_failed_in_the_run_is_not_exported():
+    recording = {"kind": "act", "actions": [{"method": "click", "element": {
+        "selectors": ["#gone"], "fingerprint": {}}}]}  # fmt: skip
+    module = render_module("t.py", [{"name": "test_x", "steps": [
+        {"kind": "act", "instruction": "click save", "recording": recording, "values": {},
+         "ok": False},
+    ]}])  # fmt: skip
+    assert "#gone" not in module
+    assert "# not exported: this step failed in the run" in module
