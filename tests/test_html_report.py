@@ -12,7 +12,8 @@ from example_runs import SECRETS, example_copy, offline, run_pytest
 from playwright.sync_api import Page, expect
 
 from examples.app.server import serve_shop
-from pytest_stagehand.html_report import SCALE, TestResult, render
+from pytest_stagehand.events import Exchange, StepLog
+from pytest_stagehand.html_report import SCALE, StepCapture, TestResult, render
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -120,3 +121,40 @@ def test_rendering_escapes_page_text_and_keeps_each_screenshot_once():
     assert "click &lt;b&gt;buy&lt;/b&gt;" in text and "<b>buy</b>" not in text
     assert text.count("QUJD") == 1
     assert text.count('data-shot="s1"') == 2
+
+
+def test_model_calls_show_masked_and_the_chosen_element_is_outlined(page: Page, tmp_path: Path):
+    page.set_viewport_size({"width": 800, "height": 600})
+    page.set_content(
+        "<label>Password <input id=pw type=password style='margin:120px 0 0 200px'></label>"
+    )
+    steplog = StepLog("t.py::test_login")
+    steplog.add_secrets({"password": "hunter2-s3cr3t"})
+    capture = StepCapture(page, steplog.mask)
+    steplog.listeners.append(capture)
+    with steplog.step("act", "type %password% into the password field") as event:
+        page.fill("#pw", "hunter2-s3cr3t")
+        event.element, event.selector, event.method = 'textbox "Password"', "#pw", "fill"
+        event.exchanges.append(Exchange("act", "Page: textbox hunter2-s3cr3t [e3]", '{"id": "e3"}'))
+    field = page.locator("#pw").bounding_box()
+    report = tmp_path / "report.html"
+    steps = capture.payload()["steps"]
+    assert steps[0]["box"] == field
+    report.write_text(render([TestResult("t.py::test_login", steps=steps)], capture.shots))
+    assert "hunter2-s3cr3t" not in report.read_text()
+
+    page.goto(report.as_uri())
+    page.locator("details.test > summary").click()
+    step = page.locator(".timeline > li").first
+    step.locator("summary").first.click()
+    step.locator(".exchange > summary").click()
+    expect(step.locator(".exchange pre").first).to_have_text("Page: textbox %password% [e3]")
+    expect(step.locator(".exchange pre").last).to_have_text('{"id": "e3"}')
+    image, outline = step.locator(".shot img"), step.locator(".outline")
+    expect(image).to_have_attribute("src", re.compile(r"^data:image/jpeg;base64,"))
+    shown, drawn = image.bounding_box(), outline.bounding_box()
+    assert shown and drawn
+    ratio = shown["width"] / 800
+    assert abs(drawn["x"] - shown["x"] - field["x"] * ratio) <= 1.5
+    assert abs(drawn["y"] - shown["y"] - field["y"] * ratio) <= 1.5
+    assert field["x"] > 200 and field["y"] > 120  # the input's margins: not the page's corner
