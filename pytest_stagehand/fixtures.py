@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserType, Page
 
-from . import report
+from . import export, html_report, report, trace
 from .act import ModelResolver
 from .agent import Agent
 from .browser import find_chromium
@@ -163,7 +163,7 @@ def ai_recordings(
 ) -> Recordings:
     """This test module's recorded steps, under the test's cache mode (--ai-cache)."""
     return Recordings(
-        ai_recording_store,
+        export.tapped(request.node, ai_recording_store),
         request.node.path,
         ai_settings.cache,
         share_origins=not ai_settings.cache_per_origin,
@@ -189,6 +189,9 @@ def ai_page(
         except MissingApiKey as exc:
             pytest.fail(str(exc), pytrace=False)
     steplog = report.start_test(request.node, ai_settings, screenshot=page.screenshot)
+    trace.attach(request.config, page.context.tracing, steplog)  # --tracing
+    html_report.attach(request.node, ai_settings, page, steplog)  # --ai-report
+    export.attach(request.node, steplog, base_url)  # --ai-export
     resolver = RecordingResolver(
         page,
         ModelResolver(page, client, steplog),

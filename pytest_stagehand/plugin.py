@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from . import report
+from . import export, html_report, report
 from .cache import RecordingStore, write_json
 from .errors import BrowserUnreachable, ConfigError, MissingApiKey, ModelError, show_briefly
 from .llm import ModelConfig
@@ -53,6 +53,8 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[EXPLICIT_KEY] = explicit
     config.stash[RUN_KEY] = run = RecordingRun(config)
     config.pluginmanager.register(run, "stagehand-recording-run")
+    html_report.register(config, settings)  # --ai-report
+    export.register(config, settings, salt=run.id)  # --ai-export
     # Imported after pytest-playwright's plugin, so its fixtures can extend Playwright's.
     config.pluginmanager.import_plugin("pytest_stagehand.fixtures")
 

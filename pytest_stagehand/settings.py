@@ -181,6 +181,18 @@ OPTIONS: tuple[Option, ...] = (
         "directory.",
     ),
     Option(
+        "report", "--ai-report", "ai_report", "STAGEHAND_REPORT", _text, None,
+        "Write one self-contained HTML report of the run to this file: every test's AI "
+        "steps with a screenshot after each, the chosen element outlined, heals, prompts "
+        "and answers, tokens, cost and time.",
+    ),
+    Option(
+        "export_dir", "--ai-export", "ai_export", None, _text, None,
+        "Write each test module that ran as a plain pytest-playwright module, "
+        "<module>_playwright.py, into this directory (see python -m pytest_stagehand "
+        "export).",
+    ),
+    Option(
         "allowed_origins", "--ai-allowed-origins", "ai_allowed_origins", None, _origins, (),
         "Origins the agent may navigate to, space or comma separated. Default: the base "
         "URL's origin (or the first page's).",
@@ -238,6 +250,8 @@ class Settings:
     model_retries: int = 3
     screenshots: str = "on-failure"
     evidence_dir: str | None = None
+    report: str | None = None
+    export_dir: str | None = None
     allowed_origins: tuple[str, ...] = ()
     browser_executable_path: str | None = None
     connect: str | None = None

@@ -1,0 +1,172 @@
+"""Export to plain Playwright: the example suite's recordings become pytest-playwright
+modules that pass with the plugin disabled (`-p no:stagehand`), and fail, as plain
+Playwright tests do, on the redesigned shop whose test ids changed."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+from example_runs import SECRETS, example_copy, offline, run_pytest
+
+from pytest_stagehand.export import (
+    PageText,
+    Shows,
+    Target,
+    Variables,
+    _argument,
+    _shows_lines,
+    _text_lines,
+    locator,
+    operations,
+    render_module,
+)
+
+pytestmark = pytest.mark.timeout(900)
+
+MODULES = ("test_login", "test_checkout", "test_shopping", "test_signup", "test_support")
+# The exported modules' own conftest: a browser for a machine without Playwright's
+# Chromium, and short timeouts, so a locator that no longer matches fails fast.
+CONFTEST = """
+import pytest
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    return {**browser_type_launch_args, "executable_path": "/usr/bin/chromium"}
+
+@pytest.fixture(autouse=True)
+def short_timeouts(page):
+    page.set_default_timeout(5000)
+"""
+VALUES = {"VAR_USER": "standard_user", "VAR_USER_2": "locked_out_user",
+          "VAR_PASSWORD": "secret_sauce"}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tmp_path = tmp_path_factory.mktemp("export")
+    copy = example_copy(tmp_path, *MODULES, failing=False)
+    out = copy / "exported"
+    tests = [str(copy / f"{module}.py") for module in MODULES]
+    run = run_pytest(
+        copy, "export", *tests, "-o", str(out), "--", *offline(copy), module="pytest_stagehand"
+    )
+    assert "10 passed" in run.stdout, run.stdout[-3000:] + run.stderr[-2000:]
+    for module in MODULES:
+        assert f"pytest-stagehand export: {out / f'{module}_playwright.py'}" in run.stdout
+    (out / "conftest.py").write_text(CONFTEST)
+    return out
+
+
+def test_the_exported_modules_pass_with_no_plugin(exported: Path):
+    run = run_pytest(exported.parent, str(exported), "-p", "no:stagehand", "-p",
+                     "no:cacheprovider", **VALUES)  # fmt: skip
+    assert "10 passed" in run.stdout, run.stdout[-4000:] + run.stderr[-2000:]
+    assert "stagehand" not in run.stdout.split("plugins:")[1].splitlines()[0]
+
+
+def test_the_exported_modules_fail_where_the_page_changed(exported: Path):
+    run = run_pytest(exported.parent, str(exported / "test_login_playwright.py"), "-p",
+                     "no:stagehand", "-p", "no:cacheprovider", SHOP_VARIANT="redesign",
+                     **VALUES)  # fmt: skip
+    assert "2 failed" in run.stdout, run.stdout[-4000:]
+    assert 'locator("[data-test=\\"login-button\\"]")' in run.stdout
+
+
+def test_the_exported_code_reads_like_playwright_and_holds_no_secret(exported: Path):
+    texts = {path.stem: path.read_text() for path in exported.glob("*_playwright.py")}
+    assert sorted(texts) == sorted(f"{module}_playwright" for module in MODULES)
+    for text in texts.values():
+        ast.parse(text)
+        assert not any(secret in text for secret in SECRETS)
+    login = texts["test_login_playwright"]
+    # One variable name that took two values in the run is two constants.
+    assert 'USER = os.environ["VAR_USER"]  # %user%' in login
+    assert 'USER_2 = os.environ["VAR_USER_2"]  # %user%' in login
+    assert (
+        "    # act: type %user% into the username field\n"
+        "    page.locator('[data-test=\"username\"]').fill(USER_2)\n"
+    ) in login
+    assert (
+        "    # assert: an error message says the user has been locked out\n"
+        "    expect(page.locator('[data-test=\"error\"]')).to_contain_text("
+        "'this user has been locked out', use_inner_text=True)\n"
+    ) in login
+    support = texts["test_support_playwright"]
+    assert (
+        "page.frame_locator('#contact-frame').locator('[data-test=\"contact-send\"]').click()"
+        in support
+    )
+    checkout = texts["test_checkout_playwright"]
+    assert "page.get_by_role('radio', name='PayPal', exact=True).check()" in checkout
+    assert "expect(page.locator(\"body\")).to_contain_text('$74.38')" in checkout
+    signup = texts["test_signup_playwright"]
+    assert "page.locator('[data-test=\"signup-confirm\"]').fill(PASSWORD)" in signup
+    assert "expect(page).to_have_url(re.compile('/inventory$'))" in signup
+    shopping = texts["test_shopping_playwright"]
+    assert (
+        "expect(page.get_by_role('link', name='Cart', exact=True).first).to_be_visible()\n"
+        "    expect(page.get_by_text('2', exact=True).first).to_be_visible()"
+    ) in shopping
+
+
+@pytest.mark.parametrize(
+    ("selector", "frames", "code"),
+    [
+        ('role=button[name="Go"s]', (), "page.get_by_role('button', name='Go', exact=True)"),
+        ('role=link[name="a \\"b\\""i]', (), "page.get_by_role('link', name='a \"b\"')"),
+        ('internal:label="Email"s', (), "page.get_by_label('Email', exact=True)"),
+        ('text="Send"', (), "page.get_by_text('Send', exact=True)"),
+        ('[data-testid="cart"]', (), "page.get_by_test_id('cart')"),
+        ('[data-test="cart"]', (), "page.locator('[data-test=\"cart\"]')"),
+        ("xpath=/html/body/a", ("#outer", "iframe"),
+         "page.frame_locator('#outer').frame_locator('iframe').locator('xpath=/html/body/a')"),
+    ],
+)  # fmt: skip
+def test_locators_use_the_playwright_call_the_selector_means(selector, frames, code):
+    assert locator(Target(selector, frames)) == code
+
+
+def test_variables_in_arguments_stay_variables():
+    variables = Variables()
+    step = {"values": {"user": "d1", "greeting": "d2"}}
+    assert _argument("%user%", step, variables) == "USER"
+    assert _argument("Hi {%greeting%}!", step, variables) == "f'Hi {{{GREETING}}}!'"
+    assert _argument("%user%", {"values": {"user": "d3"}}, variables) == "USER_2"
+    assert _argument("plain", step, variables) == "'plain'"
+
+
+def test_page_text_checks_and_read_values_become_expectations():
+    assert _text_lines(PageText('heading "Done"', present=False)) == [
+        "expect(page.get_by_role('heading', name='Done', exact=True)).to_have_count(0)"
+    ]
+    assert _text_lines(PageText("Free shipping", present=True)) == [
+        "expect(page.locator(\"body\")).to_contain_text('Free shipping')"
+    ]
+    lines = _shows_lines(Shows({"name": "Bike", "page": "%origin%/p/bike", "count": 1}))
+    assert lines[1:] == [
+        "expect(page.locator(\"body\")).to_contain_text('Bike')",
+        "expect(page.locator('a[href$=\"/p/bike\"]').first).to_be_visible()",
+    ]
+
+
+def test_a_judged_claim_with_no_recorded_check_is_said_not_exported():
+    recording = {"kind": "assert", "data": {}}
+    module = render_module("t.py", [{"name": "test_x", "steps": [
+        {"kind": "assert", "instruction": "looks right", "recording": recording, "values": {}},
+    ]}])  # fmt: skip
+    ast.parse(module)
+    assert "# a judged claim with no recorded check: not exported" in module
+    assert [type(o).__name__ for o in operations(recording)] == ["Note"]
+
+
+def test_a_step_that_failed_in_the_run_is_not_exported():
+    recording = {"kind": "act", "actions": [{"method": "click", "element": {
+        "selectors": ["#gone"], "fingerprint": {}}}]}  # fmt: skip
+    module = render_module("t.py", [{"name": "test_x", "steps": [
+        {"kind": "act", "instruction": "click save", "recording": recording, "values": {},
+         "ok": False},
+    ]}])  # fmt: skip
+    assert "#gone" not in module
+    assert "# not exported: this step failed in the run" in module
