@@ -27,6 +27,7 @@ from .errors import (
     ModelUnavailable,
     RecordingFileError,
     StagehandError,
+    StoreError,
 )
 from .evaluator import Evaluator, Verdict
 from .page import AIPage
@@ -58,5 +59,6 @@ __all__ = [
     "ModelUnavailable",
     "RecordingFileError",
     "StagehandError",
+    "StoreError",
     "Verdict",
 ]

@@ -94,6 +94,11 @@ class RecordingFileError(CacheError):
     """A recordings file is corrupt or was hand-edited into an invalid shape."""
 
 
+class StoreError(CacheError):
+    """The working store (the cache dir) or a recordings directory cannot be read or
+    written: read-only, full, or otherwise unusable. The message names the path."""
+
+
 class HealFailed(CacheError):
     """A recorded element is gone and no confident, unambiguous replacement exists."""
 

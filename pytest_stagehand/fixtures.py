@@ -13,7 +13,7 @@ from .act import ModelResolver
 from .agent import Agent
 from .browser import find_chromium
 from .cache import Recordings, RecordingStore
-from .errors import BrowserNotFound, ConfigError, MissingApiKey
+from .errors import BrowserNotFound, ConfigError, MissingApiKey, StoreError
 from .evaluator import Evaluator
 from .llm import ModelClient, create_client
 from .page import AIPage
@@ -102,9 +102,15 @@ def ai_settings(request: pytest.FixtureRequest) -> Settings:
 def ai_recording_store(pytestconfig: pytest.Config) -> Iterator[RecordingStore]:
     """The store this session's recordings go to; merged into __stagehand__/*.json at the
     end of the session (by the xdist controller when distributed)."""
-    store = recording_store(pytestconfig)
-    yield store
-    store.close()
+    try:
+        store = recording_store(pytestconfig)
+    except StoreError as exc:
+        problem = str(exc)
+    else:
+        yield store
+        store.close()
+        return
+    pytest.fail(problem, pytrace=False)  # each test that records says why, no traceback
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import pytest
 
 from . import report
 from .cache import RecordingStore
-from .errors import ConfigError, MissingApiKey
+from .errors import ConfigError, MissingApiKey, StoreError
 from .llm import ModelConfig
 from .settings import OPTIONS, Settings, cache_root, resolve
 
@@ -104,7 +104,27 @@ def recordings_dir(config: pytest.Config) -> Path:
 
 
 def recording_store(config: pytest.Config) -> RecordingStore:
-    return RecordingStore(recordings_dir(config), config.stash[RUN_KEY].id)
+    """The session's store; a corrupt one is moved aside (said once, in the summary).
+    Raises StoreError when it cannot be opened."""
+    store = RecordingStore(recordings_dir(config), config.stash[RUN_KEY].id)
+    if store.moved_aside is not None:
+        report.session_summary(config).warnings.append(
+            f"the working store {store.directory} was corrupt: moved aside to "
+            f"{store.moved_aside} and started afresh (committed recordings are unaffected; "
+            "delete the moved copy once nothing in it is missed)."
+        )
+    return store
+
+
+def _check_store(config: pytest.Config) -> None:
+    """Open the store once before any test (and before xdist workers start), so a corrupt
+    one is repaired by one process and a broken one is named in the summary."""
+    if session_settings(config).cache == "off" or not recordings_dir(config).exists():
+        return
+    try:
+        recording_store(config).close()
+    except StoreError as exc:
+        report.session_summary(config).warnings.append(str(exc))
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
@@ -117,21 +137,26 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     run = config.stash[RUN_KEY]
     if session.shouldfail or session.shouldstop:
         run.filtered = True  # -x or --maxfail stopped early: modules may have run in part
-    store = recording_store(config)
-    try:
-        flushed = store.flush(
-            run.complete_files(), prune=settings.prune and exitstatus == pytest.ExitCode.OK
-        )
-    finally:
-        store.close()
     summary = report.session_summary(config)
+    try:
+        store = recording_store(config)
+        try:
+            flushed = store.flush(
+                run.complete_files(), prune=settings.prune and exitstatus == pytest.ExitCode.OK
+            )
+        finally:
+            store.close()
+    except StoreError as exc:  # named in the summary; the recordings wait in the store
+        if str(exc) not in summary.warnings:
+            summary.warnings.append(str(exc))
+        return
     summary.unused = [
         f"{_relative(u.file, config)}: {u.recording.key.describe()}" for u in flushed.unused
     ] + [
         f"{_relative(u.file, config)}: {u.recording.key.describe()} (pruned)"
         for u in flushed.pruned
     ]
-    summary.recording_errors = [str(error) for error in flushed.errors]
+    summary.recording_errors += [str(error) for error in flushed.errors]
 
 
 def _relative(path: Path, config: pytest.Config) -> str:
@@ -175,6 +200,8 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     # is given no config to find the summary by.
     summary = report.session_summary(session.config)
     session.config.pluginmanager.register(summary, "stagehand-summary")
+    if not hasattr(session.config, "workerinput") and RUN_KEY in session.config.stash:
+        _check_store(session.config)
 
 
 # --- end of reports section ---

@@ -426,6 +426,7 @@ class SessionSummary:
         self.steps: list[Record] = []  # each with its "test"
         self.unused: list[str] = []
         self.recording_errors: list[str] = []  # corrupt committed files, named
+        self.warnings: list[str] = []  # said once per run: a store moved aside, traces
 
     @pytest.hookimpl
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -440,7 +441,9 @@ class SessionSummary:
 
     @pytest.hookimpl
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
-        if _is_worker(self._config) or not (self.steps or self.unused or self.recording_errors):
+        if _is_worker(self._config) or not (
+            self.steps or self.unused or self.recording_errors or self.warnings
+        ):
             return
         terminalreporter.write_sep("=", "pytest-stagehand")
         for line in self.lines():
@@ -457,6 +460,7 @@ class SessionSummary:
         if self.unused:
             lines.append(f"unused recordings ({len(self.unused)}):")
             lines += [f"  {entry}" for entry in self.unused]
+        lines += [f"warning: {warning}" for warning in self.warnings]
         if self.recording_errors:
             lines.append("recordings files left untouched:")
             lines += [f"  {line}" for error in self.recording_errors for line in error.splitlines()]
