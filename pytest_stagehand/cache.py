@@ -19,13 +19,14 @@ import datetime
 import hashlib
 import json
 import os
+import re
 import sqlite3
 import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import parse_qsl, urlencode, urlsplit
@@ -42,7 +43,7 @@ from pydantic import (
 )
 
 from .errors import CacheError, CacheMiss, RecordingFileError, StoreError
-from .events import Heal
+from .events import SHORT_SECRET, Heal, secret_pattern
 from .settings import CacheMode
 from .snapshot import Fingerprint
 
@@ -347,13 +348,19 @@ def _strings(value: Any, where: str = "") -> Iterator[tuple[str, str]]:
 def check_secrets(recording: Recording, variables: Mapping[str, object]) -> None:
     """Refuse (raise, never write) a recording that contains a variable's value.
 
-    Values of 4 characters or more are refused anywhere inside a text; shorter ones only
-    as a whole text, since "1" or "no" occur in any selector by chance.
+    Values of 4 characters or more are refused anywhere inside a text, in any spelling
+    (URL-encoded, HTML- or JSON-escaped, in another case); shorter ones only as a whole
+    text, since "1" or "no" occur in any selector by chance.
     """
+    patterns = {
+        name: re.compile(secret_pattern(str(value)), re.IGNORECASE)
+        for name, value in variables.items()
+        if str(value)
+    }
     for where, text in _strings(recording.model_dump(mode="json")):
-        for name, value in variables.items():
-            secret = str(value)
-            if secret and (text == secret or (len(secret) >= 4 and secret in text)):
+        for name, pattern in patterns.items():
+            secret = str(variables[name])
+            if pattern.fullmatch(text) or (len(secret) >= SHORT_SECRET and pattern.search(text)):
                 raise CacheError(
                     f"Refusing to record {recording.key.describe()}: the value of variable "
                     f"{name!r} appears in {where}, and variable values are never stored. "
@@ -418,11 +425,15 @@ class Recordings:
     test_file: Path
     mode: CacheMode = "auto"
     share_origins: bool = True
+    # The test's secret mask (StepLog.mask): a page URL that holds a variable's value, in
+    # any spelling, is keyed (and recorded) with its %name% placeholder instead.
+    mask: Callable[[str], str] | None = None
 
     def key(
         self, kind: StepKind, instruction: str, url: str, variables: Iterable[str] = ()
     ) -> StepKey:
-        return step_key(kind, instruction, url, variables, share_origins=self.share_origins)
+        key = step_key(kind, instruction, url, variables, share_origins=self.share_origins)
+        return replace(key, url=self.mask(key.url)) if self.mask else key
 
     def lookup(self, key: StepKey) -> Recording | None:
         return self.store.lookup(self.test_file, key)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -17,7 +18,14 @@ from .errors import BrowserNotFound, ConfigError, MissingApiKey, StoreError
 from .evaluator import Evaluator
 from .llm import ModelClient, create_client
 from .page import AIPage
-from .plugin import EXPLICIT_KEY, model_config, recording_store, session_settings
+from .plugin import (
+    EXPLICIT_KEY,
+    SECRETS_TRACED,
+    model_config,
+    recording_store,
+    session_settings,
+    tracing,
+)
 from .replay import RecordingResolver, StepRecorder
 from .settings import Settings
 from .usage import UsageLedger
@@ -145,19 +153,20 @@ def ai_page(
         except MissingApiKey as exc:
             pytest.fail(str(exc), pytrace=False)
     steplog = report.start_test(request.node, ai_settings, screenshot=page.screenshot)
+    recordings = replace(ai_recordings, mask=steplog.mask)  # a secret in a URL keys as %name%
     resolver = RecordingResolver(
         page,
         ModelResolver(page, client, steplog),
-        ai_recordings,
+        recordings,
         steplog,
         has_model=client is not None,
         model=ai_settings.model,
     )
     evaluator = Evaluator(
-        page, client, steplog, inputs=ai_settings.judge_inputs, recordings=ai_recordings
+        page, client, steplog, inputs=ai_settings.judge_inputs, recordings=recordings
     )
     recorder = StepRecorder(
-        page, ai_recordings, steplog, has_model=client is not None, model=ai_settings.model
+        page, recordings, steplog, has_model=client is not None, model=ai_settings.model
     )
     ai_usage.begin_test(request.node.nodeid, _test_budget(request.node))
     try:
@@ -167,6 +176,8 @@ def ai_page(
         ai_usage.end_test()
         if own_client is not None:
             own_client.close()
+        if steplog.variables and tracing(request.config):
+            request.node.stash[SECRETS_TRACED] = True  # the summary says so, once
 
 
 # --- the agent (issue 7) -------------------------------------------------------------------
@@ -176,7 +187,11 @@ def ai_page(
 def agent(ai_page: AIPage, ai_settings: Settings, ai_recordings: Recordings) -> Agent:
     """An agent on `ai_page`: `agent.execute("goal", output=Model)` reaches a goal in steps,
     navigating only within --ai-allowed-origins (default: the base URL's origin)."""
-    return Agent(ai_page, allowed_origins=ai_settings.allowed_origins, recordings=ai_recordings)
+    return Agent(
+        ai_page,
+        allowed_origins=ai_settings.allowed_origins,
+        recordings=replace(ai_recordings, mask=ai_page.steplog.mask),
+    )
 
 
 # --- end of agent section ------------------------------------------------------------------

@@ -82,6 +82,7 @@ class RecordingRun:
         )
         self.files: set[Path] = set()
         self.rootpath = config.rootpath
+        self.summary = report.session_summary(config)
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_configure_node(self, node: Any) -> None:
@@ -97,6 +98,24 @@ class RecordingRun:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         # Reports name files relative to the rootdir; recordings are keyed absolute.
         self.files.add((self.rootpath / report.fspath).resolve())
+        if getattr(report, TRACED_ATTR, False) and TRACE_WARNING not in self.summary.warnings:
+            self.summary.warnings.append(TRACE_WARNING)
+
+
+# --- secrets in Playwright traces: said once per run -----------------------------------
+
+SECRETS_TRACED = pytest.StashKey[bool]()  # set by ai_page on a traced test with variables
+TRACED_ATTR = "stagehand_secrets_traced"  # on the teardown report, so xdist ships it
+TRACE_WARNING = (
+    "Playwright traces (--tracing) were recorded while tests used variables: a trace holds "
+    "what was typed and every page as it was, so the values are in it in clear. Treat "
+    "test-results/ as secret, or run those tests without --tracing (see docs/security.md)."
+)
+
+
+def tracing(config: pytest.Config) -> bool:
+    """Is pytest-playwright recording traces (--tracing on or retain-on-failure)?"""
+    return config.getoption("tracing", "off") not in (None, "off")
 
 
 def recordings_dir(config: pytest.Config) -> Path:
@@ -192,6 +211,8 @@ def pytest_runtest_makereport(
 ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
     test_report = yield
     report.complete_report(item, test_report)
+    if test_report.when == "teardown" and item.stash.get(SECRETS_TRACED, False):
+        setattr(test_report, TRACED_ATTR, True)
     return test_report
 
 

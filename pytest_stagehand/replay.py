@@ -279,7 +279,8 @@ class StepRecorder(_Replaying):
         if recording is None:
             return None
         data = recording.data
-        gone = missing(data.get("witness", []), page_text)
+        # Recorded from the masked page (a value as its %name%): compared with it masked.
+        gone = missing(data.get("witness", []), self.steplog.mask(page_text))
         if data.get("schema") != schema_id(schema):
             problem = f"the schema {schema.__name__} changed since it was recorded"
         elif gone:
