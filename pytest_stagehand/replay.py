@@ -21,7 +21,7 @@ from playwright.sync_api import Page
 from pydantic import BaseModel
 
 from .act import ActRequest, Resolver
-from .actions import VARIABLE, Action, perform, settle, substitute
+from .actions import VARIABLE, Action, covered, perform, settle, substitute
 from .cache import (
     CachePolicy,
     RecordedAction,
@@ -201,6 +201,8 @@ class RecordingResolver(_Replaying):
             try:
                 perform(self.page, action, request.values, request.timeout)
             except PlaywrightError as exc:
+                if cover := covered(self.page, action, exc):
+                    raise cover from None  # not a moved element: neither heal nor model
                 reason = self.steplog.mask(str(exc).splitlines()[0])
                 raise ActionFailed(
                     f"Could not replay the recorded {action.method} on {action.element} for "
