@@ -238,7 +238,8 @@ class Agent:
         values = {name: str(value) for name, value in (variables or {}).items()}
         steplog = self.page.steplog
         steplog.add_secrets(values)
-        settle(self.page.page)
+        with self.page.open_page(f"agent.execute({instruction!r})"):
+            settle(self.page.page)
         start = len(steplog.events)
         with steplog.step("agent", instruction, self.page.page.url) as event:
             run = _Run(self, event, instruction, max_steps, output, system_prompt, values)

@@ -13,6 +13,7 @@ from scripted_answers import NOT_FOUND, choose, observed, scripted_ai_page
 from test_agent import Script, agent_requests, call, done
 
 from pytest_stagehand.agent import Agent
+from pytest_stagehand.errors import PageClosed
 from pytest_stagehand.page import AIPage
 from pytest_stagehand.scripted_model import ScriptedModelServer
 
@@ -195,3 +196,11 @@ def test_a_success_sent_back_can_still_be_earned(ai, steered):
     assert [(s.tool, s.ok) for s in result.steps] == [
         ("act", False), ("done", False), ("act", True)
     ]
+
+
+def test_an_agent_on_a_closed_page_is_one_typed_error(ai, steered, scripted_model):
+    ai.goto("agent/complete.html")
+    ai.page.close()
+    with pytest.raises(PageClosed, match=r"agent.execute\('place the order'\) cannot run"):
+        Agent(ai).execute("place the order")
+    assert scripted_model.calls == 0

@@ -506,6 +506,21 @@ def test_a_full_store_refuses_a_recording_with_one_error_naming_it(test_file, st
     assert "database or disk is full" in message and "cache" in message
 
 
+def test_a_store_that_fills_up_while_merging_is_one_error_and_keeps_the_recordings(
+    test_file, store, monkeypatch
+):
+    store.put(test_file, recording())
+
+    def full(*args, **kwargs):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(store._cache, "delete", full)
+    with pytest.raises(StoreError, match=r"Could not merge recordings from the working store"):
+        store.flush()
+    monkeypatch.undo()
+    assert store.lookup(test_file, recording().key) == recording()  # still there
+
+
 def test_an_unwritable_recordings_directory_keeps_the_recordings_for_the_next_run(
     test_file, store, monkeypatch
 ):
