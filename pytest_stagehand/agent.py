@@ -243,7 +243,7 @@ class Agent:
         start = len(steplog.events)
         with steplog.step("agent", instruction, self.page.page.url) as event:
             run = _Run(self, event, instruction, max_steps, output, system_prompt, values)
-            run.fields = {name: tuple((secret_fields or {}).get(name, (name,))) for name in values}
+            run.fields.update((name, tuple(f)) for name, f in (secret_fields or {}).items())
             with run.fenced():
                 result = self._run(run, self.timeout_s if timeout_s is None else timeout_s)
             event.result = f"{result.status}: {result.message}"
@@ -374,6 +374,8 @@ class _Run:
         self.max_steps = max_steps
         self.output = output
         self.values = values
+        # Per variable, the fields its value may be typed into: by default the field
+        # named like the variable; `execute(secret_fields=...)` names others.
         self.fields: dict[str, tuple[str, ...]] = {name: (name,) for name in values}
         self.custom = agent.tools
         start = _origin(agent.page.base_url or self.page.url)
@@ -736,7 +738,8 @@ class _Run:
         back."""
         notes = []
         for new in self.popups:
-            if not new.is_closed() and (self.outside(new.url) or new.url in ("", "about:blank")):
+            blank = new.url in ("", "about:blank") and bool(self.blocked)  # blocked opening
+            if not new.is_closed() and (self.outside(new.url) or blank):
                 with suppress(PlaywrightError):
                     new.close()
                 notes.append("A new page (a link with target=_blank or a popup) was closed.")
