@@ -17,8 +17,10 @@ from .errors import (
     CacheError,
     CacheMiss,
     ConfigError,
+    ElementCovered,
     ElementNotFound,
     HealFailed,
+    InvalidArgument,
     InvalidModelChoice,
     MissingApiKey,
     ModelAuthError,
@@ -26,8 +28,10 @@ from .errors import (
     ModelOutputError,
     ModelRequired,
     ModelUnavailable,
+    PageClosed,
     RecordingFileError,
     StagehandError,
+    StoreError,
 )
 from .evaluator import Evaluator, Verdict
 from .page import AIPage
@@ -48,9 +52,11 @@ __all__ = [
     "CacheError",
     "CacheMiss",
     "ConfigError",
+    "ElementCovered",
     "ElementNotFound",
     "Evaluator",
     "HealFailed",
+    "InvalidArgument",
     "InvalidModelChoice",
     "MissingApiKey",
     "ModelAuthError",
@@ -58,7 +64,9 @@ __all__ = [
     "ModelOutputError",
     "ModelRequired",
     "ModelUnavailable",
+    "PageClosed",
     "RecordingFileError",
     "StagehandError",
+    "StoreError",
     "Verdict",
 ]

@@ -10,7 +10,7 @@ page and reports.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
@@ -18,8 +18,17 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from . import prompts
-from .actions import Action, ActResult, action_for, element_id, perform, settle
-from .errors import ActionFailed, ElementNotFound, InvalidModelChoice
+from .actions import (
+    VARIABLE,
+    Action,
+    ActResult,
+    action_for,
+    covered,
+    element_id,
+    perform,
+    settle,
+)
+from .errors import ActionFailed, ElementNotFound, InvalidArgument, InvalidModelChoice
 from .events import StepEvent, StepLog
 from .heal import recorded_element
 from .llm import Message, ModelClient
@@ -39,6 +48,9 @@ class ActRequest:
     instruction: str
     values: Mapping[str, str] = field(default_factory=dict, repr=False)
     timeout: float | None = None  # ms per Playwright action; None: the page's default
+    # Per variable, the fields its value may be typed into (see `field_refusal`); None
+    # when the test author's own instruction names the field (ai_page.act).
+    fields: Mapping[str, Sequence[str]] | None = None
 
     @property
     def variable_names(self) -> tuple[str, ...]:
@@ -60,6 +72,7 @@ class _NotPerformed(Exception):
     def __init__(self, action: Action, error: PlaywrightError) -> None:
         super().__init__(str(error))
         self.action = action
+        self.error = error
         self.reason = str(error).splitlines()[0]
 
 
@@ -80,11 +93,15 @@ class ModelResolver:
         try:
             return self._attempt(request, event)
         except _NotPerformed as first:
+            if cover := covered(self.page, first.action, first.error):
+                raise cover from None  # the right element, under another: no heal helps
             settle(self.page)
             failure = f"{first.action.description} could not take {first.action.method}: "
             try:
                 return self._attempt(request, event, failure + first.reason)
             except _NotPerformed as second:
+                if cover := covered(self.page, second.action, second.error):
+                    raise cover from None
                 raise ActionFailed(
                     f"Could not {request.instruction!r} on {self.page.url}: "
                     f"{second.action.method} on {second.action.description} failed after a "
@@ -136,10 +153,19 @@ class ModelResolver:
                     "model found nothing on the page that can do it. Check the instruction "
                     "against the page, or wait for the element to appear first."
                 )
+            unknown = _unknown_variables(choice.arguments, request.values)
+            if unknown:
+                raise ChoiceProblem(
+                    f"{', '.join(unknown)} is not a variable of this step (its variables: "
+                    f"{', '.join(f'%{n}%' for n in request.variable_names) or 'none'}); "
+                    "write the text itself, or answer found false."
+                )
             action = action_for(
                 page_snapshot, choice.element_id, choice.method, choice.arguments,
                 choice.description, allowed,
             )
+            if refusal := field_refusal(action, request.fields):
+                raise ChoiceProblem(refusal)
             return self._with_context(action, page_snapshot, choice.element_id), choice.two_step
 
         try:
@@ -192,6 +218,37 @@ def _lines_of(page_snapshot: Snapshot, ids: list[str]) -> str:
     return "\n".join(lines)
 
 
+def field_refusal(action: Action, fields: Mapping[str, Sequence[str]] | None) -> str | None:
+    """Why `action` may not type the variables it uses into its element, or None.
+
+    Variable values are secrets: where the model, not the test author, chose the field (an
+    agent's step), a value goes only into a field named like the variable (%password%
+    into "Password", %user% into "Username") or one the test allows for it, never into
+    a field page text asked for.
+    """
+    used = sorted({name for a in action.arguments for name in VARIABLE.findall(a)})
+    if fields is None or not used:
+        return None
+    fp = action.fingerprint
+    names = [] if fp is None else [fp.name, fp.id, fp.test_id, *(
+        fp.attributes.get(key) for key in ("name", "placeholder", "aria-label", "autocomplete")
+    )]
+    shown = [_alnum(text) for text in names if text]
+    for name in used:
+        allowed = list(fields.get(name, (name,)))
+        if not any(_alnum(field) and _alnum(field) in text for field in allowed for text in shown):
+            return (
+                f"%{name}% may only be typed into a field the test allows for it "
+                f"({', '.join(repr(f) for f in allowed)}); {action.element or 'the page'} is "
+                "not one, so nothing was typed."
+            )
+    return None
+
+
+def _alnum(text: str) -> str:
+    return "".join(char for char in text.casefold() if char.isalnum())
+
+
 def act(
     page: Page,
     resolver: Resolver,
@@ -199,17 +256,29 @@ def act(
     step: str | Action,
     variables: Mapping[str, str] | None = None,
     timeout: float | None = None,
+    fields: Mapping[str, Sequence[str]] | None = None,
 ) -> ActResult:
-    """Carry out `step` (an instruction, or an Action to replay with no model) on the page."""
+    """Carry out `step` (an instruction, or an Action to replay with no model) on the page.
+
+    `fields`: per variable, the fields its value may be typed into (`field_refusal`)."""
     values = {name: str(value) for name, value in (variables or {}).items()}
     steplog.add_secrets(values)
     instruction = step if isinstance(step, str) else step.description or step.method
+    unknown = _unknown_variables([step] if isinstance(step, str) else step.arguments, values)
+    if unknown:  # typing the literal %password% would be a silent, wrong test
+        raise InvalidArgument(
+            f"act({instruction!r}) uses {', '.join(unknown)} but no value was given for "
+            f"it: pass variables={{{', '.join(repr(u[1:-1]) + ': ...' for u in unknown)}}}. "
+            "Nothing was done."
+        )
     settle(page)
     with steplog.step("act", instruction, page.url) as event:
         if isinstance(step, str):
-            actions = resolver.act(ActRequest(step, values, timeout), event)
+            actions = resolver.act(ActRequest(step, values, timeout, fields), event)
         else:
-            _replay(page, step, ActRequest(instruction, values, timeout), steplog)
+            if refusal := field_refusal(step, fields):
+                raise InvalidModelChoice(f"Refused {step.method} on {step.element}: {refusal}")
+            _replay(page, step, ActRequest(instruction, values, timeout, fields), steplog)
             actions = [step]
         settle(page, after_action=True)
         final = actions[-1]
@@ -221,10 +290,17 @@ def act(
     return ActResult.of(actions, event.calls, event.cache)
 
 
+def _unknown_variables(texts: Iterable[str], values: Mapping[str, str]) -> list[str]:
+    """The %name% placeholders in `texts` that no value was given for."""
+    return sorted({f"%{n}%" for text in texts for n in VARIABLE.findall(text) if n not in values})
+
+
 def _replay(page: Page, action: Action, request: ActRequest, steplog: StepLog) -> None:
     try:
         perform(page, action, request.values, request.timeout)
     except PlaywrightError as exc:
+        if cover := covered(page, action, exc):
+            raise cover from None
         reason = steplog.mask(str(exc).splitlines()[0])
         raise ActionFailed(
             f"Could not replay {action.method} on {action.element or 'the page'} "

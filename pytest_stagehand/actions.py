@@ -19,6 +19,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, Request
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from .errors import ElementCovered
 from .events import CacheStatus
 from .prompts import ChoiceProblem, Method
 from .snapshot import ElementRef, Fingerprint, Snapshot, frame_scope
@@ -182,6 +183,23 @@ def _drop_target(
 
 
 # --- performing ------------------------------------------------------------------------
+
+
+COVERED = re.compile(r"-\s+(.+?)\s+intercepts pointer events")
+
+
+def covered(page: Page, action: Action, error: PlaywrightError) -> ElementCovered | None:
+    """The error to raise when Playwright's actionability log says another element kept
+    covering this one (a banner, a modal): the element is right, so no heal can help."""
+    found = COVERED.findall(str(error))
+    if not found:
+        return None
+    return ElementCovered(
+        f"Could not {action.method} {action.element or action.description} on {page.url}: "
+        f"{found[-1]} covers it (it intercepts pointer events), and still did when the "
+        "step's timeout ran out. Close or dismiss it first (e.g. act(\"accept the cookie "
+        "banner\")), or wait for it to go."
+    )
 
 
 def substitute(text: str, values: Mapping[str, str]) -> str:

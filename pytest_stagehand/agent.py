@@ -21,7 +21,7 @@ import json
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_type_hints
 from urllib.parse import urljoin, urlsplit
@@ -223,11 +223,14 @@ class Agent:
         system_prompt: str | None = None,
         *,
         variables: Mapping[str, object] | None = None,
+        secret_fields: Mapping[str, Sequence[str]] | None = None,
         timeout_s: float | None = None,
     ) -> AgentResult:
         """Reach the goal `instruction` in at most `max_steps` steps; `output` is the model
         of the answer wanted. `%name%` stands for `variables[name]`, which no prompt or
-        recording ever holds. A run that fails says so in its result; this raises only
+        recording ever holds, and which is typed only into a field named like the variable
+        (%password% into "Password") or one `secret_fields[name]` names: never into a field
+        page text asks for. A run that fails says so in its result; this raises only
         when the agent cannot run: no model (ModelRequired), or no model may be asked and
         the recording is missing (CacheMiss) or no longer replays (HealFailed)."""
         if max_steps < 1:
@@ -235,10 +238,12 @@ class Agent:
         values = {name: str(value) for name, value in (variables or {}).items()}
         steplog = self.page.steplog
         steplog.add_secrets(values)
-        settle(self.page.page)
+        with self.page.open_page(f"agent.execute({instruction!r})"):
+            settle(self.page.page)
         start = len(steplog.events)
         with steplog.step("agent", instruction, self.page.page.url) as event:
             run = _Run(self, event, instruction, max_steps, output, system_prompt, values)
+            run.fields.update((name, tuple(f)) for name, f in (secret_fields or {}).items())
             with run.fenced():
                 result = self._run(run, self.timeout_s if timeout_s is None else timeout_s)
             event.result = f"{result.status}: {result.message}"
@@ -369,6 +374,9 @@ class _Run:
         self.max_steps = max_steps
         self.output = output
         self.values = values
+        # Per variable, the fields its value may be typed into: by default the field
+        # named like the variable; `execute(secret_fields=...)` names others.
+        self.fields: dict[str, tuple[str, ...]] = {name: (name,) for name in values}
         self.custom = agent.tools
         start = _origin(agent.page.base_url or self.page.url)
         self.origins = list(agent.allowed_origins) or ([start] if start else [])
@@ -379,6 +387,8 @@ class _Run:
         self.turns: list[_Turn] = []
         self.heals: list[tuple[int, RecordedElement, Heal]] = []
         self.blocked: list[str] = []
+        self.popups: list[Page] = []  # opened during the current tool
+        self.sent_back = False  # a success claim the run did not bear out, sent back once
         self.view: _View | None = None
         self.signature: tuple[str, int, int] | None = None
         self.still = 0  # steps in a row that changed neither the page nor the data
@@ -409,7 +419,11 @@ class _Run:
                 except (ModelOutputError, ChoiceProblem) as exc:
                     return self.cut_short(None, f"the model's answer could not be used: {exc}")
                 if isinstance(answer.call, DoneTool):
-                    return self.finish(answer.call, limit, self.reason(limit))
+                    unearned = self.unearned(answer.call)
+                    if unearned is None or self.sent_back or limit is not None:
+                        return self.finish(answer.call, limit, self.reason(limit), unearned)
+                    self.send_back(number, answer, unearned)
+                    continue
                 self.run_tool(number, answer)
         except Exception as exc:
             if isinstance(exc, ModelRequired) or not _infrastructure(exc, self.page):
@@ -475,6 +489,28 @@ class _Run:
             )
         return answer
 
+    def unearned(self, done: Any) -> str | None:
+        """Why a success claim does not hold against the run itself, or None."""
+        if not done.success:
+            return None
+        tools = [step for step in self.steps if step.tool != "done"]  # not a refused claim
+        if not any(step.ok for step in tools):
+            return "nothing was done in this run: no tool call succeeded"
+        if not tools[-1].ok:
+            return f"the last action failed ({tools[-1].outcome[:RESULT_CHARS // 10]})"
+        if self.output is not None and done.output is None:
+            return f"the output ({self.output.__name__}) is missing"
+        return None
+
+    def send_back(self, number: int, answer: Any, unearned: str) -> None:
+        """Refuse a success claim once, as the done call's (failed) result."""
+        self.sent_back = True
+        outcome = _Outcome(prompts.SUCCESS_SENT_BACK.format(why=unearned), ok=False)
+        arguments = answer.call.model_dump(mode="json", exclude={"tool"})
+        self.steps.append(AgentStep(number, "done", arguments, outcome.text, ok=False))
+        summary = f"{number}. done success=true → sent back: {unearned}"
+        self.turns.append(_Turn(answer.model_dump_json(), summary, outcome))
+
     def cut_short(self, limit: Status | None, why: str) -> AgentResult:
         """One final request offering only done, so what was gathered is kept."""
         if self.view is None:
@@ -484,10 +520,16 @@ class _Run:
             answer = self.ask(len(self.turns) + 1, notice, only_done=True)
         except (ModelError, ChoiceProblem):
             return self.finish(None, limit, why)
-        return self.finish(answer.call, limit, why)
+        return self.finish(answer.call, limit, why, self.unearned(answer.call))
 
-    def finish(self, done: Any, limit: Status | None, why: str | None) -> AgentResult:
-        completed = bool(done is not None and done.success)
+    def finish(
+        self, done: Any, limit: Status | None, why: str | None, unearned: str | None = None
+    ) -> AgentResult:
+        """The result; a success claim the run does not bear out (`unearned`) is reported
+        as not successful, with the reason."""
+        if unearned is not None:
+            why = f"the model reported success, but {unearned}"
+        completed = bool(done is not None and done.success) and unearned is None
         output = done.output if done is not None else None
         status: Status
         if limit in ("timeout", "error"):
@@ -554,7 +596,7 @@ class _Run:
         return outcome
 
     def tool_act(self, call: prompts.ActTool) -> _Outcome:
-        result = self.ai.act(call.instruction, variables=self.values)
+        result = self.ai.act(call.instruction, variables=self.values, secret_fields=self.fields)
         self.performed("act", result.actions, instruction=call.instruction)
         return _Outcome(f"Done: {result.message}.")
 
@@ -564,7 +606,7 @@ class _Run:
         if not found:
             return _Outcome("No form fields matching these were found.", ok=False)
         for action in found:
-            self.ai.act(action, variables=self.values)
+            self.ai.act(action, variables=self.values, secret_fields=self.fields)
         self.performed("fill_form", found, fields=[name for name, _ in fields])
         return _Outcome("Filled: " + "; ".join(f"{a.description} ({a.method})" for a in found))
 
@@ -660,30 +702,48 @@ class _Run:
 
     @contextmanager
     def fenced(self) -> Iterator[None]:
-        """Block main-frame navigation to origins that are not allowed, while the run lasts."""
+        """While the run lasts, block every navigation the browser makes for the test to an
+        origin that is not allowed: the page's, its frames' (a link inside an iframe), new
+        pages' (target=_blank, window.open) and downloads. A new page that ends up outside
+        is closed. Guarded on the page (ahead of the test's own page routes) and on the
+        context (new pages have only the context's)."""
 
         def guard(route: Route, request: Request) -> None:
-            if (
-                self.outside(request.url)
-                and request.is_navigation_request()
-                and request.frame == self.page.main_frame
-            ):
-                self.blocked.append(request.url)
-                route.fulfill(status=204)  # No Content: the browser stays on the page
+            if self.outside(request.url) and request.is_navigation_request():
+                if request.url not in self.blocked:
+                    self.blocked.append(request.url)
+                route.fulfill(status=204)  # No Content: the browser stays where it was
             else:
                 route.fallback()
 
+        def popup(new: Page) -> None:
+            self.popups.append(new)
+
+        context = self.page.context
         self.page.route("**/*", guard)
+        context.route("**/*", guard)
+        context.on("page", popup)
         try:
             yield
         finally:
-            if not self.page.is_closed():
-                self.page.unroute("**/*", guard)
+            context.remove_listener("page", popup)
+            with suppress(PlaywrightError):  # the browser may be gone: nothing to unguard
+                context.unroute("**/*", guard)
+                if not self.page.is_closed():
+                    self.page.unroute("**/*", guard)
 
     def back_on_origin(self) -> str:
-        """What the fence did during the last tool: blocked navigation, or a page that got
-        off the allowed origins (a redirect) and was taken back."""
+        """What the fence did during the last tool: blocked navigation, a new page that got
+        off the allowed origins (closed), or a page that did (a redirect) and was taken
+        back."""
         notes = []
+        for new in self.popups:
+            blank = new.url in ("", "about:blank") and bool(self.blocked)  # blocked opening
+            if not new.is_closed() and (self.outside(new.url) or blank):
+                with suppress(PlaywrightError):
+                    new.close()
+                notes.append("A new page (a link with target=_blank or a popup) was closed.")
+        self.popups.clear()
         if self.blocked:
             notes.append(
                 f"Navigation to {', '.join(self.blocked)} was blocked: outside the allowed "

@@ -19,10 +19,14 @@ import datetime
 import hashlib
 import json
 import os
+import re
+import sqlite3
 import tempfile
+import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import parse_qsl, urlencode, urlsplit
@@ -38,8 +42,8 @@ from pydantic import (
     ValidationError,
 )
 
-from .errors import CacheError, CacheMiss, RecordingFileError
-from .events import Heal
+from .errors import CacheError, CacheMiss, RecordingFileError, StoreError
+from .events import SHORT_SECRET, Heal, secret_pattern
 from .settings import CacheMode
 from .snapshot import Fingerprint
 
@@ -367,13 +371,19 @@ def _strings(value: Any, where: str = "") -> Iterator[tuple[str, str]]:
 def check_secrets(recording: Recording, variables: Mapping[str, object]) -> None:
     """Refuse (raise, never write) a recording that contains a variable's value.
 
-    Values of 4 characters or more are refused anywhere inside a text; shorter ones only
-    as a whole text, since "1" or "no" occur in any selector by chance.
+    Values of 4 characters or more are refused anywhere inside a text, in any spelling
+    (URL-encoded, HTML- or JSON-escaped, in another case); shorter ones only as a whole
+    text, since "1" or "no" occur in any selector by chance.
     """
+    patterns = {
+        name: re.compile(secret_pattern(str(value)), re.IGNORECASE)
+        for name, value in variables.items()
+        if str(value)
+    }
     for where, text in _strings(recording.model_dump(mode="json")):
-        for name, value in variables.items():
-            secret = str(value)
-            if secret and (text == secret or (len(secret) >= 4 and secret in text)):
+        for name, pattern in patterns.items():
+            secret = str(variables[name])
+            if pattern.fullmatch(text) or (len(secret) >= SHORT_SECRET and pattern.search(text)):
                 raise CacheError(
                     f"Refusing to record {recording.key.describe()}: the value of variable "
                     f"{name!r} appears in {where}, and variable values are never stored. "
@@ -438,11 +448,15 @@ class Recordings:
     test_file: Path
     mode: CacheMode = "auto"
     share_origins: bool = True
+    # The test's secret mask (StepLog.mask): a page URL that holds a variable's value, in
+    # any spelling, is keyed (and recorded) with its %name% placeholder instead.
+    mask: Callable[[str], str] | None = None
 
     def key(
         self, kind: StepKind, instruction: str, url: str, variables: Iterable[str] = ()
     ) -> StepKey:
-        return step_key(kind, instruction, url, variables, share_origins=self.share_origins)
+        key = step_key(kind, instruction, url, variables, share_origins=self.share_origins)
+        return replace(key, url=self.mask(key.url)) if self.mask else key
 
     def lookup(self, key: StepKey) -> Recording | None:
         return self.store.lookup(self.test_file, key)
@@ -470,7 +484,15 @@ class FlushReport:
     bases: dict[Path, dict[str, str]] = field(default_factory=dict)
     unused: list[Unused] = field(default_factory=list)  # reported, not pruned
     pruned: list[Unused] = field(default_factory=list)
-    errors: list[RecordingFileError] = field(default_factory=list)  # files left untouched
+    errors: list[CacheError] = field(default_factory=list)  # files left untouched, and why
+
+
+STORE_FAULTS = (sqlite3.Error, OSError, diskcache.Timeout)
+STORE_ADVICE = (
+    "It is a cache of this run's recordings (the committed ones are the __stagehand__/*.json "
+    "files next to the tests): make it writable, free space on its disk, or point "
+    "--ai-cache-dir (ini ai_cache_dir) at a writable place."
+)
 
 
 class RecordingStore:
@@ -489,10 +511,55 @@ class RecordingStore:
     """
 
     def __init__(self, directory: Path, run: str = "") -> None:
-        # No eviction: a recording waiting to be flushed must never be dropped for space.
-        self._cache = diskcache.Cache(str(directory), eviction_policy="none")
+        self.directory = directory
+        self.moved_aside: Path | None = None  # where a corrupt store went, if one did
+        self._cache = self._open()
         self._run = run
         self._files: dict[Path, dict[str, Recording] | RecordingFileError] = {}
+
+    def _open(self) -> diskcache.Cache:
+        """The diskcache store; a corrupt one is moved aside (never deleted) and started
+        afresh: it is a cache, and the committed files hold what was merged."""
+        try:
+            return self._diskcache()
+        except sqlite3.OperationalError as exc:  # read-only, full, locked: not corrupt
+            raise self._fault("open", exc) from None
+        except sqlite3.DatabaseError:
+            self._move_aside()
+        except STORE_FAULTS as exc:
+            raise self._fault("open", exc) from None
+        with self._guarded("reopen"):
+            return self._diskcache()
+
+    def _diskcache(self) -> diskcache.Cache:
+        # No eviction: a recording waiting to be flushed is never dropped for space.
+        return diskcache.Cache(str(self.directory), eviction_policy="none")
+
+    def _move_aside(self) -> None:
+        aside = self.directory.with_name(
+            f"{self.directory.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
+        )
+        try:
+            os.replace(self.directory, aside)
+        except FileNotFoundError:  # another process of this run moved it first
+            return
+        except OSError as exc:
+            raise self._fault("move aside", exc) from None
+        self.moved_aside = aside
+
+    def _fault(self, doing: str, exc: BaseException) -> StoreError:
+        return StoreError(
+            f"Could not {doing} the working store {_shown(self.directory)} "
+            f"({type(exc).__name__}: {exc}).\n{STORE_ADVICE}"
+        )
+
+    @contextmanager
+    def _guarded(self, doing: str) -> Iterator[None]:
+        """sqlite and file-system faults of the store become one StoreError naming it."""
+        try:
+            yield
+        except STORE_FAULTS as exc:
+            raise self._fault(doing, exc) from None
 
     def close(self) -> None:
         self._cache.close()
@@ -503,14 +570,18 @@ class RecordingStore:
         Raises RecordingFileError when the module's file is corrupt.
         """
         path = recordings_file(test_file)
-        pending = self._cache.get(("rec", str(path), key.digest))
+        with self._guarded("read from"):
+            pending = self._cache.get(("rec", str(path), key.digest))
         recording = (
             Recording.model_validate(pending)
             if pending is not None
             else self._committed(path).get(key.digest)
         )
         if recording is not None:
-            self._cache.set(("used", str(path), key.digest, self._run), True, expire=USED_MARK_S)
+            with self._guarded("note a use in"):
+                self._cache.set(
+                    ("used", str(path), key.digest, self._run), True, expire=USED_MARK_S
+                )
         return recording
 
     def put(
@@ -519,7 +590,10 @@ class RecordingStore:
         """Record a new or healed step; refuses one that contains a variable's value."""
         check_secrets(recording, variables or {})
         path = recordings_file(test_file)
-        self._cache.set(("rec", str(path), recording.key.digest), recording.model_dump(mode="json"))
+        with self._guarded(f"save the recording of {recording.key.describe()} in"):
+            self._cache.set(
+                ("rec", str(path), recording.key.digest), recording.model_dump(mode="json")
+            )
 
     def _committed(self, path: Path) -> dict[str, Recording]:
         if path not in self._files:
@@ -539,7 +613,9 @@ class RecordingStore:
         are reported, or removed with `prune` (pass prune only after a green run). A
         corrupt file is left untouched and its pending recordings stay in the store.
         """
-        with diskcache.Lock(self._cache, ("lock", "flush"), expire=FLUSH_LOCK_S):
+        with self._guarded("merge recordings from"), diskcache.Lock(
+            self._cache, ("lock", "flush"), expire=FLUSH_LOCK_S
+        ):
             return self._flush(complete, prune)
 
     def _flush(self, complete: Iterable[Path], prune: bool) -> FlushReport:
@@ -574,9 +650,13 @@ class RecordingStore:
                     merged = {d: r for d, r in merged.items() if d in seen}
                 else:
                     report.unused.extend(unused)
-            if write_recordings(path, committed, merged):
-                report.written.append(path)
-                report.bases[path] = {d: r.content_digest for d, r in committed.items()}
+            try:
+                if write_recordings(path, committed, merged):
+                    report.written.append(path)
+                    report.bases[path] = {d: r.content_digest for d, r in committed.items()}
+            except OSError as exc:  # read-only or full: the recordings wait in the store
+                report.errors.append(self._unwritten(path, exc))
+                continue
             with self._cache.transact():
                 for digest, data in pending[path].items():
                     # A worker may have healed the step again since: keep the newer one.
@@ -587,3 +667,11 @@ class RecordingStore:
                 self._cache.delete(key)
         self._files.clear()
         return report
+
+    def _unwritten(self, path: Path, exc: OSError) -> StoreError:
+        return StoreError(
+            f"Could not write {_shown(path)} ({type(exc).__name__}: {exc}). Nothing recorded "
+            f"is lost: this run's recordings for it wait in the working store "
+            f"{_shown(self.directory)} and the next run writes them. Make "
+            f"{_shown(path.parent)} writable, or free space on its disk."
+        )

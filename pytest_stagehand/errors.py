@@ -117,6 +117,23 @@ class ActionFailed(ActionError):
     """Playwright could not perform the chosen action, even after a self-heal attempt."""
 
 
+class ElementCovered(ActionError):
+    """The element was right but another (an overlay, a banner) covered it for the whole
+    step's timeout; asking the model again cannot help, so no heal is tried."""
+
+
+class PageClosed(ActionError):
+    """The page a step was asked to run on is closed."""
+
+
+# --- the test author's own input ----------------------------------------------------
+
+
+class InvalidArgument(StagehandError, TypeError):
+    """An argument the plugin cannot use: a schema it cannot convert, a %name% with no
+    variable given for it. Nothing was done."""
+
+
 # --- the selector cache -------------------------------------------------------------
 
 
@@ -130,6 +147,11 @@ class CacheMiss(CacheError):
 
 class RecordingFileError(CacheError):
     """A recordings file is corrupt or was hand-edited into an invalid shape."""
+
+
+class StoreError(CacheError):
+    """The working store (the cache dir) or a recordings directory cannot be read or
+    written: read-only, full, or otherwise unusable. The message names the path."""
 
 
 class HealFailed(CacheError):

@@ -156,16 +156,20 @@ class Outcome:
     heal: Heal | None = None
 
 
-def run_check(page: Page, check: RecordedCheck) -> Outcome:
-    """Run a check with no model. An element that no longer verifies fails the check."""
+def run_check(page: Page, check: RecordedCheck, mask: Callable[[str], str] = str) -> Outcome:
+    """Run a check with no model. An element that no longer verifies fails the check.
+
+    What the page shows is read through `mask` (the test's StepLog.mask): the judge saw
+    variable values as %name% placeholders, so its checks are written with them.
+    """
     if isinstance(check, PageTextCheck):
-        return _run_text_check(page, check)
+        return _run_text_check(page, check, mask)
     try:
         found = resolve(page, check.element)
     except HealFailed as exc:
         return Outcome(False, str(exc), check)
     try:
-        value = _read(found.locator, check.property)
+        value = mask(_read(found.locator, check.property))
     except PlaywrightError as exc:
         seen = f"its {check.property} could not be read ({str(exc).splitlines()[0]})"
         return Outcome(False, seen, check)
@@ -196,8 +200,8 @@ def _holds(value: str, check: RecordedElementCheck) -> bool:
     return expected in value if check.match == "contains" else value == expected
 
 
-def _run_text_check(page: Page, check: PageTextCheck) -> Outcome:
-    text = _collapse(ID_MARK.sub("", snapshot(page).text))
+def _run_text_check(page: Page, check: PageTextCheck, mask: Callable[[str], str]) -> Outcome:
+    text = _collapse(mask(ID_MARK.sub("", snapshot(page).text)))
     wanted = _collapse(check.text)
     at = text.find(wanted)
     if at < 0:
@@ -324,7 +328,7 @@ class Evaluator:
             return verdict, note
 
         recording, recorded = found
-        outcome = run_check(self.page, recorded)
+        outcome = run_check(self.page, recorded, self.steplog.mask)
         event.cache = "hit"
         if outcome.held:
             if outcome.heal is not None:
@@ -387,7 +391,7 @@ class Evaluator:
             check = proposed
         if _trivial(check):
             return None, f"the judge's check ({describe_check(check)}) would hold on any page"
-        outcome = run_check(self.page, check)
+        outcome = run_check(self.page, check, self.steplog.mask)
         if not outcome.held:
             return None, f"the judge's check ({describe_check(check)}) fails here: {outcome.seen}"
         return outcome.check, ""

@@ -2,11 +2,14 @@
 
 Pipelines open a step, fill in what happened, and close it; reporters (terminal,
 Allure, evidence files, JUnit properties) listen. Values of variables (secrets) are
-masked here as a last line of defence, though pipelines never put them in.
+masked here as a last line of defence, though pipelines never put them in: in every form a
+page gives them (as typed, URL-encoded, HTML-escaped, JSON-escaped, in another case).
 """
 
 from __future__ import annotations
 
+import html
+import json
 import re
 import time
 from collections.abc import Iterable, Iterator, Mapping
@@ -14,12 +17,45 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
+from .errors import StagehandError
 from .usage import CallUsage
 
 StepKind = Literal["act", "observe", "extract", "assert", "agent", "goto"]
 CacheStatus = Literal["hit", "miss", "healed", "refreshed", "off", "none"]
 MASK = "***"
 SHORT_SECRET = 4  # values shorter than this are masked only as whole tokens
+MARKER = re.compile("\ue000(\\d+)\ue001")
+
+
+def _spellings(char: str) -> list[str]:
+    """How one character of a value may be written on a page, in a URL or in JSON."""
+    if char.isascii() and char.isalnum():
+        return [char]
+    spellings = {
+        char,
+        "".join(f"%{byte:02X}" for byte in char.encode()),  # URL-encoded (any case)
+        html.escape(char),
+        f"&#{ord(char)};",
+        f"&#x{ord(char):x};",
+        json.dumps(char)[1:-1],
+    }
+    if char == " ":
+        spellings.add("+")  # form-encoded
+    return sorted(spellings, key=len, reverse=True)
+
+
+def secret_pattern(value: str) -> str:
+    """A regular expression (use it with re.IGNORECASE: pages upper- and lower-case what
+    they echo) for `value` in every spelling a page gives it: as typed, URL-encoded in part
+    or whole, HTML-escaped, JSON-escaped. Values shorter than SHORT_SECRET match only as
+    whole tokens ("2", "yes" occur everywhere by chance)."""
+    body = "".join(
+        re.escape(char)
+        if len(spellings := _spellings(char)) == 1
+        else "(?:" + "|".join(map(re.escape, spellings)) + ")"
+        for char in value
+    )
+    return body if len(value) >= SHORT_SECRET else rf"(?<!\w){body}(?!\w)"
 
 
 @dataclass
@@ -81,7 +117,9 @@ class StepLog:
         self.events: list[StepEvent] = []
         self.listeners: list[StepListener] = list(listeners or [])
         self._secrets: dict[str, str] = {}  # value -> what is shown instead
-        self._pattern: re.Pattern[str] | None = None
+        # One pattern per value, longest value first (one alternation of them all is a
+        # hundred times slower on a large page).
+        self._patterns: list[tuple[re.Pattern[str], str]] = []
 
     def add_secrets(self, values: Mapping[str, object] | Iterable[object] | str) -> None:
         """Register variable values; a mapping's values show as their `%name%` placeholder.
@@ -99,13 +137,11 @@ class StepLog:
         for value, shown in pairs:
             if value.strip():
                 self._secrets[value] = shown
-        # Longest first, so a secret containing another is masked whole. Short values
-        # ("2", "yes") are masked only as whole tokens, or every prompt would be mangled.
-        alternatives = [
-            re.escape(v) if len(v) >= SHORT_SECRET else rf"(?<!\w){re.escape(v)}(?!\w)"
-            for v in sorted(self._secrets, key=len, reverse=True)
+        # Longest first, so a secret containing another is masked whole.
+        self._patterns = [
+            (re.compile(secret_pattern(value), re.IGNORECASE), self._secrets[value])
+            for value in sorted(self._secrets, key=len, reverse=True)
         ]
-        self._pattern = re.compile("|".join(alternatives)) if alternatives else None
 
     @property
     def variables(self) -> dict[str, str]:
@@ -113,13 +149,19 @@ class StepLog:
         return {shown[1:-1]: value for value, shown in self._secrets.items() if shown != MASK}
 
     def mask(self, text: str) -> str:
-        if self._pattern is None:
+        """`text` with every spelling of every value replaced (see `secret_pattern`).
+
+        Each match first becomes a private-use marker, so a later (shorter) value never
+        matches inside the placeholder of an earlier one."""
+        for index, (pattern, _) in enumerate(self._patterns):
+            text = pattern.sub(f"\ue000{index}\ue001", text)
+        if not self._patterns or "\ue000" not in text:
             return text
-        return self._pattern.sub(lambda m: self._secrets[m.group(0)], text)
+        return MARKER.sub(lambda m: self._patterns[int(m[1])][1], text)
 
     @contextmanager
     def step(self, kind: StepKind, instruction: str, url: str = "") -> Iterator[StepEvent]:
-        event = StepEvent(kind=kind, instruction=self.mask(instruction), url=url)
+        event = StepEvent(kind=kind, instruction=self.mask(instruction), url=self.mask(url))
         for listener in self.listeners:
             listener.step_started(event)
         begin = time.perf_counter()
@@ -128,6 +170,7 @@ class StepLog:
         except BaseException as exc:
             event.ok = False
             event.error = self.mask(f"{type(exc).__name__}: {exc}")
+            self._mask_error(exc)
             raise
         finally:
             event.duration_s = time.perf_counter() - begin
@@ -135,6 +178,12 @@ class StepLog:
             self.events.append(event)
             for listener in self.listeners:
                 listener.step_finished(event)
+
+    def _mask_error(self, exc: BaseException) -> None:
+        """Our own errors name URLs and page text: mask them before pytest, JUnit or a
+        log shows the message."""
+        if self._secrets and isinstance(exc, StagehandError) and exc.args:
+            exc.args = tuple(self.mask(a) if isinstance(a, str) else a for a in exc.args)
 
     def _mask_event(self, event: StepEvent) -> None:
         if not self._secrets:

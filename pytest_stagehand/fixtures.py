@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -13,15 +14,17 @@ from .act import ModelResolver
 from .agent import Agent
 from .browser import find_chromium
 from .cache import Recordings, RecordingStore
-from .errors import BrowserNotFound, BrowserUnreachable, ConfigError, MissingApiKey
+from .errors import BrowserNotFound, BrowserUnreachable, ConfigError, MissingApiKey, StoreError
 from .evaluator import Evaluator
 from .llm import ModelClient, create_client
 from .page import AIPage
 from .plugin import (
     EXPLICIT_KEY,
+    SECRETS_TRACED,
     model_config,
     recording_store,
     session_settings,
+    tracing,
     usage_ledger,
 )
 from .remote import RemoteBrowser
@@ -152,9 +155,15 @@ def ai_settings(request: pytest.FixtureRequest) -> Settings:
 def ai_recording_store(pytestconfig: pytest.Config) -> Iterator[RecordingStore]:
     """The store this session's recordings go to; merged into __stagehand__/*.json at the
     end of the session (by the xdist controller when distributed)."""
-    store = recording_store(pytestconfig)
-    yield store
-    store.close()
+    try:
+        store = recording_store(pytestconfig)
+    except StoreError as exc:
+        problem = str(exc)
+    else:
+        yield store
+        store.close()
+        return
+    pytest.fail(problem, pytrace=False)  # each test that records says why, no traceback
 
 
 @pytest.fixture
@@ -192,19 +201,20 @@ def ai_page(
     trace.attach(request.config, page.context.tracing, steplog)  # --tracing
     html_report.attach(request.node, ai_settings, page, steplog)  # --ai-report
     export.attach(request.node, steplog, base_url)  # --ai-export
+    recordings = replace(ai_recordings, mask=steplog.mask)  # a secret in a URL keys as %name%
     resolver = RecordingResolver(
         page,
         ModelResolver(page, client, steplog),
-        ai_recordings,
+        recordings,
         steplog,
         has_model=client is not None,
         model=ai_settings.model,
     )
     evaluator = Evaluator(
-        page, client, steplog, inputs=ai_settings.judge_inputs, recordings=ai_recordings
+        page, client, steplog, inputs=ai_settings.judge_inputs, recordings=recordings
     )
     recorder = StepRecorder(
-        page, ai_recordings, steplog, has_model=client is not None, model=ai_settings.model
+        page, recordings, steplog, has_model=client is not None, model=ai_settings.model
     )
     ai_usage.begin_test(request.node.nodeid, _test_budget(request.node))
     try:
@@ -214,6 +224,8 @@ def ai_page(
         ai_usage.end_test()
         if own_client is not None:
             own_client.close()
+        if steplog.variables and tracing(request.config):
+            request.node.stash[SECRETS_TRACED] = True  # the summary says so, once
 
 
 # --- the agent (issue 7) -------------------------------------------------------------------
@@ -223,7 +235,11 @@ def ai_page(
 def agent(ai_page: AIPage, ai_settings: Settings, ai_recordings: Recordings) -> Agent:
     """An agent on `ai_page`: `agent.execute("goal", output=Model)` reaches a goal in steps,
     navigating only within --ai-allowed-origins (default: the base URL's origin)."""
-    return Agent(ai_page, allowed_origins=ai_settings.allowed_origins, recordings=ai_recordings)
+    return Agent(
+        ai_page,
+        allowed_origins=ai_settings.allowed_origins,
+        recordings=replace(ai_recordings, mask=ai_page.steplog.mask),
+    )
 
 
 # --- end of agent section ------------------------------------------------------------------

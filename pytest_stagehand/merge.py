@@ -57,6 +57,7 @@ class MergeReport:
             [step for run in self.runs for step in run["steps"]],
             [entry for run in self.runs for entry in run.get("unused", [])],
             [error for run in self.runs for error in run.get("recording_errors", [])],
+            [warning for run in self.runs for warning in run.get("warnings", [])],
         )
         if self.conflicts:
             lines.append(f"conflicts ({len(self.conflicts)}), the repository's version kept:")

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import dataclasses
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any, TypeVar, overload
+from typing import Any, TypeVar, get_type_hints, overload
 from urllib.parse import urljoin
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, Response
-from pydantic import BaseModel
+from pydantic import BaseModel, Field, TypeAdapter, create_model
+from typing_extensions import is_typeddict
 
 from .act import ModelResolver, Resolver, act
 from .actions import Action, ActResult, settle, watch_network
+from .errors import InvalidArgument, PageClosed
 from .evaluator import Evaluator, Verdict
 from .events import StepLog
 from .extract import extract
@@ -20,6 +24,7 @@ from .observe import observe
 from .replay import RecordingResolver, StepRecorder
 
 T = TypeVar("T", bound=BaseModel)
+D = TypeVar("D")
 
 
 class AIPage:
@@ -70,10 +75,28 @@ class AIPage:
     def __repr__(self) -> str:
         return f"<AIPage url={self.page.url!r}>"
 
+    @contextmanager
+    def open_page(self, step: str) -> Iterator[None]:
+        """Run `step` only on an open page; a page closed before or during it is one
+        PageClosed error, not Playwright's TargetClosedError."""
+        closed = PageClosed(
+            f"{step} cannot run: the page is closed (by the test, a popup handler, or a "
+            "crash). Act on a page that is open: keep this one open until the step, or "
+            "wrap the new one (AIPage(context.pages[-1], ...))."
+        )
+        if self.page.is_closed():
+            raise closed
+        try:
+            yield
+        except PlaywrightError:
+            if self.page.is_closed():
+                raise closed from None
+            raise
+
     def goto(self, url: str, **kwargs: Any) -> Response | None:
         """Playwright's goto, relative to the base URL (--base-url), then wait to settle."""
         target = urljoin(self.base_url, url) if self.base_url else url
-        with self.steplog.step("goto", target, self.page.url):
+        with self.open_page(f"goto({url!r})"), self.steplog.step("goto", target, self.page.url):
             response = self.page.goto(target, **kwargs)
             settle(self.page)
         return response
@@ -83,22 +106,33 @@ class AIPage:
         step: str | Action,
         variables: Mapping[str, str] | None = None,
         timeout: float | None = None,
+        *,
+        secret_fields: Mapping[str, Sequence[str]] | None = None,
     ) -> ActResult:
         """Do what `step` says: an instruction, or an Action (from observe or a result),
         which runs with no model. `%name%` in the instruction stands for
-        `variables[name]`; the model sees only the name. `timeout` in ms per action."""
-        return act(self.page, self.resolver, self.steplog, step, variables, timeout)
+        `variables[name]`; the model sees only the name. `timeout` in ms per action.
+        `secret_fields` limits, per variable, the fields its value may be typed into (the
+        agent passes it; by default the instruction names the field)."""
+        with self.open_page(f"act({step!r})"):
+            return act(
+                self.page, self.resolver, self.steplog, step, variables, timeout, secret_fields
+            )
 
     def observe(self, instruction: str | None = None, scope: str | None = None) -> list[Action]:
         """Elements matching `instruction` (or the main interactive ones) as replayable Actions."""
-        return observe(
-            self.page, self.client, self.steplog, instruction, scope, recorder=self.recorder
-        )
+        with self.open_page(f"observe({instruction!r})"):
+            return observe(
+                self.page, self.client, self.steplog, instruction, scope, recorder=self.recorder
+            )
 
     @overload
     def extract(
         self, instruction: str | None, schema: type[T], scope: str | None = None
     ) -> T: ...
+
+    @overload
+    def extract(self, instruction: str | None, schema: type[D], scope: str | None = None) -> D: ...
 
     @overload
     def extract(
@@ -108,14 +142,20 @@ class AIPage:
     def extract(
         self,
         instruction: str | None = None,
-        schema: type[BaseModel] | None = None,
+        schema: type[Any] | BaseModel | None = None,
         scope: str | None = None,
-    ) -> BaseModel | str:
-        """A validated `schema` instance; text without a schema; the page text without either."""
-        return extract(
-            self.page, self.client, self.steplog, instruction, schema, scope,
-            recorder=self.recorder,
-        )
+    ) -> Any:
+        """A validated `schema` instance; text without a schema; the page text without either.
+
+        `schema` is a pydantic model class; a dataclass or TypedDict is converted (and the
+        answer given back as one), and a model instance stands for its class."""
+        model, give_back = (None, None) if schema is None else _as_model(schema)
+        with self.open_page(f"extract({instruction!r})"):
+            value = extract(
+                self.page, self.client, self.steplog, instruction, model, scope,
+                recorder=self.recorder,
+            )
+        return give_back(value) if give_back is not None else value
 
     # --- judgments (issue 6): the evaluator decides claims about the page ---
 
@@ -123,8 +163,59 @@ class AIPage:
         """Fail the test (AIAssertionError with the verdict and reasoning) unless the judge
         finds `claim` true of the page; `screenshot=True` judges from a screenshot."""
         __tracebackhide__ = True  # a failure points at the test's line
-        return self.evaluator.assert_that(claim, screenshot)
+        with self.open_page(f"assert_that({claim!r})"):
+            return self.evaluator.assert_that(claim, screenshot)
 
     def check(self, claim: str, screenshot: bool = False) -> Verdict:
         """The judge's verdict on `claim`, without failing the test."""
-        return self.evaluator.check(claim, screenshot)
+        with self.open_page(f"check({claim!r})"):
+            return self.evaluator.check(claim, screenshot)
+
+
+# --- extract's schema: what a test author may pass -----------------------------------------
+
+
+def _as_model(schema: object) -> tuple[type[BaseModel], Callable[[BaseModel], Any]]:
+    """The pydantic model to extract into, and how to give the answer back in the
+    caller's own type. Refuses (InvalidArgument) what cannot describe fields."""
+    if isinstance(schema, BaseModel) or (
+        dataclasses.is_dataclass(schema) and not isinstance(schema, type)
+    ):
+        schema = type(schema)  # an instance stands for its class
+    if isinstance(schema, type) and issubclass(schema, BaseModel):
+        return schema, lambda value: value
+    convertible = dataclasses.is_dataclass(schema) or is_typeddict(schema)
+    if not (isinstance(schema, type) and convertible):
+        raise InvalidArgument(
+            f"extract(schema={getattr(schema, '__name__', repr(schema))}) cannot describe the "
+            "data wanted: pass a pydantic model class (a dataclass or TypedDict also works), "
+            "e.g. class Cart(BaseModel): items: int; total: str."
+        )
+    try:
+        hints = get_type_hints(schema)
+    except NameError as exc:
+        raise InvalidArgument(
+            f"extract(schema={schema.__name__}): a field's type is not resolvable ({exc})."
+        ) from None
+    if dataclasses.is_dataclass(schema):
+        fields = {f.name: (hints[f.name], _default(f)) for f in dataclasses.fields(schema)}
+        adapter = TypeAdapter(schema)
+        model = create_model(schema.__name__, __doc__=schema.__doc__, **fields)  # type: ignore[call-overload]
+        return model, lambda value: adapter.validate_python(value.model_dump())
+    required = schema.__required_keys__  # type: ignore[attr-defined]
+    fields = {
+        name: (hint, ...) if name in required else (hint | None, None)
+        for name, hint in hints.items()
+    }
+    model = create_model(schema.__name__, __doc__=schema.__doc__, **fields)  # type: ignore[call-overload]
+    return model, lambda value: {
+        key: item for key, item in value.model_dump().items() if key in required or item is not None
+    }
+
+
+def _default(field: dataclasses.Field) -> Any:
+    if field.default is not dataclasses.MISSING:
+        return field.default
+    if field.default_factory is not dataclasses.MISSING:
+        return Field(default_factory=field.default_factory)
+    return ...

@@ -11,7 +11,14 @@ import pytest
 
 from . import export, html_report, report
 from .cache import RecordingStore, write_json
-from .errors import BrowserUnreachable, ConfigError, MissingApiKey, ModelError, show_briefly
+from .errors import (
+    BrowserUnreachable,
+    ConfigError,
+    MissingApiKey,
+    ModelError,
+    StoreError,
+    show_briefly,
+)
 from .llm import ModelConfig
 from .remote import RemoteBrowser
 from .settings import OPTIONS, Settings, cache_root, resolve
@@ -88,6 +95,7 @@ class RecordingRun:
         self.files: set[Path] = set()
         self.partial: set[Path] = set()  # modules some of whose tests were deselected
         self.rootpath = config.rootpath
+        self.summary = report.session_summary(config)
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_configure_node(self, node: Any) -> None:
@@ -103,6 +111,8 @@ class RecordingRun:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         # Reports name files relative to the rootdir; recordings are keyed absolute.
         self.files.add(self._path(report.fspath))
+        if getattr(report, TRACED_ATTR, False) and TRACE_WARNING not in self.summary.warnings:
+            self.summary.warnings.append(TRACE_WARNING)
 
     def _path(self, relative: str) -> Path:
         return (self.rootpath / relative).resolve()
@@ -120,12 +130,48 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = kept
 
 
+# --- secrets in Playwright traces: said once per run -----------------------------------
+
+SECRETS_TRACED = pytest.StashKey[bool]()  # set by ai_page on a traced test with variables
+TRACED_ATTR = "stagehand_secrets_traced"  # on the teardown report, so xdist ships it
+TRACE_WARNING = (
+    "Playwright traces (--tracing) were recorded while tests used variables: a trace holds "
+    "what was typed and every page as it was, so the values are in it in clear. Treat "
+    "test-results/ as secret, or run those tests without --tracing (see docs/security.md)."
+)
+
+
+def tracing(config: pytest.Config) -> bool:
+    """Is pytest-playwright recording traces (--tracing on or retain-on-failure)?"""
+    return config.getoption("tracing", "off") not in (None, "off")
+
+
 def recordings_dir(config: pytest.Config) -> Path:
     return cache_root(session_settings(config), config.rootpath) / "recordings"
 
 
 def recording_store(config: pytest.Config) -> RecordingStore:
-    return RecordingStore(recordings_dir(config), config.stash[RUN_KEY].id)
+    """The session's store; a corrupt one is moved aside (said once, in the summary).
+    Raises StoreError when it cannot be opened."""
+    store = RecordingStore(recordings_dir(config), config.stash[RUN_KEY].id)
+    if store.moved_aside is not None:
+        report.session_summary(config).warnings.append(
+            f"the working store {store.directory} was corrupt: moved aside to "
+            f"{store.moved_aside} and started afresh (committed recordings are unaffected; "
+            "delete the moved copy once nothing in it is missed)."
+        )
+    return store
+
+
+def _check_store(config: pytest.Config) -> None:
+    """Open the store once before any test (and before xdist workers start), so a corrupt
+    one is repaired by one process and a broken one is named in the summary."""
+    if session_settings(config).cache == "off" or not recordings_dir(config).exists():
+        return
+    try:
+        recording_store(config).close()
+    except StoreError as exc:
+        report.session_summary(config).warnings.append(str(exc))
 
 
 LAST_RUN = "last-run.json"  # in the cache dir: what `python -m pytest_stagehand merge` sums
@@ -147,7 +193,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         try:
             write_json(path, summary.to_dict())
         except OSError as exc:
-            summary.recording_errors.append(f"could not write {path} for merging: {exc}")
+            summary.warnings.append(f"could not write {path} for merging: {exc}")
 
 
 def _flush(session: pytest.Session, exitstatus: int, summary: report.SessionSummary) -> None:
@@ -156,20 +202,25 @@ def _flush(session: pytest.Session, exitstatus: int, summary: report.SessionSumm
     run = config.stash[RUN_KEY]
     if session.shouldfail or session.shouldstop:
         run.filtered = True  # -x or --maxfail stopped early: modules may have run in part
-    store = recording_store(config)
     try:
-        flushed = store.flush(
-            run.complete_files(), prune=settings.prune and exitstatus == pytest.ExitCode.OK
-        )
-    finally:
-        store.close()
+        store = recording_store(config)
+        try:
+            flushed = store.flush(
+                run.complete_files(), prune=settings.prune and exitstatus == pytest.ExitCode.OK
+            )
+        finally:
+            store.close()
+    except StoreError as exc:  # named in the summary; the recordings wait in the store
+        if str(exc) not in summary.warnings:
+            summary.warnings.append(str(exc))
+        return
     summary.unused = [
         f"{_relative(u.file, config)}: {u.recording.key.describe()}" for u in flushed.unused
     ] + [
         f"{_relative(u.file, config)}: {u.recording.key.describe()} (pruned)"
         for u in flushed.pruned
     ]
-    summary.recording_errors = [str(error) for error in flushed.errors]
+    summary.recording_errors += [str(error) for error in flushed.errors]
     summary.bases = {_relative(path, config): base for path, base in flushed.bases.items()}
 
 
@@ -227,6 +278,8 @@ def pytest_runtest_makereport(
 ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
     test_report = yield
     report.complete_report(item, test_report)
+    if test_report.when == "teardown" and item.stash.get(SECRETS_TRACED, False):
+        setattr(test_report, TRACED_ATTR, True)
     return test_report
 
 
@@ -243,6 +296,8 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     # is given no config to find the summary by.
     summary = report.session_summary(session.config)
     session.config.pluginmanager.register(summary, "stagehand-summary")
+    if not hasattr(session.config, "workerinput") and RUN_KEY in session.config.stash:
+        _check_store(session.config)
 
 
 # --- end of reports section ---

@@ -21,7 +21,7 @@ from playwright.sync_api import Page
 from pydantic import BaseModel
 
 from .act import ActRequest, Resolver
-from .actions import VARIABLE, Action, perform, settle, substitute
+from .actions import VARIABLE, Action, covered, perform, settle, substitute
 from .cache import (
     CachePolicy,
     RecordedAction,
@@ -201,6 +201,8 @@ class RecordingResolver(_Replaying):
             try:
                 perform(self.page, action, request.values, request.timeout)
             except PlaywrightError as exc:
+                if cover := covered(self.page, action, exc):
+                    raise cover from None  # not a moved element: neither heal nor model
                 reason = self.steplog.mask(str(exc).splitlines()[0])
                 raise ActionFailed(
                     f"Could not replay the recorded {action.method} on {action.element} for "
@@ -279,7 +281,8 @@ class StepRecorder(_Replaying):
         if recording is None:
             return None
         data = recording.data
-        gone = missing(data.get("witness", []), page_text)
+        # Recorded from the masked page (a value as its %name%): compared with it masked.
+        gone = missing(data.get("witness", []), self.steplog.mask(page_text))
         if data.get("schema") != schema_id(schema):
             problem = f"the schema {schema.__name__} changed since it was recorded"
         elif gone:

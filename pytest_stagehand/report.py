@@ -428,6 +428,7 @@ class SessionSummary:
         self.recording_errors: list[str] = []  # corrupt committed files, named
         self.shard: str | None = None  # "2/3" in a sharded run
         self.bases: dict[str, dict[str, str]] = {}  # recordings files written, as they were
+        self.warnings: list[str] = []  # said once per run: a store moved aside, traces
 
     @pytest.hookimpl
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -442,7 +443,9 @@ class SessionSummary:
 
     @pytest.hookimpl
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
-        if _is_worker(self._config) or not (self.steps or self.unused or self.recording_errors):
+        if _is_worker(self._config) or not (
+            self.steps or self.unused or self.recording_errors or self.warnings
+        ):
             return
         terminalreporter.write_sep("=", "pytest-stagehand")
         if self.shard:
@@ -454,7 +457,7 @@ class SessionSummary:
             terminalreporter.write_line(line)
 
     def lines(self) -> list[str]:
-        return summary_lines(self.steps, self.unused, self.recording_errors)
+        return summary_lines(self.steps, self.unused, self.recording_errors, self.warnings)
 
     def to_dict(self) -> dict[str, Any]:
         """What `python -m pytest_stagehand merge` needs to sum several shards' runs."""
@@ -464,12 +467,16 @@ class SessionSummary:
             "steps": self.steps,
             "unused": self.unused,
             "recording_errors": self.recording_errors,
+            "warnings": self.warnings,
             "written": self.bases,
         }
 
 
 def summary_lines(
-    steps: Sequence[Record], unused: Sequence[str] = (), recording_errors: Sequence[str] = ()
+    steps: Sequence[Record],
+    unused: Sequence[str] = (),
+    recording_errors: Sequence[str] = (),
+    warnings: Sequence[str] = (),
 ) -> list[str]:
     """The "pytest-stagehand" section: steps, model usage, cache, heals, unused, slowest."""
     lines: list[str] = []
@@ -482,6 +489,7 @@ def summary_lines(
     if unused:
         lines.append(f"unused recordings ({len(unused)}):")
         lines += [f"  {entry}" for entry in unused]
+    lines += [f"warning: {warning}" for warning in warnings]
     if recording_errors:
         lines.append("recordings files left untouched:")
         lines += [f"  {line}" for error in recording_errors for line in error.splitlines()]

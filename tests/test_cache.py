@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
+import diskcache
 import pytest
 
+from pytest_stagehand import cache as cache_module
 from pytest_stagehand.cache import (
     CachePolicy,
     RecordedAction,
@@ -23,7 +27,7 @@ from pytest_stagehand.cache import (
     render,
     step_key,
 )
-from pytest_stagehand.errors import CacheError, CacheMiss, RecordingFileError
+from pytest_stagehand.errors import CacheError, CacheMiss, RecordingFileError, StoreError
 from pytest_stagehand.events import Heal
 from pytest_stagehand.snapshot import Fingerprint
 
@@ -429,3 +433,169 @@ def test_parallel_workers_lose_no_entry(tmp_path):
     assert sorted(r.instruction for r in steps.values()) == sorted(
         f"click button {n}" for n in range(count)
     )
+
+
+# --- the working store and the recordings directory under faults ------------------------
+# Tests may run as root, where chmod does not stop writes: faults are injected where the
+# operating system would raise them.
+
+
+def corrupt_store(directory: Path, how: str) -> None:
+    opened = RecordingStore(directory)
+    opened.put(Path("/elsewhere/test_x.py"), recording("click something"))
+    opened.close()
+    database = directory / "cache.db"
+    data = database.read_bytes()
+    database.write_bytes(data[: len(data) // 3] if how == "truncated" else b"garbage" * 999)
+
+
+@pytest.mark.parametrize("how", ["garbled", "truncated"])
+def test_a_corrupt_working_store_is_moved_aside_and_rebuilt_from_the_committed_files(
+    tmp_path, test_file, how
+):
+    first = RecordingStore(tmp_path / "cache")
+    first.put(test_file, recording())
+    first.flush()
+    first.close()
+    corrupt_store(tmp_path / "cache", how)
+
+    store = RecordingStore(tmp_path / "cache")
+    assert store.moved_aside is not None and store.moved_aside.parent == tmp_path
+    assert store.moved_aside.name.startswith("cache.corrupt-")
+    assert (store.moved_aside / "cache.db").exists()  # kept for the curious, never deleted
+    assert store.lookup(test_file, recording().key) == recording()  # from the committed file
+    store.put(test_file, recording("click logout"))
+    store.flush()
+    store.close()
+    assert {r.instruction for r in read_recordings(recordings_file(test_file)).values()} == {
+        "click the login button",
+        "click logout",
+    }
+
+
+@pytest.mark.parametrize(
+    "fault",
+    [
+        sqlite3.OperationalError("attempt to write a readonly database"),
+        PermissionError(13, "Permission denied", "/ro/.stagehand/recordings"),
+        OSError(errno.ENOSPC, "No space left on device"),
+    ],
+)
+def test_a_store_that_cannot_be_opened_is_one_error_naming_it(tmp_path, monkeypatch, fault):
+    def refuse(*args, **kwargs):
+        raise fault
+
+    monkeypatch.setattr(diskcache, "Cache", refuse)
+    with pytest.raises(StoreError) as caught:
+        RecordingStore(tmp_path / "cache")
+    message = str(caught.value)
+    assert str(tmp_path / "cache") in message and str(fault) in message
+    assert "--ai-cache-dir" in message and "__stagehand__" in message
+    assert not (tmp_path / "cache").exists()  # nothing moved aside: it is not corrupt
+
+
+def test_a_full_store_refuses_a_recording_with_one_error_naming_it(test_file, store, monkeypatch):
+    def full(*args, **kwargs):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(store._cache, "set", full)
+    with pytest.raises(StoreError) as caught:
+        store.put(test_file, recording())
+    message = str(caught.value)
+    assert "save the recording of act 'click the login button'" in message
+    assert "database or disk is full" in message and "cache" in message
+
+
+def test_a_store_that_fills_up_while_merging_is_one_error_and_keeps_the_recordings(
+    test_file, store, monkeypatch
+):
+    store.put(test_file, recording())
+
+    def full(*args, **kwargs):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(store._cache, "delete", full)
+    with pytest.raises(StoreError, match=r"Could not merge recordings from the working store"):
+        store.flush()
+    monkeypatch.undo()
+    assert store.lookup(test_file, recording().key) == recording()  # still there
+
+
+def test_an_unwritable_recordings_directory_keeps_the_recordings_for_the_next_run(
+    test_file, store, monkeypatch
+):
+    store.put(test_file, recording())
+
+    def no_space(path, text):
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    monkeypatch.setattr(cache_module, "_write_atomically", no_space)
+    report = store.flush()
+    (error,) = report.errors
+    assert isinstance(error, StoreError) and not report.written
+    assert "__stagehand__/test_shop.json" in str(error) and "No space left" in str(error)
+    assert "Nothing recorded is lost" in str(error)
+
+    monkeypatch.undo()  # space again: the next flush writes what waited
+    assert store.flush().written == [recordings_file(test_file)]
+    assert list(read_recordings(recordings_file(test_file)).values()) == [recording()]
+
+
+STORE_TESTS = """
+def test_records(ai_recording_store, request):
+    from pytest_stagehand.cache import RecordedAction, Recording, step_key
+
+    key = step_key("act", "press enter", "/")
+    ai_recording_store.put(request.path, Recording.of(key, [RecordedAction(method="press")]))
+"""
+
+UNWRITABLE = """
+import errno
+
+import pytest_stagehand.cache
+
+
+def refuse(path, text):
+    raise OSError(errno.EROFS, "Read-only file system", str(path))
+
+
+pytest_stagehand.cache._write_atomically = refuse
+"""
+
+
+def test_the_session_summary_names_store_faults_and_loses_nothing(pytester):
+    pytester.makepyfile(test_store=STORE_TESTS)
+    corrupt_store(pytester.path / ".stagehand" / "recordings", "garbled")
+    pytester.makeconftest(UNWRITABLE)
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
+    output = result.stdout.str()
+    assert "pytest-stagehand" in output
+    assert "was corrupt: moved aside to" in output
+    assert "Read-only file system" in output and "Nothing recorded is lost" in output
+    assert not (pytester.path / "__stagehand__").exists()
+
+    pytester.makeconftest("")  # writable again: the recording that waited is written
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--collect-only")
+    assert result.ret == 0
+    steps = read_recordings(pytester.path / "__stagehand__" / "test_store.json")
+    assert [r.instruction for r in steps.values()] == ["press enter"]
+
+
+def test_a_store_that_cannot_be_opened_fails_each_test_clearly_and_the_summary_prints(pytester):
+    pytester.makepyfile(test_store=STORE_TESTS)
+    (pytester.path / ".stagehand" / "recordings").mkdir(parents=True)
+    pytester.makeconftest(
+        "import sqlite3, diskcache\n"
+        "def refuse(*a, **k):\n"
+        "    raise sqlite3.OperationalError('attempt to write a readonly database')\n"
+        "diskcache.Cache = refuse\n"
+    )
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(errors=1)
+    output = result.stdout.str()
+    assert "Traceback" not in output
+    assert "OperationalError: attempt to write a readonly database" in output
+    assert output.count("Could not open the working store .stagehand/recordings") == 2
+    assert "warning: Could not open" in output  # the test's error, and the summary
+    assert "=== pytest-stagehand ===" in output.replace("=" * 10, "===")
