@@ -355,13 +355,13 @@ def test_a_heal_stored_while_another_session_flushes_is_kept(
     element = RecordedElement(selectors=["#new-login"], fingerprint=fingerprint(id="new-login"))
     healed = step.healed(0, element, Heal("fingerprint", '[data-testid="login"]', "#new-login"))
     other = RecordingStore(tmp_path / "cache", run="other")
-    write = RecordingStore._write
+    write = cache_module.write_recordings
 
     def heal_meanwhile(path, before, after):
         other.put(test_file, healed)  # between reading the pending steps and clearing them
         return write(path, before, after)
 
-    monkeypatch.setattr(RecordingStore, "_write", staticmethod(heal_meanwhile))
+    monkeypatch.setattr(cache_module, "write_recordings", heal_meanwhile)
     store.flush()
     monkeypatch.undo()
     assert read_recordings(recordings_file(test_file))[step.key.digest] == step
