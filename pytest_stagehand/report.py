@@ -84,6 +84,7 @@ def step_record(event: StepEvent, mask: Mask) -> Record:
         "method": event.method,
         "arguments": list(event.arguments),
         "result": event.result,
+        "unchecked": event.unchecked,
         "ok": event.ok,
         "error": event.error,
         "calls": [asdict(call) for call in event.calls],
@@ -454,6 +455,7 @@ class SessionSummary:
             lines.append(f"AI steps: {len(self.steps)} in {tests} test(s), {seconds:.2f}s")
             lines += self._usage_lines()
             lines += self._cache_lines()
+            lines += self._unchecked_lines()
         if self.unused:
             lines.append(f"unused recordings ({len(self.unused)}):")
             lines += [f"  {entry}" for entry in self.unused]
@@ -491,6 +493,18 @@ class SessionSummary:
             if step["heal"]
         ]
         return lines
+
+
+    def _unchecked_lines(self) -> list[str]:
+        unchecked = [step for step in self.steps if step.get("unchecked")]
+        if not unchecked:
+            return []
+        return [
+            f"claims with no recorded check ({len(unchecked)}): a model judges them on every "
+            "run; offline they fail",
+            *(f"  {step['test']}: \"{step['instruction']}\" ({step['unchecked']})"
+              for step in unchecked),
+        ]
 
 
 SUMMARY_KEY = pytest.StashKey[SessionSummary]()
