@@ -327,6 +327,7 @@ class Evidence:
     text: str | None = None  # the element's own text holds this
     match: str = "contains"
     page_text: str | None = None
+    after: str | None = None  # the element comes after the line mentioning this
 
 
 JUDGE: dict[str, Evidence] = {
@@ -339,9 +340,11 @@ JUDGE: dict[str, Evidence] = {
     "an error message says the user has been locked out": Evidence(
         "alert", text="this user has been locked out"
     ),
-    # The badge is a bare <span>: the snapshot shows it as a text run after the Cart link,
-    # with no id to pin an element check on, so the check is that exact snapshot text.
-    "the cart badge in the header shows 2": Evidence(page_text='link "Cart" -> /cart text "2"'),
+    # The badge is a bare <span> beside the Cart link: short text standing on its own, it
+    # has an id (`[e9] text "2"`), so the check is its text, equal to the count.
+    "the cart badge in the header shows 2": Evidence(
+        "text", "2", match="equals", after='link "Cart"'
+    ),
     "an error asks the customer to choose a shipping method": Evidence(
         "alert", text="Please choose a shipping method"
     ),
@@ -376,7 +379,7 @@ def answer_judge(prompt: str) -> dict[str, Any]:
             "reasoning": f"The page shows {evidence.page_text}.",
             "check": {"kind": "page_text", "text": evidence.page_text, "present": True},
         }
-    line = find(lines, evidence.role or "", evidence.name, text=evidence.text)
+    line = find(lines, evidence.role or "", evidence.name, text=evidence.text, after=evidence.after)
     if line is None:
         return {"verdict": "NO", "reasoning": "The page does not show that.", "check": None}
     shown = line.name if evidence.name else line.text

@@ -5,8 +5,17 @@ visual claims, or when asked) or both (`--ai-judge-inputs=both`). Assertions mus
 pass in CI with no model, so with a YES the judge names a deterministic check that
 confirms it on this page: an element, recorded with the same selectors and fingerprint as
 act's elements and found again by the same verify-and-heal replay (`heal.resolve`), and
-the text, value or state it must have; or text the page must contain. The check is run
-once before it is recorded, so a recording is always a true witness of a YES.
+the text, value or state it must have; or text the page must contain. Before it is
+recorded the check must hold on this page, be strong enough to mean something (not a
+lone number or a word the page shows many times) and fail on the claim's obvious
+negation (the claim's number one more or one less); a weak check is sent back to the
+judge once with the reason. A YES that still has no check is recorded as such, named in
+the run's summary, and fails offline with what to do.
+
+Texts are what a person sees: an element's innerText, the page's visible text (never the
+outline's markup); a number or word matches only where it stands on its own ("2" is not
+in "$29.99"). A <select>'s text and value are its selected option's label, as the
+snapshot shows it.
 
 Replay runs the check instead of the model. A check that no longer holds fails the test
 when no model may be called; otherwise the claim is judged again, and a new check behind a
@@ -19,6 +28,7 @@ import operator
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated, Literal, TypeVar
 
 from playwright.sync_api import Error as PlaywrightError
@@ -36,9 +46,8 @@ from .cache import (
     recordings_file,
     step_key,
 )
-from .errors import AIAssertionError, HealFailed, ModelOutputError, RecordingFileError
+from .errors import AIAssertionError, CacheMiss, HealFailed, ModelOutputError, RecordingFileError
 from .events import Heal, StepEvent, StepLog
-from .extract import ID_MARK
 from .heal import describe, recorded_element, resolve
 from .llm import Message, ModelClient
 from .prompts import (
@@ -68,6 +77,42 @@ VISUAL = re.compile(
 )
 STATES: frozenset[str] = frozenset({"checked", "enabled", "visible"})
 PREVIEW_CHARS = 160
+# A number standing on its own: not part of a word ("ada2") or of a longer number ("$29.99").
+NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*(?!\w|[.,]\d)")
+# "one" is left out: "no one", "the one with" say no number.
+NUMBER_WORDS = {
+    word: str(n)
+    for n, word in enumerate(
+        ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven"), 2
+    )
+}
+# What a person sees of the page: its innerText, with each <select> shown as its selected
+# option's label (as the snapshot shows it), not as every option it offers.
+VISIBLE_TEXT = """() => {
+  const body = document.body;
+  if (!body) return "";
+  let text = body.innerText;
+  let at = 0;
+  for (const select of body.querySelectorAll("select")) {
+    const offered = select.innerText;
+    const where = offered ? text.indexOf(offered, at) : -1;
+    if (where < 0) continue;
+    const chosen = [...select.selectedOptions].map((o) => o.label).join(", ");
+    text = text.slice(0, where) + chosen + text.slice(where + offered.length);
+    at = where + chosen.length;
+  }
+  return text;
+}"""
+# An element's text or value, meaning what the snapshot shows: innerText; value= of a form
+# field; for a <select> both are its selected option's label (never the option's value).
+READ = """(el, property) => {
+  if (el.localName === "select") return [...el.selectedOptions].map((o) => o.label).join(", ");
+  if (property === "text") return el.innerText;
+  if (el.localName === "input" || el.localName === "textarea") return el.value;
+  const shown = el.getAttribute("aria-valuetext") || el.getAttribute("aria-valuenow");
+  if (shown !== null) return shown;
+  throw new Error("it is not a form field and has no value");
+}"""
 # pytest leaves our frames out of a failed claim's traceback (as it does for its own
 # helpers), so the failure shows the test's line and the verdict; never out of a bug's.
 HIDE_FAILED_CLAIM = operator.methodcaller("errisinstance", AIAssertionError)
@@ -143,7 +188,18 @@ def describe_check(check: RecordedCheck) -> str:
         verb = "contains" if check.present else "does not contain"
         return f'the page text {verb} "{check.text}"'
     verb = "matches" if check.match == "regex" else check.match
-    return f'{check.property} of {describe(check.element.fingerprint)} {verb} "{check.expected}"'
+    return f'{check.property} of {_element_words(check.element)} {verb} "{check.expected}"'
+
+
+def _element_words(element: RecordedElement) -> str:
+    """An element as people name it: by role and name, or (a nameless badge or count) by
+    the test id, id or class that marks it."""
+    fingerprint = element.fingerprint
+    if fingerprint.name:
+        return describe(fingerprint)
+    mark = fingerprint.test_id or (f"#{fingerprint.id}" if fingerprint.id else "")
+    mark = mark or ".".join(("", *fingerprint.classes[:1])) or element.selectors[0]
+    return f"{fingerprint.role or fingerprint.tag} {mark}"
 
 
 @dataclass(frozen=True)
@@ -154,14 +210,18 @@ class Outcome:
     seen: str  # what the page has now, for people reading a failure
     check: RecordedCheck  # with its element healed, if it had to be
     heal: Heal | None = None
+    value: str | None = None  # what the check read: the element's property, the page text
 
 
 def run_check(page: Page, check: RecordedCheck, mask: Callable[[str], str] = str) -> Outcome:
-    """Run a check with no model. An element that no longer verifies fails the check.
+    """Run a check with no model. An element that no longer verifies fails the check, and
+    so does a check too weak to prove anything (a recording from an older version).
 
     What the page shows is read through `mask` (the test's StepLog.mask): the judge saw
     variable values as %name% placeholders, so its checks are written with them.
     """
+    if problem := weakness(check):
+        return Outcome(False, f"it is too weak to prove anything: {problem}", check)
     if isinstance(check, PageTextCheck):
         return _run_text_check(page, check, mask)
     try:
@@ -174,15 +234,13 @@ def run_check(page: Page, check: RecordedCheck, mask: Callable[[str], str] = str
         seen = f"its {check.property} could not be read ({str(exc).splitlines()[0]})"
         return Outcome(False, seen, check)
     now = check.model_copy(update={"element": found.element})
-    seen = f'{check.property} of {describe(found.element.fingerprint)} is "{value}"'
-    return Outcome(_holds(value, check), seen, now, found.heal)
+    seen = f'{check.property} of {_element_words(found.element)} is "{value}"'
+    return Outcome(_holds(value, check), seen, now, found.heal, value)
 
 
 def _read(locator: Locator, prop: CheckProperty) -> str:
-    if prop == "text":
-        return _collapse(locator.inner_text())
-    if prop == "value":
-        return _collapse(locator.input_value())
+    if prop in ("text", "value"):
+        return _collapse(locator.evaluate(READ, prop))
     state = {
         "checked": locator.is_checked,
         "enabled": locator.is_enabled,
@@ -197,19 +255,38 @@ def _holds(value: str, check: RecordedElementCheck) -> bool:
     expected = _collapse(check.expected)
     if check.property in STATES:
         expected = expected.lower()
-    return expected in value if check.match == "contains" else value == expected
+    if check.match == "contains":
+        return _standing_alone(expected).search(value) is not None
+    return value == expected
+
+
+def _standing_alone(text: str) -> re.Pattern[str]:
+    """`text` where it is not the middle of a longer word or number: "2" is found in
+    "Cart 2" but not in "$29.99", "12" or "2.5"; "lock" not in "locked"."""
+    before = after = ""
+    if text[:1].isalnum() or text[:1] == "_":
+        before = r"(?<!\w)" + (r"(?<!\d[.,])" if text[0].isdigit() else "")
+    if text[-1:].isalnum() or text[-1:] == "_":
+        after = r"(?!\w)" + (r"(?![.,]\d)" if text[-1].isdigit() else "")
+    return re.compile(before + re.escape(text) + after)
+
+
+def visible_text(page: Page) -> str:
+    """The page's text as a person reads it, whitespace collapsed (see VISIBLE_TEXT)."""
+    return _collapse(page.evaluate(VISIBLE_TEXT))
 
 
 def _run_text_check(page: Page, check: PageTextCheck, mask: Callable[[str], str]) -> Outcome:
-    text = _collapse(mask(ID_MARK.sub("", snapshot(page).text)))
+    text = _collapse(mask(visible_text(page)))
     wanted = _collapse(check.text)
-    at = text.find(wanted)
-    if at < 0:
+    found = _standing_alone(wanted).search(text) if wanted else None
+    if found is None:
         seen = f'the page text does not contain it; it begins "{text[:PREVIEW_CHARS]}…"'
     else:
-        around = text[max(0, at - PREVIEW_CHARS // 2) : at + len(wanted) + PREVIEW_CHARS // 2]
+        start, end = found.span()
+        around = text[max(0, start - PREVIEW_CHARS // 2) : end + PREVIEW_CHARS // 2]
         seen = f'the page text contains it: "…{around}…"'
-    return Outcome((at >= 0) == check.present, seen, check)
+    return Outcome((found is not None) == check.present, seen, check, value=text)
 
 
 def _trivial(check: RecordedCheck) -> bool:
@@ -217,6 +294,80 @@ def _trivial(check: RecordedCheck) -> bool:
     if isinstance(check, PageTextCheck):
         return check.present and not _collapse(check.text)
     return check.match != "equals" and _holds("", check)
+
+
+def weakness(check: RecordedCheck) -> str:
+    """Why a check is too weak to mean anything on any page ("" when it is not): a single
+    character, or page text that is a number or symbol alone (which element shows it?)."""
+    if isinstance(check, PageTextCheck):
+        text = _collapse(check.text)
+        if not check.present:
+            return ""
+        if not any(char.isalpha() for char in text):
+            return (
+                f'the page text check "{text}" is a number or symbol alone: it does not say '
+                "which element shows it"
+            )
+        if len(text) < 2:
+            return f'the page text check "{text}" is a single character'
+        return ""
+    if check.property not in STATES and check.match != "equals" and len(check.expected) < 2:
+        return f'the check {describe_check(check)} matches a single character'
+    return ""
+
+
+def _counterfeits(claim: str, check: RecordedCheck, outcome: Outcome) -> str:
+    """Why a check that holds here would also hold where the claim is false, tried on the
+    claim's obvious negations ("" when it would not): page text that appears more than
+    once; a number of the claim it does not read, or still holds with that number one
+    more or one less; a state it holds for whichever way it is."""
+    value = outcome.value or ""
+    if isinstance(check, PageTextCheck):
+        if not check.present:
+            return ""
+        wanted = _standing_alone(_collapse(check.text))
+        if (times := len(wanted.findall(value))) > 1:
+            return (
+                f'"{check.text}" appears {times} times on the page: it does not point at one '
+                "place, so it would still be found if the place the claim is about changed"
+            )
+        return _unread_numbers(claim, _collapse(check.text), f'"{check.text}"')
+    if check.property in STATES:
+        flipped = "false" if value == "true" else "true"
+        return f"it holds whether {check.property} is true or false" if _holds(
+            flipped, check
+        ) else ""
+    where = f'{check.property} "{value}"'
+    if problem := _unread_numbers(claim, value, where):
+        return problem
+    for spot in NUMBER.finditer(value):
+        if spot.group() not in _numbers(claim):
+            continue
+        for other in _next_to(spot.group()):
+            changed = value[: spot.start()] + other + value[spot.end() :]
+            if _holds(changed, check):
+                return f'it would also hold if the {check.property} were "{changed}"'
+    return ""
+
+
+def _numbers(claim: str) -> set[str]:
+    words = {NUMBER_WORDS[w] for w in re.findall(r"[a-z]+", claim.lower()) if w in NUMBER_WORDS}
+    return {spot.group() for spot in NUMBER.finditer(claim)} | words
+
+
+def _unread_numbers(claim: str, read: str, where: str) -> str:
+    """The claim names numbers and the check reads none of them: it cannot tell 2 from 3."""
+    wanted = _numbers(claim)
+    if not wanted or wanted & {spot.group() for spot in NUMBER.finditer(read)}:
+        return ""
+    numbers = ", ".join(sorted(wanted))
+    return f"the claim is about {numbers} and the check reads {where}, which does not show it"
+
+
+def _next_to(number: str) -> list[str]:
+    """The number one more and one less, written the same way: "29.99" -> "30.99", "28.99"."""
+    whole, dot, fraction = number.replace(",", "").partition(".")
+    return [f"{n}{dot}{fraction}" for n in (int(whole) + 1, int(whole) - 1) if n >= 0]
 
 
 def _collapse(text: str) -> str:
@@ -317,15 +468,25 @@ class Evaluator:
         """The verdict, from the recorded check or the judge; records what the mode allows."""
         key = (self.recordings.key if self.recordings else step_key)("assert", claim, self.page.url)
         found = self._lookup(key)
+        if found is not None and found[1] is None:  # a YES recorded without a check
+            if not self.policy.may_call_model:
+                raise CacheMiss(self._unreplayable(key, found[0], self.recordings.test_file))
+            found = None  # judged again, as if never recorded
         if found is None:
             if self.recordings is not None:
                 self.policy.check_miss(key, self.recordings.test_file)
-            verdict, witness, note = self._judge(claim, screenshot, event)
+            verdict, witness, why = self._judge(claim, screenshot, event)
             event.cache = {"refresh": "refreshed", "off": "off"}.get(self.policy.mode, "miss")
-            if witness is not None and self.policy.may_record:
-                self._put(Recording.of(key, data=_data(witness), model=self._model))
-                note = f"recorded check: {describe_check(witness)}"
-            return verdict, note
+            if not verdict.passed:
+                return verdict, ""
+            if witness is not None:
+                if self.policy.may_record:
+                    self._put(Recording.of(key, data=_data(witness), model=self._model))
+                return verdict, f"recorded check: {describe_check(witness)}"
+            if self.recordings is not None and self.policy.may_record:
+                self._put(Recording.of(key, data=_unchecked(why), model=self._model))
+                event.unchecked = why
+            return verdict, f"no check recorded: {why}"
 
         recording, recorded = found
         outcome = run_check(self.page, recorded, self.steplog.mask)
@@ -343,11 +504,11 @@ class Evaluator:
             )
             return self._replayed(claim, outcome, conclusion), ""
 
-        verdict, witness, note = self._judge(claim, screenshot, event)
+        verdict, witness, why = self._judge(claim, screenshot, event)
         failed = f"the recorded check failed ({outcome.seen})"
         event.cache = "miss"
         if witness is None:
-            return verdict, "; ".join(filter(None, [failed, note]))
+            return verdict, "; ".join(filter(None, [failed, why and f"no check recorded: {why}"]))
         heal = Heal("rejudged", describe_check(recorded), describe_check(witness))
         self._put(_healed(recording, witness, heal, model=self._model))
         event.cache, event.heal = "healed", heal
@@ -356,20 +517,34 @@ class Evaluator:
     def _judge(
         self, claim: str, screenshot: bool, event: StepEvent
     ) -> tuple[Verdict, RecordedCheck | None, str]:
-        """Ask the judge; return its verdict, the check that confirmed a YES (or None), and
-        why there is none."""
+        """Ask the judge; return its verdict, the check that confirms a YES (or None), and
+        why there is none. A check that cannot be recorded goes back to the judge once,
+        with the reason; its second answer is its last word."""
         url = self.page.url
         page_snapshot, png, basis = self._look([claim], screenshot, event)
         messages = prompts.judge_messages(claim, url, _text_of(page_snapshot), png)
-        judgment = self._ask(messages, Judgment, lambda answer: answer, repr(claim), event)
-        verdict = Verdict(claim, judgment.verdict, judgment.reasoning, basis, url)
-        if not verdict.passed or page_snapshot is None:
-            return verdict, None, ""
-        witness, problem = self._witness(judgment, page_snapshot)
-        return verdict, witness, f"no check recorded: {problem}" if problem else ""
 
-    def _witness(self, judgment: Judgment, outline: Snapshot) -> tuple[RecordedCheck | None, str]:
-        """The judge's check, replayable and confirmed on this page; else None and why."""
+        def decided(judgment: Judgment) -> tuple[Verdict, RecordedCheck | None, str]:
+            verdict = Verdict(claim, judgment.verdict, judgment.reasoning, basis, url)
+            if not verdict.passed:
+                return verdict, None, ""
+            if page_snapshot is None:
+                return verdict, None, "it was judged from a screenshot alone"
+            return (verdict, *self._witness(claim, judgment, page_snapshot))
+
+        judgment = self._ask(messages, Judgment, lambda answer: answer, repr(claim), event)
+        verdict, witness, why = decided(judgment)
+        if why and judgment.check is not None:
+            again = prompts.judge_feedback(messages, judgment, why)
+            judgment = self._ask(again, Judgment, lambda answer: answer, repr(claim), event)
+            verdict, witness, why = decided(judgment)
+        return verdict, witness, why
+
+    def _witness(
+        self, claim: str, judgment: Judgment, outline: Snapshot
+    ) -> tuple[RecordedCheck | None, str]:
+        """The judge's check, replayable, confirmed on this page and failing on the claim's
+        obvious negation; else None and why."""
         proposed = judgment.check
         if proposed is None:
             return None, "the judge gave none"
@@ -389,12 +564,31 @@ class Evaluator:
                 return None, exc.errors()[0]["msg"]
         else:
             check = proposed
+        described = f"the judge's check ({describe_check(check)})"
         if _trivial(check):
-            return None, f"the judge's check ({describe_check(check)}) would hold on any page"
+            return None, f"{described} would hold on any page"
+        if problem := weakness(check):
+            return None, f"{described} is too weak: {problem}"
         outcome = run_check(self.page, check, self.steplog.mask)
         if not outcome.held:
-            return None, f"the judge's check ({describe_check(check)}) fails here: {outcome.seen}"
+            return None, f"{described} fails here: {outcome.seen}"
+        if problem := _counterfeits(claim, check, outcome):
+            return None, f"{described} would not fail where the claim is false: {problem}"
         return outcome.check, ""
+
+    def _unreplayable(self, key: StepKey, recording: Recording, test_file: Path) -> str:
+        """Why a claim recorded without a check cannot be replayed, and what to do."""
+        why = recording.data.get("unchecked") or "none was given"
+        return (
+            f"The recording of {key.describe()} in {recordings_file(test_file)} has no "
+            "check: the claim was "
+            f"judged YES on {recording.recorded_at}, but no deterministic check could be "
+            f"recorded ({why}). Without a model there is no judge to confirm it.\n"
+            "Make it replayable: rephrase the claim about one element's text, value or state "
+            "(e.g. \"the cart badge shows 2\", \"the error message says ...\") and re-record "
+            "it with a model (--ai-cache=refresh); or run this test with a model, where it "
+            "is judged on every run."
+        )
 
     def _replayed(self, claim: str, outcome: Outcome, conclusion: str) -> Verdict:
         reasoning = (
@@ -447,13 +641,16 @@ class Evaluator:
     def _model(self) -> str | None:
         return self.client.config.model if self.client is not None else None
 
-    def _lookup(self, key: StepKey) -> tuple[Recording, RecordedCheck] | None:
-        """The step's recording and its check, when the mode replays and one exists."""
+    def _lookup(self, key: StepKey) -> tuple[Recording, RecordedCheck | None] | None:
+        """The step's recording and its check (None: a YES recorded without one), when the
+        mode replays and one exists."""
         if self.recordings is None or not self.policy.may_replay:
             return None
         recording = self.recordings.lookup(key)
         if recording is None:
             return None
+        if "unchecked" in recording.data and recording.data.get("check") is None:
+            return recording, None
         try:
             return recording, _RECORDED_CHECK.validate_python(recording.data.get("check"))
         except ValidationError as exc:
@@ -477,6 +674,11 @@ def _text_of(page_snapshot: Snapshot | None) -> str | None:
 
 def _data(check: RecordedCheck) -> dict[str, object]:
     return {"check": check.model_dump(mode="json")}
+
+
+def _unchecked(why: str) -> dict[str, object]:
+    """A YES that no check could confirm: recorded, so offline runs say so and why."""
+    return {"check": None, "unchecked": why}
 
 
 def _healed(

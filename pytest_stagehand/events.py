@@ -94,6 +94,7 @@ class StepEvent:
     calls: list[CallUsage] = field(default_factory=list)
     exchanges: list[Exchange] = field(default_factory=list)
     result: str | None = None  # short summary: extracted value, verdict, agent status
+    unchecked: str | None = None  # a claim judged YES with no check recorded: why
     screenshot: bytes | None = None
     ok: bool = True
     error: str | None = None
@@ -189,7 +190,7 @@ class StepLog:
         if not self._secrets:
             return
         event.arguments = [self.mask(a) for a in event.arguments]
-        for name in ("element", "selector", "result", "error", "url"):
+        for name in ("element", "selector", "result", "error", "url", "unchecked"):
             value = getattr(event, name)
             if value:
                 setattr(event, name, self.mask(value))

@@ -347,7 +347,9 @@ class PageTextCheck(BaseModel):
     """Text the page must (or must not) contain: replayed without a model."""
 
     kind: Literal["page_text"]
-    text: str = Field(description="exact text as written in the snapshot")
+    text: str = Field(
+        description="words the page shows, exactly: visible text, never roles, ids or states"
+    )
     present: bool = Field(description="false when the page must not contain it")
 
 
@@ -384,18 +386,26 @@ page shows.
 {SNAPSHOT_FORMAT}
 
 When the verdict is YES and you were given a snapshot, also give a check: one exact,
-deterministic test that confirms the claim on this page, so later runs can confirm it
-without you. Either
+deterministic test that confirms the claim on this page and would fail on a page where
+the claim is false, so later runs can confirm it without you. Either
 - element: an element by its [id] from the snapshot, one of its properties (text: its
-  visible text; value: the value of a form field; checked, enabled, visible: "true" or
-  "false"), and how that property must compare to expected: equals, contains, or regex
-  (Python syntax); or
-- page_text: text the page must contain (present true), or must not contain (present
-  false), exactly as written in the snapshot.
-Prefer an element check on the element the claim is about, with the least text that still
-proves the claim. Use only ids that appear in the snapshot. Answer check null when the
-verdict is NO, when you have no snapshot, or when no exact check can confirm the claim
-(for example a claim about colours or layout)."""
+  visible text; value: the value of a form field as the snapshot shows it, for a select
+  its chosen option's label; checked, enabled, visible: "true" or "false"), and how that
+  property must compare to expected: equals, contains (whole words), or regex (Python
+  syntax); or
+- page_text: words the page must show (present true), or must not show (present false),
+  as a person reads them: never roles, ids, states or other snapshot markup.
+Prefer an element check on the element the claim is about; short text such as a badge,
+a count or a status word has an id of its own (`[e7] text "2"`). For a number, compare
+the element's text with equals, so that one more or one less fails. A page_text check
+must be words that appear once on the page, never a number, a symbol or a single word
+alone. Use only ids that appear in the snapshot. Answer check null when the verdict is
+NO, when you have no snapshot, or when no exact check can confirm the claim (for example
+a claim about colours or layout)."""
+JUDGE_RETRY = """That check cannot be recorded: {problem}.
+A check must fail on a page where the claim is false. Answer again, with the verdict, the
+reasoning and a better check: the element the claim is about, by its [id], compared with
+equals; or check null if no exact check can confirm the claim."""
 
 ASK_SYSTEM = f"""\
 You answer questions about a web page for an automated test. For each question, answer
@@ -429,6 +439,15 @@ def judge_messages(
             f"{_judged_page(url, snapshot_text, bool(images))}\n\nClaim: {claim}",
             images,
         ),
+    ]
+
+
+def judge_feedback(messages: Sequence[Message], answer: BaseModel, problem: str) -> list[Message]:
+    """The judgment so far, its answer, and why its check cannot be recorded."""
+    return [
+        *messages,
+        Message("assistant", answer.model_dump_json()),
+        Message("user", JUDGE_RETRY.format(problem=problem.rstrip("."))),
     ]
 
 

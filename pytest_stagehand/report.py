@@ -84,6 +84,7 @@ def step_record(event: StepEvent, mask: Mask) -> Record:
         "method": event.method,
         "arguments": list(event.arguments),
         "result": event.result,
+        "unchecked": event.unchecked,
         "ok": event.ok,
         "error": event.error,
         "calls": [asdict(call) for call in event.calls],
@@ -486,6 +487,7 @@ def summary_lines(
         lines.append(f"AI steps: {len(steps)} in {tests} test(s), {seconds:.2f}s")
         lines += _usage_lines(steps)
         lines += _cache_lines(steps)
+        lines += _unchecked_lines(steps)
     if unused:
         lines.append(f"unused recordings ({len(unused)}):")
         lines += [f"  {entry}" for entry in unused]
@@ -502,6 +504,18 @@ def summary_lines(
             for step in slowest[:SLOWEST]
         ]
     return lines
+
+
+def _unchecked_lines(steps: Sequence[Record]) -> list[str]:
+    unchecked = [step for step in steps if step.get("unchecked")]
+    if not unchecked:
+        return []
+    return [
+        f"claims with no recorded check ({len(unchecked)}): a model judges them on every "
+        "run; offline they fail",
+        *(f"  {step['test']}: \"{step['instruction']}\" ({step['unchecked']})"
+          for step in unchecked),
+    ]
 
 
 def _usage_lines(steps: Sequence[Record]) -> list[str]:
@@ -535,6 +549,7 @@ def _cache_outcome(step: Record) -> str:
     if step["cache"] == "none" and not step["ok"] and step["kind"] != "goto":
         return "failed"
     return step["cache"]
+
 
 
 SUMMARY_KEY = pytest.StashKey[SessionSummary]()

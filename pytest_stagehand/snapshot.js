@@ -596,6 +596,13 @@
       return;
     }
     const interactive = visible && (INTERACTIVE.has(role) || isClickable(el, tag, style));
+    const leaf = !interactive && role === "generic" && !contents && childTextVisible && leafTextOf(el);
+    if (leaf) {  // a badge, a count, a status word: pointable if it stands on its own (runsOf)
+      if (block) { out.push(BREAK); pendingContributors.add(el); }
+      out.push({ leaf: el, text: leaf });
+      if (block) out.push(BREAK);
+      return;
+    }
     if (!visible || (!interactive && (TEXT_LEVEL.has(role) || (role === "img" && !nameOf(el).text)))) {
       const linesBefore = lineCount;
       if (block) out.push(BREAK);
@@ -610,7 +617,7 @@
     const line = { el, role, items: [], control: interactive };
     if (tag === "select") selectOptions(el, line.items);
     else if (tag !== "textarea") walkChildren(el, line.items, childTextVisible);  // its text is its value
-    if (zero && !line.items.some((item) => item && typeof item === "object")) return;
+    if (zero && !line.items.some(isLine)) return;
     if (interactive && !INTERACTIVE.has(role)) {
       // A clicky container around real controls is layout, not a control of its own.
       line.control = line.clickable = !line.items.some(hasControl);
@@ -620,7 +627,20 @@
     lineCount++;
     out.push(line);
   }
-  const hasControl = (item) => !!item && typeof item === "object" && (item.control || item.items.some(hasControl));
+  const isLine = (item) => !!item && typeof item === "object" && !item.leaf;
+  const hasControl = (item) => isLine(item) && (item.control || item.items.some(hasControl));
+
+  // Short text alone in a generic element (`<span class="badge">2</span>`), at most
+  // LEAF_WORDS words: the raw text, else "". What a claim about a count or a status is about.
+  const LEAF_WORDS = 3;
+  const LEAF_CHARS = 24;
+  function leafTextOf(el) {
+    const only = el.firstChild;
+    if (!only || only !== el.lastChild || only.nodeType !== 3 || el.shadowRoot || el.localName === "slot") return "";
+    const text = collapse(only.nodeValue);
+    if (!text || text.length > LEAF_CHARS || text.split(" ").length > LEAF_WORDS) return "";
+    return pseudoText(el, "::before") || pseudoText(el, "::after") ? "" : only.nodeValue;
+  }
 
   // Generic elements that behave as controls: handlers, focusability, a pointer cursor, editing.
   function isClickable(el, tag, style) {
@@ -683,20 +703,34 @@
   const lines = [];     // [depth, elementIndex | -1, body, frameArgIndex | -1]
   const outlined = [];  // elements that get an id, in outline order
 
-  // Merge strings between nodes and block breaks into whitespace-collapsed runs.
+  // Merge strings between nodes and block breaks into whitespace-collapsed runs. A run that
+  // is one leaf's text alone stays that leaf ({leaf, text}), to be outlined with an id; a
+  // leaf inside a sentence ("You have <span>3</span> items") is just part of its text.
   function runsOf(items) {
     const parts = [];
     let buffer = "";
-    const flush = () => { const text = collapse(buffer); if (text) parts.push(text); buffer = ""; };
+    let leaves = [];
+    let loose = false;  // the run has text of its own, outside any leaf
+    const flush = () => {
+      const text = collapse(buffer);
+      if (text) parts.push(leaves.length === 1 && !loose ? { leaf: leaves[0], text } : text);
+      buffer = "";
+      leaves = [];
+      loose = false;
+    };
     for (const item of items) {
-      if (typeof item === "string") buffer += item;
+      if (typeof item === "string") { buffer += item; loose ||= item.trim() !== ""; }
+      else if (item && item.leaf) { buffer += item.text; leaves.push(item.leaf); }
       else { flush(); if (item) parts.push(item); }
     }
     flush();
     return parts;
   }
+  const textOfPart = (part) => typeof part === "string" ? part : part.leaf ? part.text : null;
 
   // Roles whose name says which one it is (which dialog, which table), not what it contains.
+  // Regions whose whole content is a message (an error, a status): pointable as one.
+  const LIVE_REGIONS = new Set(["alert", "status", "log", "timer", "marquee"]);
   const IDENTIFYING_NAMES = new Set(("alertdialog dialog banner complementary contentinfo form main " +
     "navigation region search application document figure group grid listbox menu menubar radiogroup " +
     "tablist tabpanel toolbar tree treegrid table columnheader rowheader").split(" "));
@@ -719,10 +753,12 @@
     return line.shownName;
   }
   // Text that only repeats its parent's or a neighbouring control's name (legend, label) adds nothing.
-  const repeatsName = (text, neighbour) =>
-    !!neighbour && typeof neighbour === "object" && shownNameOf(neighbour) === text;
-  const withoutRepeats = (parts, parentName) => parts.filter((p, i) => typeof p === "object" ||
-    !(p === parentName || repeatsName(p, parts[i - 1]) || repeatsName(p, parts[i + 1])));
+  const repeatsName = (text, neighbour) => isLine(neighbour) && shownNameOf(neighbour) === text;
+  const withoutRepeats = (parts, parentName) => parts.filter((p, i) => {
+    const text = textOfPart(p);
+    return text === null ||
+      !(text === parentName || repeatsName(text, parts[i - 1]) || repeatsName(text, parts[i + 1]));
+  });
 
   function render(line, depth) {
     const { el, role } = line;
@@ -730,12 +766,14 @@
     const shownName = shownNameOf(line);
     let parts = line.nativeOption ? [] : runsOf(line.items);
     const inName = shownName && !line.nativeOption && nameOf(el).fromContent;  // the text is the name
-    parts = inName ? parts.filter((p) => typeof p === "object") : withoutRepeats(parts, shownName);
+    parts = inName ? parts.filter(isLine) : withoutRepeats(parts, shownName);
+    if (parts.length === 1 && parts[0].leaf) parts = [parts[0].text];  // the line's own text
     const states = line.nativeOption ? optionStates(el) : statesOf(el, role, name);
     if (line.clickable && !states.editable) states.clickable = true;
     const href = attr(el, "href") !== null ? absoluteHref(el) : null;
     const suffix = parts.length === 1 && typeof parts[0] === "string" ? parts[0] : "";
-    const outline = line.nativeOption ? line.control : line.control || !!shownName || !!suffix;
+    const outline = line.nativeOption ? line.control
+      : line.control || !!shownName || !!suffix || (LIVE_REGIONS.has(role) && parts.length > 0);
     const index = outline ? outlined.length : -1;
     if (outline) outlined.push({ el, role, name, states, href });
     let body = role + (shownName ? ` ${quote(shownName)}` : "") + stateText(states);
@@ -747,7 +785,10 @@
   function renderParts(parts, depth) {
     for (const part of parts) {
       if (typeof part === "string") lines.push([depth, -1, `text ${quote(part)}`, -1]);
-      else render(part, depth);
+      else if (part.leaf) {
+        lines.push([depth, outlined.length, `text ${quote(part.text)}`, -1]);
+        outlined.push({ el: part.leaf, role: "generic", name: "", states: {}, href: null });
+      } else render(part, depth);
     }
   }
   const optionStates = (option) => {

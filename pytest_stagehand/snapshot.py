@@ -19,7 +19,9 @@ A line is `role "accessible name"`, then states (`value=`, `checked`, `selected`
 `expanded=false`, `disabled`, `required`, `level=2`, `clickable`, ...), then `-> url` for
 links (a path when same-origin) and `: text` for a node holding a single run of text. A name
 spelled out by the lines under it is not repeated. Ids go to controls and to nodes that
-carry text; structure (lists, rows, landmarks) and `text "..."` runs have none. Wrappers
+carry text; structure (lists, rows, landmarks) and `text "..."` runs have none, except
+short text standing on its own in an element (a badge, a count, a status word of up to
+three words: `[e4] text "2"`), which a check can then point at. Wrappers
 without meaning are dropped and their children move up; hidden content is left out. Frame
 content is nested under its `iframe` line and shadow-DOM content under its host.
 """

@@ -163,7 +163,7 @@ def test_catalogue_shows_products_links_buttons_and_the_cart_badge(page: Page, p
     assert line_of(snap, product.id) == "link -> /product.html?id=4"  # ...the heading shows it
     assert 'heading "Sauce Labs Backpack" level=3' in snap.text
     assert 'img "Sauce Labs Backpack"' in snap.text
-    assert 'text "$29.99"' in snap.text
+    assert '] text "$29.99"' in snap.text  # a price standing on its own has an id
     assert 'option "Name (A to Z)" selected' in snap.text
 
     add[0].locator(page).click()
@@ -197,7 +197,8 @@ def test_native_and_custom_form_controls(page: Page, pages_server):
     assert states("button", "Continue") == {"disabled": True}
     assert states("generic", "Gift message") == {"editable": True}
     assert states("generic", "Order summary") == {"expanded": False, "clickable": True}
-    assert the(snap, "generic", "").states == {"clickable": True}  # the "Need help?" div
+    clickable = [ref.states for ref in by_name(snap, "generic", "") if ref.states]
+    assert clickable == [{"clickable": True}]  # the "Need help?" div
     assert "generic clickable: Need help?" in snap.text
     assert 'option "France" selected' in snap.text
     assert not by_name(snap, "option", "France")  # dropdown options are chosen via the select
@@ -215,6 +216,37 @@ def test_native_and_custom_form_controls(page: Page, pages_server):
     assert the(opened, "option", "Medium").states == {"selected": True}
     the(opened, "option", "Large").locator(page).click()
     assert the(snapshot(page), "button", "Size Large").states == {"expanded": False}
+
+
+LEAVES = """<header><div class="cart-nav"><a href="/cart">Cart</a>
+  <span class="badge" data-test="cart-badge">2</span></div></header>
+<main>
+  <p>You have <span class="count">3</span> items</p>
+  <ul><li><span class="stock">In stock</span></li></ul>
+  <div class="price">$29.99</div>
+  <div class="desc">A long description of the item that goes on for many words.</div>
+  <div role="alert"><b>Error:</b> the card was declined. <a href="/help">Help</a></div>
+  <output>42</output>
+</main>"""
+
+
+def test_short_text_standing_alone_has_an_id_so_a_check_can_point_at_it(page: Page):
+    page.set_content(LEAVES)
+    snap = snapshot(page)
+    ids = {line.strip().split("] ", 1)[1]: line.strip()[1:].split("]")[0]
+           for line in snap.text.splitlines() if line.strip().startswith("[")}
+
+    badge = snap.element(ids['text "2"'])  # a badge beside its link
+    assert badge.candidates[0] == '[data-test="cart-badge"]'
+    assert badge.locator(page).get_attribute("class") == "badge"
+    assert 'text "$29.99"' in ids  # a price on its own line
+    assert "status: 42" in ids
+    assert "alert" in ids  # a message in several parts is pointable as one
+    # In a sentence, or the whole text of its line, a leaf is just text: no extra line.
+    assert "paragraph: You have 3 items" in ids and 'text "3"' not in snap.text
+    assert "listitem: In stock" in ids and 'text "In stock"' not in snap.text
+    # Long text stays an unnumbered text line: ids are for what a claim points at.
+    assert '  text "A long description of the item that goes on for many words."' in snap.text
 
 
 def test_table_rows_cells_links_and_buttons(page: Page, pages_server):
