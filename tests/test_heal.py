@@ -233,3 +233,78 @@ def test_verify_tells_apart_look_alikes_by_their_surroundings(account):
     holiday = identity_of(account.locator("#drafts li:nth-of-type(2) button"))
     assert holiday.fingerprint == quarterly.fingerprint  # same tag, classes, path, name...
     assert not verify(quarterly, holiday)  # ...but another row
+
+
+# --- look-alikes that differ in meaning: never healed onto -------------------------------
+
+REMOVE_TRUTH = "() => window.__truth.remove()"
+# (recorded role, name, index among its look-alikes, change, the look-alike left behind)
+LOOK_ALIKES = {
+    "an amount": ("button", "Transfer $100", 0, REMOVE_TRUTH, "Transfer $1000"),
+    "enable and disable": ("button", "Enable two-factor", 0, REMOVE_TRUTH, "Disable two-factor"),
+    "archive and unarchive": ("button", "Archive", 0, REMOVE_TRUTH, "Unarchive"),
+    "follow and unfollow": ("button", "Follow", 0, REMOVE_TRUTH, "Unfollow"),
+    "show and hide": ("button", "Show details", 0, REMOVE_TRUTH, "Hide details"),
+    "a negation": (
+        "checkbox",
+        "Email me about offers",
+        0,
+        REMOVE_TRUTH,
+        "Do not email me about offers",
+    ),
+    "a qualifier added": (
+        "button",
+        "Subscribe to newsletter",
+        0,
+        REMOVE_TRUTH,
+        "Subscribe to partner newsletter",
+    ),
+    "another form": (
+        "button",
+        "Save",
+        0,
+        "() => { document.querySelector('#profile').remove();"
+        " document.querySelector('#newsletter').hidden = false; }",
+        "Save",
+    ),
+    "another section": (
+        "button",
+        "Delete account",
+        0,
+        "() => { window.__truth.closest('section').remove();"
+        " document.querySelector('#billing').hidden = false; }",
+        "Delete account",
+    ),
+    "another row": (
+        "button",
+        "Cancel order",
+        0,
+        """() => {
+            const row = window.__truth.closest("li"), next = row.cloneNode(true);
+            next.querySelector("span").textContent = "Order 1002";
+            row.replaceWith(next);
+        }""",
+        "Cancel order",
+    ),
+    "a dialog": ("button", "Confirm", 0, REMOVE_TRUTH, "Confirm"),
+    "a frame": ("button", "Send", 0, REMOVE_TRUTH, "Send"),
+}
+
+
+@pytest.fixture
+def look_alikes(page: Page, pages_server) -> Page:
+    page.goto(pages_server.url("heal/lookalikes.html"))
+    page.frame_locator("#composer").locator("button").wait_for()
+    return page
+
+
+@pytest.mark.parametrize("case", LOOK_ALIKES)
+def test_a_look_alike_that_differs_in_meaning_is_never_healed_onto(look_alikes, case):
+    role, name, index, change, near_miss = LOOK_ALIKES[case]
+    element = record(look_alikes, role, name, index)
+    look_alikes.evaluate(change)
+    with pytest.raises(HealFailed) as caught:
+        resolve(look_alikes, element, wait_ms=0)
+    recorded, details = str(caught.value).split("\n", 1)
+    assert f'{role} "{name}"' in recorded  # the recorded element
+    assert f'{role} "{near_miss}"' in details  # and the near miss, for the reader
