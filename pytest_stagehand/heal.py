@@ -74,7 +74,9 @@ HEAL_THRESHOLD = 0.5
 HEAL_MARGIN = 0.1  # the winner's lead over the runner-up; less is ambiguous
 WORDS_FLOOR = 0.5  # share of identifier or instruction words that ties a renamed element
 PLACE_FLOOR = 0.34  # share of the recorded surroundings' words a candidate's must keep
+SAME_PLACE = 0.5  # ...and the share that, with the same name, makes it the only candidate
 DECIDING = 0.25  # a feature at least this far ahead of the runner-up's decided the heal
+DECIDING_SHOWN = 3  # the strongest of them, in a heal note
 POLL_MS = 100  # how often a page still rendering is looked at again
 
 
@@ -272,31 +274,66 @@ def _numbers(text: str | None) -> frozenset[str]:
     return frozenset(token for token in _tokens(text) if token[0].isdigit())
 
 
+def _words_in_order(text: str | None) -> list[str]:
+    return [token for token in _tokens(text) if not token[0].isdigit()]
+
+
 def _content(text: str | None) -> frozenset[str]:
-    """The words that say what something is, with two-word spellings joined as well
-    ("log in" also gives "login"), so "Log in" meets an id "login-button"."""
-    words = [token for token in _tokens(text) if not token[0].isdigit()]
-    joined = {a + b for a, b in pairwise(words)}
-    return frozenset(words) - FILLER | joined
+    """The words that say what something is."""
+    return frozenset(_words_in_order(text)) - FILLER
 
 
-def _identifier_words(fingerprint: Fingerprint) -> frozenset[str]:
-    """What an element is called in its markup and its labels: test id, id, classes,
-    name, placeholder, title and the like. Parts with digits are generated; left out."""
+def _sources(fingerprint: Fingerprint) -> list[str | None]:
+    """Where an element's own words are: test id, id, classes, name, placeholder, ..."""
     attributes = fingerprint.attributes
-    parts = [
+    return [
         fingerprint.test_id,
         fingerprint.id,
         *fingerprint.classes,
         fingerprint.name,
         *(attributes.get(key) for key in ("name", "placeholder", "title", "aria-label", "alt")),
     ]
-    words = set()
-    for part in parts:
-        for piece in re.split(r"[-_\s.:/]+", CAMEL.sub(" ", part or "")):
-            if len(piece) > 1 and piece.isalpha():
-                words.add(piece.casefold())
-    return frozenset(words - FILLER) | _content(fingerprint.name)
+
+
+def _identifier_words(fingerprint: Fingerprint) -> frozenset[str]:
+    """What an element is called in its markup and its labels. Numbers and one-letter
+    pieces are generated ("r-7f3a"); left out."""
+    words = {w for source in _sources(fingerprint) for w in _words_in_order(source)}
+    return frozenset(word for word in words if len(word) > 1) - FILLER
+
+
+def _spellings(texts: Sequence[str | None]) -> frozenset[str]:
+    """Every word of `texts`, and each two neighbours joined: "user-name" also spells
+    "username", and "Log in" "login"."""
+    found: set[str] = set()
+    for text in texts:
+        words = _words_in_order(text)
+        found.update(words)
+        found.update(a + b for a, b in pairwise(words))
+    return frozenset(found)
+
+
+def _instruction_share(instruction: str, candidate: Identity) -> float | None:
+    """Share of the instruction's own words ("new", "todo") that the candidate spells out
+    in its identifiers, label, text or surroundings; "log in" meets "login-button"."""
+    words = _words_in_order(instruction)
+    if not words:
+        return None
+    fp = candidate.fingerprint
+    spelled = _spellings([*_sources(fp), fp.text, candidate.context])
+    wanted = [i for i, word in enumerate(words) if word not in FILLER]
+    if not wanted:
+        return None
+
+    def found(i: int) -> bool:
+        joined = {words[i]}
+        if i + 1 < len(words):
+            joined.add(words[i] + words[i + 1])
+        if i > 0:
+            joined.add(words[i - 1] + words[i])
+        return bool(joined & spelled)
+
+    return sum(found(i) for i in wanted) / len(wanted)
 
 
 def _share(wanted: frozenset[str], found: frozenset[str]) -> float | None:
@@ -339,6 +376,8 @@ def conflict(recorded: Identity, candidate: Identity) -> str | None:
                 return f"the opposite ({a} vs {b})"
     content_r, content_c = words_r - FILLER, words_c - FILLER
     if content_r != content_c and (content_r < content_c or content_c < content_r):
+        if _same_anchor(r, c):
+            return _elsewhere(recorded, candidate)  # the same control, reworded
         extra = _listed(content_c ^ content_r)
         return f"a qualifier {'added' if content_r < content_c else 'dropped'} ({extra})"
     return _elsewhere(recorded, candidate)
@@ -352,7 +391,7 @@ def _elsewhere(recorded: Identity, candidate: Identity) -> str | None:
     number there (an order, an invoice) must not be replaced by another.
     """
     r, c = recorded.fingerprint, candidate.fingerprint
-    if (r.test_id and r.test_id == c.test_id) or (r.id and r.id == c.id):
+    if _same_anchor(r, c):
         return None
     own = _content(r.name) | _content(c.name)
     around_r = _content(recorded.context) - own
@@ -365,6 +404,11 @@ def _elsewhere(recorded: Identity, candidate: Identity) -> str | None:
         gone, new = _listed(numbers_r - numbers_c), _listed(numbers_c - numbers_r)
         return f"in another row ({gone} vs {new})"
     return None
+
+
+def _same_anchor(r: Fingerprint, c: Fingerprint) -> bool:
+    """The same test id or id: the markup says it is the same control."""
+    return bool((r.test_id and r.test_id == c.test_id) or (r.id and r.id == c.id))
 
 
 def _listed(words: frozenset[str] | set[str]) -> str:
@@ -411,10 +455,7 @@ def _features(recorded: Identity, candidate: Identity) -> dict[str, float | None
         "classes": _jaccard(r.classes, c.classes),
         "attributes": _attributes(r.attributes, c.attributes),
         "words": _jaccard(_identifier_words(r), _identifier_words(c)),
-        "instruction": _share(
-            _content(recorded.instruction),
-            _identifier_words(c) | _content(candidate.context) | _content(c.text),
-        ),
+        "instruction": _instruction_share(recorded.instruction, candidate),
     }
 
 
@@ -496,9 +537,7 @@ def best_match(recorded: Identity, page: Page, page_snapshot: Snapshot) -> Match
             refused.append((score, ref, why))
             continue
         ranked.append(_Scored(score, ref, features, _anchored(features)))
-        if _norm(ref.fingerprint.name) == _norm(wanted.name) and _at_least(
-            _overlap(recorded.context, candidate.context), SAME_CONTEXT
-        ):
+        if _norm(ref.fingerprint.name) == _norm(wanted.name) and _kept_place(recorded, candidate):
             same_name_and_place.append(ref)
     near_miss = _near_miss(refused)
     ranked.sort(key=lambda scored: scored.score, reverse=True)
@@ -515,12 +554,12 @@ def best_match(recorded: Identity, page: Page, page_snapshot: Snapshot) -> Match
         # A redesign may rename the test id, the classes and the path all at once. The
         # only element with the recorded role and exact name, in the same surroundings,
         # is still the recorded one: nothing else on the page could be mistaken for it.
-        if same_name_and_place == [best.ref] and (recorded.context or wanted.test_id is None):
+        if same_name_and_place == [best.ref]:
             return Match(
                 best.ref,
                 best.score,
                 f"{shown}, the only one with its name and surroundings",
-                ("name", "surroundings"),
+                ("name", "the only one of its role and name", "surroundings"),
             )
         return Match(
             None, best.score, f"the best candidate, {shown}, is below {HEAL_THRESHOLD}" + near_miss
@@ -533,6 +572,16 @@ def best_match(recorded: Identity, page: Page, page_snapshot: Snapshot) -> Match
             f"ambiguous: {shown} and {other} (a lead of {HEAL_MARGIN} is needed)" + near_miss,
         )
     return Match(best.ref, best.score, shown, _deciding(best, runner))
+
+
+def _kept_place(recorded: Identity, candidate: Identity) -> bool:
+    """Most words around the recorded element are around the candidate, in any order (a
+    rebuilt page reorders its blocks); or, recorded outside any card, row or form, the
+    candidate is outside one too."""
+    if not recorded.context:
+        return not candidate.context
+    kept = _share(_content(recorded.context), _content(candidate.context))
+    return kept is not None and kept >= SAME_PLACE
 
 
 def _weighted(features: dict[str, float | None]) -> float:
@@ -563,7 +612,7 @@ def _deciding(best: _Scored, runner: _Scored | None) -> tuple[str, ...]:
 
     ahead = [name for name in WEIGHTS if lead(name) >= DECIDING * WEIGHTS[name]]
     ahead.sort(key=lead, reverse=True)
-    return tuple(FEATURE_NAMES[name] for name in ahead)
+    return tuple(FEATURE_NAMES[name] for name in ahead[:DECIDING_SHOWN])
 
 
 def _near_miss(refused: list[tuple[float, ElementRef, str]]) -> str:

@@ -308,3 +308,52 @@ def test_a_look_alike_that_differs_in_meaning_is_never_healed_onto(look_alikes, 
     recorded, details = str(caught.value).split("\n", 1)
     assert f'{role} "{name}"' in recorded  # the recorded element
     assert f'{role} "{near_miss}"' in details  # and the near miss, for the reader
+
+
+# --- real redesigns: more signals than the name, and a margin -----------------------------
+
+
+@pytest.fixture
+def todo(page: Page, pages_server) -> Page:
+    page.goto(pages_server.url("heal/todo.html"))
+    return page
+
+
+def test_a_reworded_button_heals_by_its_test_id_and_says_so(account):
+    element = record(account, "button", "Log in")
+    account.evaluate("() => { window.__truth.textContent = 'Sign in'; }")
+    resolution = resolve(account, element, wait_ms=0, instruction="click the log in button")
+    assert is_truth(resolution.locator)
+    assert resolution.heal.strategy == "fingerprint"
+    assert "test id" in resolution.heal.decided_by
+    assert resolution.element.fingerprint.name == "Sign in"
+
+
+def test_a_renamed_textbox_heals_by_its_identifier_and_instruction_words(todo):
+    element = record(todo, "textbox", "New Todo Input")
+    # Another build of the same app: no aria-label (the name is now the placeholder),
+    # another id and test id; the class words and the step's words still say "new todo".
+    todo.evaluate("""() => {
+        const input = window.__truth;
+        input.removeAttribute("aria-label");
+        input.id = "entry-7"; input.dataset.testid = "entry";
+    }""")
+    resolution = resolve(todo, element, wait_ms=0, instruction="type Milk into the new todo input")
+    assert is_truth(resolution.locator)
+    assert resolution.element.fingerprint.name == "What needs to be done?"
+    assert {"identifier words", "instruction words"} & set(resolution.heal.decided_by)
+
+
+def test_a_renamed_element_is_not_taken_without_a_lead_over_the_runner_up(todo):
+    element = record(todo, "textbox", "New Todo Input")
+    # Both text boxes lose everything that tied one of them to the recording.
+    todo.evaluate("""() => {
+        for (const input of document.querySelectorAll("input")) {
+            input.removeAttribute("aria-label"); input.removeAttribute("data-testid");
+            input.id = ""; input.className = "field"; input.placeholder = "Type here";
+            document.querySelector("main, body").append(input);
+        }
+    }""")
+    with pytest.raises(HealFailed) as caught:
+        resolve(todo, element, wait_ms=0, instruction="type Milk into the new todo input")
+    assert 'textbox "New Todo Input"' in str(caught.value)
