@@ -357,3 +357,17 @@ def test_a_renamed_element_is_not_taken_without_a_lead_over_the_runner_up(todo):
     with pytest.raises(HealFailed) as caught:
         resolve(todo, element, wait_ms=0, instruction="type Milk into the new todo input")
     assert 'textbox "New Todo Input"' in str(caught.value)
+
+
+def test_a_row_control_two_shadow_roots_deep_is_known_by_its_rows_words(page, pages_server):
+    page.goto(pages_server.url("heal/shadow-rows.html"))
+    element = record(page, "checkbox", "Done", index=1)
+    assert "Buy bread" in element.context and "bread" in element.distinct.casefold()
+    page.evaluate("""() => {
+        const list = document.querySelector("ul");
+        const row = list.firstElementChild.cloneNode(true);
+        row.querySelector("span").textContent = "Walk the dog";
+        list.prepend(row);
+    }""")
+    resolution = resolve(page, element, wait_ms=0)
+    assert is_truth(resolution.locator)
