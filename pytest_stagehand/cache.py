@@ -181,6 +181,7 @@ class HealNote(_Model):
     after: str
     score: float | None = None
     changed: list[str] = []
+    decided_by: list[str] = []  # what put a fingerprint heal ahead of the runner-up
     date: str
 
 
@@ -230,6 +231,7 @@ class Recording(_Model):
             after=heal.after,
             score=None if heal.score is None else round(heal.score, 3),
             changed=list(heal.changed),
+            decided_by=list(heal.decided_by),
             date=_today(),
         )
         return self.model_copy(update={"heals": [*self.heals, note][-MAX_HEAL_NOTES:]})

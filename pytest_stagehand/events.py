@@ -67,6 +67,7 @@ class Heal:
     after: str  # what replaced it
     score: float | None = None  # fingerprint similarity, when scored
     changed: tuple[str, ...] = ()  # what differs from the recording ("classes", "id"...)
+    decided_by: tuple[str, ...] = ()  # signals that put a fingerprint heal ahead ("test id")
 
 
 @dataclass

@@ -4,18 +4,23 @@ Blind replay (acting on whatever a recorded selector now hits) is how other tool
 the wrong button. Here a hit is used only after it is verified against what was recorded,
 and a heal needs a match that is both confident and clearly ahead of the runner-up.
 Scoring follows Healenium (tag, id, classes, text, attributes, ancestor path by LCS),
-with two additions: the accessibility role and name are gates (the instruction described
-the element by what it is and says, so a heal never changes either), and look-alikes
-(elements of the same role and name, such as the "Add to cart" buttons of two products)
-are told apart by the words around them that only the recorded one had ("Backpack").
+with additions: the role is a gate; the words of the step's instruction and of the
+element's own identifiers (test id, id, classes, label, placeholder) count, so a redesign
+that rewords a button or renames its classes still finds it; look-alikes of the same role
+and name (the "Add to cart" buttons of two products) are told apart by the words around
+them that only the recorded one had ("Backpack"); and a candidate that differs in meaning
+(another amount, the opposite action, an added qualifier, another section, dialog, row or
+frame) is never taken, however alike it looks (`conflict`).
 """
 
 from __future__ import annotations
 
+import re
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
+from itertools import pairwise
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import FrameLocator, Locator, Page
@@ -45,6 +50,8 @@ WEIGHTS = {
     "tag": 1.0,
     "classes": 1.0,
     "attributes": 1.0,
+    "words": 2.0,
+    "instruction": 2.0,
 }
 FEATURE_NAMES = {
     "test_id": "test id",
@@ -56,6 +63,8 @@ FEATURE_NAMES = {
     "tag": "tag",
     "classes": "classes",
     "attributes": "attributes",
+    "words": "identifier words",
+    "instruction": "instruction words",
 }
 VERIFY_THRESHOLD = 0.5  # a hit that passes the gates must still look like the element
 SAME_CONTEXT = 0.8  # share of words a verified hit's card, row or form has in common
@@ -63,7 +72,13 @@ CONTEXT_FLOOR = 0.5  # share of the words that told the element apart a candidat
 NAME_FLOOR = 0.8  # a heal candidate's name may differ by a typo or a word, not more
 HEAL_THRESHOLD = 0.5
 HEAL_MARGIN = 0.1  # the winner's lead over the runner-up; less is ambiguous
+WORDS_FLOOR = 0.5  # share of identifier or instruction words that ties a renamed element
+PLACE_FLOOR = 0.34  # share of the recorded surroundings' words a candidate's must keep
+SAME_PLACE = 0.5  # ...and the share that, with the same name, makes it the only candidate
+DECIDING = 0.25  # a feature at least this far ahead of the runner-up's decided the heal
+DECIDING_SHOWN = 3  # the strongest of them, in a heal note
 POLL_MS = 100  # how often a page still rendering is looked at again
+
 
 @dataclass(frozen=True)
 class Identity:
@@ -75,10 +90,16 @@ class Identity:
     # Words a match must show, in its name or around it: the current values of variables
     # the element was chosen by ("add %product% to the cart").
     required: frozenset[str] = frozenset()
+    instruction: str = ""  # the step's own words ("type into the new todo input")
 
     @classmethod
-    def of(cls, element: RecordedElement, required: frozenset[str] = frozenset()) -> Identity:
-        return cls(element.fingerprint, element.context, element.distinct, required)
+    def of(
+        cls,
+        element: RecordedElement,
+        required: frozenset[str] = frozenset(),
+        instruction: str = "",
+    ) -> Identity:
+        return cls(element.fingerprint, element.context, element.distinct, required, instruction)
 
 
 def context_of(locator: Locator) -> str:
@@ -166,12 +187,10 @@ def _told_apart(recorded: Identity, live: Identity) -> bool:
     """Has `live` most of the words that told the recorded element from its look-alikes?"""
     wanted = _words(recorded.distinct)
     around = _words(live.context) | _words(live.fingerprint.name)
-    return (
-        len(wanted & around) >= CONTEXT_FLOOR * len(wanted) and recorded.required <= around
-    )
+    return len(wanted & around) >= CONTEXT_FLOOR * len(wanted) and recorded.required <= around
 
 
-def _jaccard(a: Sequence[str], b: Sequence[str]) -> float | None:
+def _jaccard(a: Collection[str], b: Collection[str]) -> float | None:
     if not a and not b:
         return None
     return len(set(a) & set(b)) / len(set(a) | set(b))
@@ -214,6 +233,192 @@ def _path(a: Sequence[str], b: Sequence[str]) -> float | None:
     return row[-1] / max(len(a), len(b))
 
 
+# --- words and meaning ---------------------------------------------------------------
+
+TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+(?:['’][^\W\d_]+)?")
+CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+# Words that carry no identity: a step says "click the log in button", a label "Your email".
+FILLER = frozenset({
+    "a", "an", "the", "to", "into", "in", "on", "of", "for", "and", "or", "with", "at", "by",
+    "from", "this", "that", "it", "its", "your", "my", "our", "here", "now", "please", "go",
+    "proceed", "click", "tap", "press", "type", "enter", "fill", "select", "choose", "check",
+    "uncheck", "field", "box", "input", "button", "link",
+})  # fmt: skip
+NEGATIONS = frozenset(["not", "no", "never", "don't", "dont", "without", "non"])
+# Pairs of opposite actions or states; prefixed opposites (follow/unfollow,
+# connect/disconnect, select/deselect) are caught by NEGATING_PREFIXES.
+OPPOSITES = {
+    frozenset(pair)
+    for pair in (
+        ("enable", "disable"), ("enabled", "disabled"), ("show", "hide"), ("shown", "hidden"),
+        ("add", "remove"), ("open", "close"), ("on", "off"), ("in", "out"), ("up", "down"),
+        ("yes", "no"), ("accept", "decline"), ("accept", "reject"), ("allow", "deny"),
+        ("start", "stop"), ("increase", "decrease"), ("expand", "collapse"),
+        ("import", "export"), ("upload", "download"), ("next", "previous"), ("first", "last"),
+        ("min", "max"), ("more", "less"), ("include", "exclude"), ("approve", "reject"),
+        ("buy", "sell"), ("deposit", "withdraw"), ("credit", "debit"), ("plus", "minus"),
+        ("public", "private"), ("before", "after"), ("all", "none"), ("join", "leave"),
+        ("attach", "detach"), ("grant", "revoke"),
+    )
+}  # fmt: skip
+NEGATING_PREFIXES = ("un", "dis", "de", "in", "non", "non-")
+
+
+def _tokens(text: str | None) -> list[str]:
+    """Words and numbers of a text, casefolded; "$1,000" gives "1000"."""
+    found = TOKEN.findall(CAMEL.sub(" ", text or ""))
+    return [re.sub(r",(?=\d{3}\b)", "", token).casefold() for token in found]
+
+
+def _numbers(text: str | None) -> frozenset[str]:
+    return frozenset(token for token in _tokens(text) if token[0].isdigit())
+
+
+def _words_in_order(text: str | None) -> list[str]:
+    return [token for token in _tokens(text) if not token[0].isdigit()]
+
+
+def _content(text: str | None) -> frozenset[str]:
+    """The words that say what something is."""
+    return frozenset(_words_in_order(text)) - FILLER
+
+
+def _sources(fingerprint: Fingerprint) -> list[str | None]:
+    """Where an element's own words are: test id, id, classes, name, placeholder, ..."""
+    attributes = fingerprint.attributes
+    return [
+        fingerprint.test_id,
+        fingerprint.id,
+        *fingerprint.classes,
+        fingerprint.name,
+        *(attributes.get(key) for key in ("name", "placeholder", "title", "aria-label", "alt")),
+    ]
+
+
+def _identifier_words(fingerprint: Fingerprint) -> frozenset[str]:
+    """What an element is called in its markup and its labels. Numbers and one-letter
+    pieces are generated ("r-7f3a"); left out."""
+    words = {w for source in _sources(fingerprint) for w in _words_in_order(source)}
+    return frozenset(word for word in words if len(word) > 1) - FILLER
+
+
+def _spellings(texts: Sequence[str | None]) -> frozenset[str]:
+    """Every word of `texts`, and each two neighbours joined: "user-name" also spells
+    "username", and "Log in" "login"."""
+    found: set[str] = set()
+    for text in texts:
+        words = _words_in_order(text)
+        found.update(words)
+        found.update(a + b for a, b in pairwise(words))
+    return frozenset(found)
+
+
+def _instruction_share(instruction: str, candidate: Identity) -> float | None:
+    """Share of the instruction's own words ("new", "todo") that the candidate spells out
+    in its identifiers, label, text or surroundings; "log in" meets "login-button"."""
+    words = _words_in_order(instruction)
+    if not words:
+        return None
+    fp = candidate.fingerprint
+    spelled = _spellings([*_sources(fp), fp.text, candidate.context])
+    wanted = [i for i, word in enumerate(words) if word not in FILLER]
+    if not wanted:
+        return None
+
+    def found(i: int) -> bool:
+        joined = {words[i]}
+        if i + 1 < len(words):
+            joined.add(words[i] + words[i + 1])
+        if i > 0:
+            joined.add(words[i - 1] + words[i])
+        return bool(joined & spelled)
+
+    return sum(found(i) for i in wanted) / len(wanted)
+
+
+def _share(wanted: frozenset[str], found: frozenset[str]) -> float | None:
+    """Share of `wanted` words in `found`; None when nothing is wanted."""
+    return len(wanted & found) / len(wanted) if wanted else None
+
+
+def _opposed(a: str, b: str) -> bool:
+    if frozenset((a, b)) in OPPOSITES:
+        return True
+    return any(b == p + a or a == p + b for p in NEGATING_PREFIXES)
+
+
+def _in_dialog(fingerprint: Fingerprint) -> bool:
+    return any(
+        re.match(r"dialog\b|[^#.]*[#.][^#.]*(modal|dialog)", step) for step in fingerprint.path
+    )
+
+
+def conflict(recorded: Identity, candidate: Identity) -> str | None:
+    """How `candidate` differs in meaning from the recorded element, or None.
+
+    These are never "near": another amount or number, a negation or the opposite action,
+    a qualifier added or dropped, another frame or dialog, another section, form or row.
+    A heal onto such a look-alike would act on something the test's author never meant.
+    """
+    r, c = recorded.fingerprint, candidate.fingerprint
+    if tuple(r.frame_path) != tuple(c.frame_path):
+        return "in another frame"
+    if _in_dialog(r) != _in_dialog(c):
+        return "inside a dialog" if _in_dialog(c) else "outside the dialog it was in"
+    if _numbers(r.name) != _numbers(c.name):
+        return f"another number ({_listed(_numbers(r.name))} vs {_listed(_numbers(c.name))})"
+    words_r, words_c = set(_tokens(r.name)), set(_tokens(c.name))
+    if (words_r & NEGATIONS) != (words_c & NEGATIONS):
+        return "a negation"
+    for a in words_r - words_c:
+        for b in words_c - words_r:
+            if _opposed(a, b):
+                return f"the opposite ({a} vs {b})"
+    content_r, content_c = words_r - FILLER, words_c - FILLER
+    if content_r != content_c and (content_r < content_c or content_c < content_r):
+        if _same_anchor(r, c):
+            return _elsewhere(recorded, candidate)  # the same control, reworded
+        extra = _listed(content_c ^ content_r)
+        return f"a qualifier {'added' if content_r < content_c else 'dropped'} ({extra})"
+    return _elsewhere(recorded, candidate)
+
+
+def _elsewhere(recorded: Identity, candidate: Identity) -> str | None:
+    """Is the candidate in another section, form or row than the recorded element?
+
+    The same test id or id says it is the same element whatever the text around it
+    became (a reworded form); otherwise the words around it must be mostly kept, and a
+    number there (an order, an invoice) must not be replaced by another.
+    """
+    r, c = recorded.fingerprint, candidate.fingerprint
+    if _same_anchor(r, c):
+        return None
+    own = _content(r.name) | _content(c.name)
+    around_r = _content(recorded.context) - own
+    around_c = _content(candidate.context) - own
+    if around_r and around_c and len(around_r & around_c) < PLACE_FLOOR * len(around_r):
+        return f"in another section ({_preview(candidate.context)!r})"
+    numbers_r = _numbers(recorded.context) - _numbers(r.name)
+    numbers_c = _numbers(candidate.context) - _numbers(c.name)
+    if numbers_r - numbers_c and numbers_c - numbers_r:
+        gone, new = _listed(numbers_r - numbers_c), _listed(numbers_c - numbers_r)
+        return f"in another row ({gone} vs {new})"
+    return None
+
+
+def _same_anchor(r: Fingerprint, c: Fingerprint) -> bool:
+    """The same test id or id: the markup says it is the same control."""
+    return bool((r.test_id and r.test_id == c.test_id) or (r.id and r.id == c.id))
+
+
+def _listed(words: frozenset[str] | set[str]) -> str:
+    return ", ".join(sorted(words)) or "none"
+
+
+def _preview(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}…"
+
+
 def similarity(recorded: Identity, candidate: Identity) -> float:
     """How much `candidate` looks like the recorded element, in [0, 1]; 0 for another role.
 
@@ -222,9 +427,7 @@ def similarity(recorded: Identity, candidate: Identity) -> float:
     """
     if recorded.fingerprint.role != candidate.fingerprint.role:
         return 0.0
-    present = {k: v for k, v in _features(recorded, candidate).items() if v is not None}
-    total = sum(WEIGHTS[name] for name in present)
-    return sum(WEIGHTS[name] * value for name, value in present.items()) / total if total else 0.0
+    return _weighted(_features(recorded, candidate))
 
 
 def differences(recorded: Identity, live: Identity) -> tuple[str, ...]:
@@ -232,7 +435,9 @@ def differences(recorded: Identity, live: Identity) -> tuple[str, ...]:
     return tuple(
         FEATURE_NAMES[name]
         for name, value in _features(recorded, live).items()
-        if value is not None and value < 1.0
+        # Identifier words repeat the features they come from; the instruction is no
+        # part of the element.
+        if value is not None and value < 1.0 and name not in ("words", "instruction")
     )
 
 
@@ -249,6 +454,8 @@ def _features(recorded: Identity, candidate: Identity) -> dict[str, float | None
         "tag": _same(r.tag, c.tag),
         "classes": _jaccard(r.classes, c.classes),
         "attributes": _attributes(r.attributes, c.attributes),
+        "words": _jaccard(_identifier_words(r), _identifier_words(c)),
+        "instruction": _instruction_share(recorded.instruction, candidate),
     }
 
 
@@ -258,7 +465,8 @@ def verify(recorded: Identity, live: Identity) -> bool:
     Strict on purpose (a rejected hit only costs a heal, a wrong one clicks the wrong
     thing): the same role and name (ignoring case and spacing), no other test id than
     the recorded one, nearly the same text around it including the words that told it
-    apart from look-alikes, and a close fingerprint.
+    apart from look-alikes, no `conflict` in meaning (a dialog, a frame, a row), and a
+    close fingerprint.
     """
     r, live_fp = recorded.fingerprint, live.fingerprint
     return (
@@ -267,7 +475,10 @@ def verify(recorded: Identity, live: Identity) -> bool:
         and (not r.test_id or not live_fp.test_id or r.test_id == live_fp.test_id)
         and _at_least(_overlap(recorded.context, live.context), SAME_CONTEXT)
         and _told_apart(recorded, live)
-        and similarity(recorded, live) >= VERIFY_THRESHOLD
+        and conflict(recorded, live) is None
+        # The instruction helps choose among candidates; a recorded hit is checked
+        # against what was recorded alone.
+        and similarity(replace(recorded, instruction=""), live) >= VERIFY_THRESHOLD
     )
 
 
@@ -287,50 +498,129 @@ class Match:
     element: ElementRef | None  # None: no confident, unambiguous candidate
     score: float
     reason: str
+    decided_by: tuple[str, ...] = ()  # the signals that put the winner ahead
+
+
+@dataclass(frozen=True)
+class _Scored:
+    score: float
+    ref: ElementRef
+    features: dict[str, float | None]
+    anchored: bool  # tied to the recorded element by more than its place on the page
 
 
 def best_match(recorded: Identity, page: Page, page_snapshot: Snapshot) -> Match:
     """The one element of a fresh snapshot that is clearly the recorded one, if any.
 
-    Candidates need the recorded role, a name within NAME_FLOOR and the words that told
-    the element apart from look-alikes; the best must score at least HEAL_THRESHOLD and
-    lead the runner-up by HEAL_MARGIN.
+    Candidates need the recorded role, no `conflict` in meaning and the words that told
+    the element apart from look-alikes. The winner must be tied to the recorded element
+    by its name (within NAME_FLOOR), its test id or id, or most of its identifier or
+    instruction words; score at least HEAL_THRESHOLD; and lead the runner-up by
+    HEAL_MARGIN. The runner-up is any candidate, tied or not: a renamed button is not
+    taken while an untied one looks as much like it.
     """
     wanted = recorded.fingerprint
-    ranked: list[tuple[float, ElementRef]] = []
+    ranked: list[_Scored] = []
+    refused: list[tuple[float, ElementRef, str]] = []
     same_name_and_place: list[ElementRef] = []
     for ref in page_snapshot.elements.values():
-        if ref.fingerprint.role != wanted.role or not _at_least(
-            _text(wanted.name, ref.fingerprint.name), NAME_FLOOR
-        ):
+        if ref.fingerprint.role != wanted.role:
             continue
         candidate = Identity(ref.fingerprint, _context(page, ref))
-        if not _told_apart(recorded, candidate):
+        features = _features(recorded, candidate)
+        score = _weighted(features)
+        why = conflict(recorded, candidate)
+        if why is None and not _told_apart(recorded, candidate):
+            among = _preview(recorded.distinct)
+            why = f"not near the words {among!r} that told the recorded one apart"
+        if why is not None:
+            refused.append((score, ref, why))
             continue
-        ranked.append((similarity(recorded, candidate), ref))
-        if _norm(ref.fingerprint.name) == _norm(wanted.name) and _at_least(
-            _overlap(recorded.context, candidate.context), SAME_CONTEXT
-        ):
+        ranked.append(_Scored(score, ref, features, _anchored(features)))
+        if _norm(ref.fingerprint.name) == _norm(wanted.name) and _kept_place(recorded, candidate):
             same_name_and_place.append(ref)
-    if not ranked:
+    near_miss = _near_miss(refused)
+    ranked.sort(key=lambda scored: scored.score, reverse=True)
+    tied = [scored for scored in ranked if scored.anchored]
+    if not tied:
         among = f" near the words {recorded.distinct!r}" if recorded.distinct else ""
-        return Match(None, 0.0, f"no {describe(wanted)} (or a near name){among} on the page")
-    ranked.sort(key=lambda pair: pair[0], reverse=True)
-    score, best = ranked[0]
-    shown = f"{describe(best.fingerprint)} scored {score:.2f}"
-    if score < HEAL_THRESHOLD:
+        return Match(
+            None, 0.0, f"no {describe(wanted)} (or a renamed one){among} on the page" + near_miss
+        )
+    best = tied[0]
+    shown = f"{describe(best.ref.fingerprint)} scored {best.score:.2f}"
+    runner = next((scored for scored in ranked if scored is not best), None)
+    if best.score < HEAL_THRESHOLD:
         # A redesign may rename the test id, the classes and the path all at once. The
         # only element with the recorded role and exact name, in the same surroundings,
         # is still the recorded one: nothing else on the page could be mistaken for it.
-        if same_name_and_place == [best] and (recorded.context or wanted.test_id is None):
-            return Match(best, score, f"{shown}, the only one with its name and surroundings")
-        return Match(None, score, f"the best candidate, {shown}, is below {HEAL_THRESHOLD}")
-    if len(ranked) > 1 and score - ranked[1][0] < HEAL_MARGIN:
-        runner = f"{describe(ranked[1][1].fingerprint)} scored {ranked[1][0]:.2f}"
+        if same_name_and_place == [best.ref]:
+            return Match(
+                best.ref,
+                best.score,
+                f"{shown}, the only one with its name and surroundings",
+                ("name", "the only one of its role and name", "surroundings"),
+            )
         return Match(
-            None, score, f"ambiguous: {shown} and {runner} (a lead of {HEAL_MARGIN} is needed)"
+            None, best.score, f"the best candidate, {shown}, is below {HEAL_THRESHOLD}" + near_miss
         )
-    return Match(best, score, shown)
+    if runner is not None and best.score - runner.score < HEAL_MARGIN:
+        other = f"{describe(runner.ref.fingerprint)} scored {runner.score:.2f}"
+        return Match(
+            None,
+            best.score,
+            f"ambiguous: {shown} and {other} (a lead of {HEAL_MARGIN} is needed)" + near_miss,
+        )
+    return Match(best.ref, best.score, shown, _deciding(best, runner))
+
+
+def _kept_place(recorded: Identity, candidate: Identity) -> bool:
+    """Most words around the recorded element are around the candidate, in any order (a
+    rebuilt page reorders its blocks); or, recorded outside any card, row or form, the
+    candidate is outside one too."""
+    if not recorded.context:
+        return not candidate.context
+    kept = _share(_content(recorded.context), _content(candidate.context))
+    return kept is not None and kept >= SAME_PLACE
+
+
+def _weighted(features: dict[str, float | None]) -> float:
+    present = {name: value for name, value in features.items() if value is not None}
+    total = sum(WEIGHTS[name] for name in present)
+    return sum(WEIGHTS[name] * value for name, value in present.items()) / total if total else 0.0
+
+
+def _anchored(features: dict[str, float | None]) -> bool:
+    return (
+        _at_least(features["name"], NAME_FLOOR)
+        or features["test_id"] == 1.0
+        or features["id"] == 1.0
+        or (features["words"] or 0.0) >= WORDS_FLOOR
+        or (features["instruction"] or 0.0) >= WORDS_FLOOR
+    )
+
+
+def _deciding(best: _Scored, runner: _Scored | None) -> tuple[str, ...]:
+    """The signals in which the winner is well ahead of the runner-up (or, alone, agrees)."""
+
+    def lead(name: str) -> float:
+        value = best.features[name]
+        if value is None:
+            return 0.0
+        against = (runner.features[name] or 0.0) if runner is not None else 0.0
+        return WEIGHTS[name] * (value - against)
+
+    ahead = [name for name in WEIGHTS if lead(name) >= DECIDING * WEIGHTS[name]]
+    ahead.sort(key=lead, reverse=True)
+    return tuple(FEATURE_NAMES[name] for name in ahead[:DECIDING_SHOWN])
+
+
+def _near_miss(refused: list[tuple[float, ElementRef, str]]) -> str:
+    """The look-alike a careless heal would have taken, and why it was not."""
+    if not refused:
+        return ""
+    score, ref, why = max(refused, key=lambda item: item[0])
+    return f"; the nearest, {describe(ref.fingerprint)} ({score:.2f}), was refused: {why}"
 
 
 def _context(page: Page, ref: ElementRef) -> str:
@@ -360,6 +650,7 @@ def resolve(
     *,
     wait_ms: float = 2000,
     required: frozenset[str] = frozenset(),
+    instruction: str = "",
 ) -> Resolution:
     """Find a recorded element, verified, healing without a model if the page changed.
 
@@ -369,8 +660,10 @@ def resolve(
     2. Otherwise score a fresh snapshot (`best_match`): a "fingerprint" heal.
     3. Otherwise raise HealFailed saying what each selector hit and why no candidate was
        taken; the caller may then ask a model, if the cache mode allows.
+
+    `instruction`, the step's own words, is one more signal for the fingerprint heal.
     """
-    recorded = Identity.of(element, required)
+    recorded = Identity.of(element, required, instruction)
     scope = frame_scope(page, element.frame_path)
     deadline = time.monotonic() + wait_ms / 1000
     while True:
@@ -403,7 +696,14 @@ def resolve(
             "but no selector hits it alone: it cannot be acted on safely."
         )
     changed = differences(recorded, Identity.of(healed))
-    heal = Heal("fingerprint", element.selectors[0], healed.selectors[0], match.score, changed)
+    heal = Heal(
+        "fingerprint",
+        element.selectors[0],
+        healed.selectors[0],
+        match.score,
+        changed,
+        match.decided_by,
+    )
     return Resolution(match.element.locator(page), healed, heal)
 
 
@@ -441,7 +741,10 @@ def _replay(
                 }
             )
             heal = Heal(
-                "locator", element.selectors[0], selector, similarity(recorded, live),
+                "locator",
+                element.selectors[0],
+                selector,
+                similarity(recorded, live),
                 differences(recorded, live),
             )
             return Resolution(locator, healed, heal)

@@ -62,13 +62,17 @@ def recorded_action(action: Action, steplog: StepLog) -> RecordedAction:
 
 
 def resolved_action(
-    page: Page, recorded: RecordedAction, values: Mapping[str, str] | None = None
+    page: Page,
+    recorded: RecordedAction,
+    values: Mapping[str, str] | None = None,
+    instruction: str = "",
 ) -> tuple[Action, RecordedElement | None, Heal | None]:
     """The recorded action on the element found now: verified, healed if it moved.
 
     When the element was chosen by a variable's value (its surroundings recorded with a
     %name% placeholder), the current value is put in and must be around any element
-    taken: a step recorded for one product never acts on it for another.
+    taken: a step recorded for one product never acts on it for another. The step's
+    `instruction` is one more signal for a heal.
     Returns the action to perform, the element to record from now on, and the heal.
     Raises HealFailed when the element is not found safely.
     """
@@ -76,7 +80,7 @@ def resolved_action(
     if recorded.element is None:
         return action, None, None
     element, required = _with_values(recorded.element, values or {})
-    resolution = resolve(page, element, required=required)
+    resolution = resolve(page, element, required=required, instruction=instruction)
     element = resolution.element
     action = replace(
         action,
@@ -197,7 +201,9 @@ class RecordingResolver(_Replaying):
                 settle(self.page, after_action=True)
             # Earlier steps' values count too: the page may echo any of them.
             values = {**self.steplog.variables, **request.values}
-            action, element, heal = resolved_action(self.page, recorded, values)
+            action, element, heal = resolved_action(
+                self.page, recorded, values, request.instruction
+            )
             try:
                 perform(self.page, action, request.values, request.timeout)
             except PlaywrightError as exc:
@@ -323,7 +329,9 @@ class StepRecorder(_Replaying):
         actions, updated = [], recording
         try:
             for index, recorded in enumerate(recording.actions):
-                action, element, heal = resolved_action(self.page, recorded, self.steplog.variables)
+                action, element, heal = resolved_action(
+                    self.page, recorded, self.steplog.variables, instruction
+                )
                 if heal is not None and element is not None:
                     updated, event.heal = updated.healed(index, element, heal), heal
                 actions.append(action)

@@ -120,7 +120,8 @@ def describe_usage(totals: UsageTotals) -> str:
 def describe_heal(heal: Record) -> str:
     score = f", {heal['score']:.2f}" if heal["score"] is not None else ""
     changed = f"; changed: {', '.join(heal['changed'])}" if heal.get("changed") else ""
-    return f"{heal['before']} → {heal['after']} ({heal['strategy']}{score}{changed})"
+    decided = f"; decided by: {', '.join(heal['decided_by'])}" if heal.get("decided_by") else ""
+    return f"{heal['before']} → {heal['after']} ({heal['strategy']}{score}{changed}{decided})"
 
 
 def step_line(record: Record) -> str:

@@ -963,19 +963,31 @@
 
   // The visible text of the closest enclosing item (card, row, form, section), first 200
   // characters: what tells look-alikes apart. Text nodes are joined with spaces; innerText
-  // would glue "Username" and "Password" together once a wrapper changes the layout.
+  // would glue "Username" and "Password" together once a wrapper changes the layout. The
+  // item may be outside the element's shadow root (a row's checkbox two components deep),
+  // and its text inside open shadow roots of its components.
+  const ITEMS = "li, tr, article, fieldset, form, dialog, section, [role=listitem], [role=row], " +
+    "[role=article], [role=group], [role=dialog], [role=region], [role=form]";
   function surroundingsOf(el) {
-    const item = el.parentElement && el.parentElement.closest(
-      "li, tr, article, fieldset, form, dialog, section, [role=listitem], [role=row], " +
-      "[role=article], [role=group], [role=dialog], [role=region], [role=form]");
+    const parent = parentOf(el);
+    const item = parent && closestAcrossShadow(parent, ITEMS);
     if (!item) return "";
     const texts = [];
-    const walker = document.createTreeWalker(item, NodeFilter.SHOW_TEXT);
-    for (let node, length = 0; (node = walker.nextNode()) && length < 200; ) {
-      if (!node.textContent.trim() || !node.parentElement.checkVisibility()) continue;
-      texts.push(node.textContent);
-      length += node.textContent.length;
-    }
+    let length = 0;
+    const visit = (root) => {
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
+      for (let node; (node = walker.nextNode()) && length < 200; ) {
+        if (node.nodeType === Node.ELEMENT_NODE) {
+          if (node.shadowRoot) visit(node.shadowRoot);
+          continue;
+        }
+        if (!node.textContent.trim() || !node.parentElement || !node.parentElement.checkVisibility()) continue;
+        texts.push(node.textContent);
+        length += node.textContent.length;
+      }
+    };
+    if (item.shadowRoot) visit(item.shadowRoot);
+    visit(item);
     return texts.join(" ").replace(/\s+/g, " ").trim().slice(0, 200);
   }
 

@@ -233,3 +233,141 @@ def test_verify_tells_apart_look_alikes_by_their_surroundings(account):
     holiday = identity_of(account.locator("#drafts li:nth-of-type(2) button"))
     assert holiday.fingerprint == quarterly.fingerprint  # same tag, classes, path, name...
     assert not verify(quarterly, holiday)  # ...but another row
+
+
+# --- look-alikes that differ in meaning: never healed onto -------------------------------
+
+REMOVE_TRUTH = "() => window.__truth.remove()"
+# (recorded role, name, index among its look-alikes, change, the look-alike left behind)
+LOOK_ALIKES = {
+    "an amount": ("button", "Transfer $100", 0, REMOVE_TRUTH, "Transfer $1000"),
+    "enable and disable": ("button", "Enable two-factor", 0, REMOVE_TRUTH, "Disable two-factor"),
+    "archive and unarchive": ("button", "Archive", 0, REMOVE_TRUTH, "Unarchive"),
+    "follow and unfollow": ("button", "Follow", 0, REMOVE_TRUTH, "Unfollow"),
+    "show and hide": ("button", "Show details", 0, REMOVE_TRUTH, "Hide details"),
+    "a negation": (
+        "checkbox",
+        "Email me about offers",
+        0,
+        REMOVE_TRUTH,
+        "Do not email me about offers",
+    ),
+    "a qualifier added": (
+        "button",
+        "Subscribe to newsletter",
+        0,
+        REMOVE_TRUTH,
+        "Subscribe to partner newsletter",
+    ),
+    "another form": (
+        "button",
+        "Save",
+        0,
+        "() => { document.querySelector('#profile').remove();"
+        " document.querySelector('#newsletter').hidden = false; }",
+        "Save",
+    ),
+    "another section": (
+        "button",
+        "Delete account",
+        0,
+        "() => { window.__truth.closest('section').remove();"
+        " document.querySelector('#billing').hidden = false; }",
+        "Delete account",
+    ),
+    "another row": (
+        "button",
+        "Cancel order",
+        0,
+        """() => {
+            const row = window.__truth.closest("li"), next = row.cloneNode(true);
+            next.querySelector("span").textContent = "Order 1002";
+            row.replaceWith(next);
+        }""",
+        "Cancel order",
+    ),
+    "a dialog": ("button", "Confirm", 0, REMOVE_TRUTH, "Confirm"),
+    "a frame": ("button", "Send", 0, REMOVE_TRUTH, "Send"),
+}
+
+
+@pytest.fixture
+def look_alikes(page: Page, pages_server) -> Page:
+    page.goto(pages_server.url("heal/lookalikes.html"))
+    page.frame_locator("#composer").locator("button").wait_for()
+    return page
+
+
+@pytest.mark.parametrize("case", LOOK_ALIKES)
+def test_a_look_alike_that_differs_in_meaning_is_never_healed_onto(look_alikes, case):
+    role, name, index, change, near_miss = LOOK_ALIKES[case]
+    element = record(look_alikes, role, name, index)
+    look_alikes.evaluate(change)
+    with pytest.raises(HealFailed) as caught:
+        resolve(look_alikes, element, wait_ms=0)
+    recorded, details = str(caught.value).split("\n", 1)
+    assert f'{role} "{name}"' in recorded  # the recorded element
+    assert f'{role} "{near_miss}"' in details  # and the near miss, for the reader
+
+
+# --- real redesigns: more signals than the name, and a margin -----------------------------
+
+
+@pytest.fixture
+def todo(page: Page, pages_server) -> Page:
+    page.goto(pages_server.url("heal/todo.html"))
+    return page
+
+
+def test_a_reworded_button_heals_by_its_test_id_and_says_so(account):
+    element = record(account, "button", "Log in")
+    account.evaluate("() => { window.__truth.textContent = 'Sign in'; }")
+    resolution = resolve(account, element, wait_ms=0, instruction="click the log in button")
+    assert is_truth(resolution.locator)
+    assert resolution.heal.strategy == "fingerprint"
+    assert "test id" in resolution.heal.decided_by
+    assert resolution.element.fingerprint.name == "Sign in"
+
+
+def test_a_renamed_textbox_heals_by_its_identifier_and_instruction_words(todo):
+    element = record(todo, "textbox", "New Todo Input")
+    # Another build of the same app: no aria-label (the name is now the placeholder),
+    # another id and test id; the class words and the step's words still say "new todo".
+    todo.evaluate("""() => {
+        const input = window.__truth;
+        input.removeAttribute("aria-label");
+        input.id = "entry-7"; input.dataset.testid = "entry";
+    }""")
+    resolution = resolve(todo, element, wait_ms=0, instruction="type Milk into the new todo input")
+    assert is_truth(resolution.locator)
+    assert resolution.element.fingerprint.name == "What needs to be done?"
+    assert {"identifier words", "instruction words"} & set(resolution.heal.decided_by)
+
+
+def test_a_renamed_element_is_not_taken_without_a_lead_over_the_runner_up(todo):
+    element = record(todo, "textbox", "New Todo Input")
+    # Both text boxes lose everything that tied one of them to the recording.
+    todo.evaluate("""() => {
+        for (const input of document.querySelectorAll("input")) {
+            input.removeAttribute("aria-label"); input.removeAttribute("data-testid");
+            input.id = ""; input.className = "field"; input.placeholder = "Type here";
+            document.querySelector("main, body").append(input);
+        }
+    }""")
+    with pytest.raises(HealFailed) as caught:
+        resolve(todo, element, wait_ms=0, instruction="type Milk into the new todo input")
+    assert 'textbox "New Todo Input"' in str(caught.value)
+
+
+def test_a_row_control_two_shadow_roots_deep_is_known_by_its_rows_words(page, pages_server):
+    page.goto(pages_server.url("heal/shadow-rows.html"))
+    element = record(page, "checkbox", "Done", index=1)
+    assert "Buy bread" in element.context and "bread" in element.distinct.casefold()
+    page.evaluate("""() => {
+        const list = document.querySelector("ul");
+        const row = list.firstElementChild.cloneNode(true);
+        row.querySelector("span").textContent = "Walk the dog";
+        list.prepend(row);
+    }""")
+    resolution = resolve(page, element, wait_ms=0)
+    assert is_truth(resolution.locator)
