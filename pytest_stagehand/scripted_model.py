@@ -32,7 +32,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, TypeAlias, get_args
 
 __all__ = [
     "BROKEN_KINDS",
@@ -101,16 +101,7 @@ BrokenKind: TypeAlias = Literal[
     "missing_fields",
     "empty_body",
 ]
-BROKEN_KINDS: tuple[BrokenKind, ...] = (
-    "not_json",
-    "truncated_body",
-    "html",
-    "error_object",
-    "empty_choices",
-    "null_content",
-    "missing_fields",
-    "empty_body",
-)
+BROKEN_KINDS: tuple[BrokenKind, ...] = get_args(BrokenKind)
 
 
 @dataclass(frozen=True)

@@ -190,11 +190,13 @@ def test_negative_budget_is_a_config_error(where):
 
 # --- every answered call counts, in every report -----------------------------------------------
 
-FAILING_CONFTEST = """
-from pytest_stagehand.usage import PRICES
+def priced_conftest(input_price: float, output_price: float) -> str:
+    """An inner suite's conftest giving the scripted model a price (USD per 1M tokens)."""
+    return (
+        "from pytest_stagehand.usage import PRICES\n\n"
+        f'PRICES.register("openai/scripted", {input_price}, {output_price})\n'
+    )
 
-PRICES.register("openai/scripted", 1.0, 2.0)  # USD per 1M tokens: $0.0012 a scripted call
-"""
 
 FAILING_STEPS = """
 from pydantic import BaseModel
@@ -228,7 +230,7 @@ def test_calls_answered_before_a_failure_count_in_every_report(pytester, scripte
     unusable = Reply("I think there are two items.", input_tokens=1000, output_tokens=100)
     scripted_model.enqueue(unusable, unusable, unusable, unusable, unusable)
     scripted_model.default = Fault(503)  # observe's repair call never gets an answer
-    pytester.makeconftest(FAILING_CONFTEST)
+    pytester.makeconftest(priced_conftest(1.0, 2.0))  # $0.0012 a call of 1000 in / 100 out
     pytester.makepyfile(test_inner=FAILING_STEPS)
 
     result = pytester.runpytest_subprocess(
@@ -290,12 +292,6 @@ def test_shared_spend_adds_up_across_ledgers(tmp_path):
     assert first.session.cost_usd == pytest.approx(0.03)  # its own calls, for its reports
 
 
-SPENDING_CONFTEST = """
-from pytest_stagehand.usage import PRICES
-
-PRICES.register("openai/scripted", 1.0, 0.0)  # USD per 1M tokens: $0.50 a scripted call
-"""
-
 SPENDING_TEST = """
 import os
 
@@ -324,7 +320,7 @@ def test_the_budget_caps_the_whole_run_across_xdist_workers(pytester, scripted_m
     from pytest_stagehand.scripted_model import Reply
 
     scripted_model.default = Reply({"ok": True}, input_tokens=500_000, output_tokens=0)
-    pytester.makeconftest(SPENDING_CONFTEST)
+    pytester.makeconftest(priced_conftest(1.0, 0.0))  # $0.50 a call of 500,000 in
     pytester.makepyfile(test_inner=SPENDING_TEST)
 
     result = pytester.runpytest_subprocess(
