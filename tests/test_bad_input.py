@@ -11,12 +11,14 @@ import pytest
 from pydantic import BaseModel
 from scripted_answers import choose, scripted_ai_page
 
+from pytest_stagehand.cache import Recordings, RecordingStore
 from pytest_stagehand.errors import (
     ElementCovered,
     InvalidArgument,
     InvalidModelChoice,
     PageClosed,
 )
+from pytest_stagehand.replay import RecordingResolver
 
 
 @pytest.fixture
@@ -140,3 +142,24 @@ def test_a_covered_button_fails_within_the_step_timeout_naming_what_covers_it(
     # No self-heal: the element was right, a second attempt would only wait again.
     assert scripted_model.calls == 1
     assert ai.locator("#paid").inner_text() == ""
+
+
+def test_a_recorded_click_on_a_covered_button_fails_without_asking_the_model(
+    ai, scripted_model, tmp_path
+):
+    store = RecordingStore(tmp_path / "store")
+    recordings = Recordings(store, tmp_path / "test_checkout.py", "auto")
+    ai.resolver = RecordingResolver(
+        ai.page, ai.resolver, recordings, ai.steplog, has_model=True
+    )
+    ai.goto("act/covered.html")
+    ai.page.evaluate("document.querySelector('.cookie-banner').hidden = true")
+    scripted_model.enqueue(choose("button", "Pay now"))
+    ai.act("click pay now")  # recorded while nothing covers the button
+    assert ai.locator("#paid").inner_text() == "Paid"
+
+    ai.goto("act/covered.html")  # the banner is back: the recorded button is right, covered
+    with pytest.raises(ElementCovered, match=r'class="cookie-banner"'):
+        ai.act("click pay now", timeout=1000)
+    assert scripted_model.calls == 1  # replay did not fall back to the model
+    store.close()
