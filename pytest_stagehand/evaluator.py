@@ -94,6 +94,7 @@ VISIBLE_TEXT = """() => {
   let text = body.innerText;
   let at = 0;
   for (const select of body.querySelectorAll("select")) {
+    if (!select.checkVisibility()) continue;  // not in innerText, which it would match wrongly
     const offered = select.innerText;
     const where = offered ? text.indexOf(offered, at) : -1;
     if (where < 0) continue;
