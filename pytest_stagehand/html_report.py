@@ -102,13 +102,15 @@ class StepCapture:
                 },
             )["data"]
         except PlaywrightError:
-            try:  # not Chromium: Playwright's own screenshot, unscaled
-                width, height = self._page.viewport_size.values()
-                data = base64.b64encode(
-                    self._page.screenshot(type="jpeg", quality=QUALITY)
-                ).decode()
-            except (PlaywrightError, AttributeError):
+            size = self._page.viewport_size
+            if size is None:
                 return None
+            width, height = size["width"], size["height"]
+            try:  # not Chromium: Playwright's own screenshot, unscaled
+                png = self._page.screenshot(type="jpeg", quality=QUALITY)
+            except PlaywrightError:
+                return None
+            data = base64.b64encode(png).decode()
         digest = hashlib.sha256(data.encode()).hexdigest()[:16]
         self.shots[digest] = data
         return {"id": digest, "width": width, "height": height}

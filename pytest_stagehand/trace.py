@@ -9,7 +9,9 @@ changed once written. Every title is masked: no variable value reaches a trace t
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
@@ -78,7 +80,7 @@ class TraceGroups:
         self._call(self._tracing.group_end)
 
     @staticmethod
-    def _call(method, *args, **kwargs) -> bool:
+    def _call(method: Callable[..., object], *args: Any, **kwargs: Any) -> bool:
         # A trace is evidence, best effort: a closed context must not hide the test's error.
         try:
             method(*args, **kwargs)
