@@ -18,6 +18,7 @@ from playwright.sync_api import Page, Route
 from pydantic import BaseModel
 from scripted_answers import NOT_FOUND, choose, observed, scripted_ai_page
 
+from pytest_stagehand import agent as agent_module
 from pytest_stagehand import prompts
 from pytest_stagehand.agent import Agent, Tool
 from pytest_stagehand.cache import RecordingStore, step_key
@@ -203,7 +204,29 @@ def test_the_last_step_offers_only_done_and_keeps_what_was_gathered(ai, script, 
     assert result.message.startswith("Stopped: the step limit (3) was reached.")
 
 
-def test_the_time_limit_ends_the_run_and_keeps_what_was_gathered(ai, script, scripted_model):
+class WaitClock:
+    """The agent's clock, moved on only by its wait tool: the time limit is then hit by the
+    wait, however long the other steps take on a loaded machine."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+def test_the_time_limit_ends_the_run_and_keeps_what_was_gathered(
+    ai, script, scripted_model, monkeypatch
+):
+    clock = WaitClock()
+    monkeypatch.setattr(agent_module, "time", clock)
+    wait = agent_module._Run.tool_wait
+
+    def waiting(run, call):
+        clock.now += call.seconds
+        return wait(run, call)
+
+    monkeypatch.setattr(agent_module._Run, "tool_wait", waiting)
     ai.goto("agent/home.html")
     script.steps(
         call("extract", instruction="the price of a plan"),
