@@ -39,6 +39,9 @@ class ActRequest:
     instruction: str
     values: Mapping[str, str] = field(default_factory=dict, repr=False)
     timeout: float | None = None  # ms per Playwright action; None: the page's default
+    # The element a recording of this step acted on, described for the model when the
+    # recording no longer finds it: the model looks for "the same thing", renamed or moved.
+    recorded: str = ""
 
     @property
     def variable_names(self) -> tuple[str, ...]:
@@ -97,7 +100,12 @@ class ModelResolver:
     ) -> list[Action]:
         before = snapshot(self.page)
         messages = prompts.act_messages(
-            request.instruction, before.url, before.text, request.variable_names, failure
+            request.instruction,
+            before.url,
+            before.text,
+            request.variable_names,
+            failure,
+            request.recorded,
         )
         action, two_step = self._choose(messages, before, request, event)
         self._perform(action, request)
