@@ -51,6 +51,9 @@ class ActRequest:
     # Per variable, the fields its value may be typed into (see `field_refusal`); None
     # when the test author's own instruction names the field (ai_page.act).
     fields: Mapping[str, Sequence[str]] | None = None
+    # The element a recording of this step acted on, described for the model when the
+    # recording no longer finds it: the model looks for "the same thing", renamed or moved.
+    recorded: str = ""
 
     @property
     def variable_names(self) -> tuple[str, ...]:
@@ -114,7 +117,12 @@ class ModelResolver:
     ) -> list[Action]:
         before = snapshot(self.page)
         messages = prompts.act_messages(
-            request.instruction, before.url, before.text, request.variable_names, failure
+            request.instruction,
+            before.url,
+            before.text,
+            request.variable_names,
+            failure,
+            request.recorded,
         )
         action, two_step = self._choose(messages, before, request, event)
         self._perform(action, request)

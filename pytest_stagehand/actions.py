@@ -210,7 +210,9 @@ def substitute(text: str, values: Mapping[str, str]) -> str:
 def perform(
     page: Page, action: Action, values: Mapping[str, str] = {}, timeout: float | None = None
 ) -> None:
-    """Do `action` with Playwright (which waits until the element can take it).
+    """Do `action` with Playwright (which waits until the element can take it), as a
+    person would: a covered or transparent control is clicked through what stands for it
+    (`_click_as_a_person`), and a checkbox's outcome is verified even if it is redrawn.
 
     `timeout` in milliseconds, per Playwright call; None means the page's default.
     Raises Playwright's errors; the pipelines turn them into ActionFailed.
@@ -225,7 +227,7 @@ def perform(
         return
     target = action.locator(page)
     if method == "click":
-        target.click(timeout=timeout)
+        _click_as_a_person(target, timeout)
     elif method == "double_click":
         target.dblclick(timeout=timeout)
     elif method == "fill":
@@ -236,10 +238,8 @@ def perform(
         target.press(args[0], timeout=timeout)
     elif method == "select_option":
         target.select_option(args, timeout=timeout)
-    elif method == "check":
-        target.check(timeout=timeout)
-    elif method == "uncheck":
-        target.uncheck(timeout=timeout)
+    elif method in ("check", "uncheck"):
+        _set_checked(page, target, method == "check", timeout)
     elif method == "hover":
         target.hover(timeout=timeout)
     elif method == "scroll":
@@ -248,6 +248,57 @@ def perform(
         target.drag_to(frame_scope(page, action.frame_path).locator(args[0]), timeout=timeout)
     else:
         raise ValueError(f"unknown method {method!r}")
+
+
+# "" when a person could click the element itself; else what stands for it: "label:<i>"
+# (its i-th visible <label>) or "point" (whatever covers its centre: the visible wrapper
+# of a styled control that is transparent, or lies under another element).
+STAND_IN = """el => {
+  const box = el.getBoundingClientRect();
+  if (!box.width || !box.height) return "";
+  let transparent = false;
+  for (let e = el; e; e = e.parentElement || (e.getRootNode() && e.getRootNode().host)) {
+    if (getComputedStyle(e).opacity === "0") transparent = true;
+  }
+  const root = el.getRootNode();
+  const hit = root.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  const labels = [...(el.labels || [])];
+  const covered = !!hit && hit !== el && !el.contains(hit) && !labels.some((l) => l.contains(hit));
+  if (!transparent && !covered) return "";
+  const shown = labels.findIndex((l) => l.checkVisibility() && l.getBoundingClientRect().width > 0);
+  return shown >= 0 ? `label:${shown}` : "point";
+}"""
+CHECKED_WAIT_MS = 1000  # how long a click's effect on a checkbox may take to show
+
+
+def _click_as_a_person(target: Locator, timeout: float | None) -> None:
+    """Click the element, or, when it is transparent or covered (a styled checkbox under
+    its slider), the control that stands for it: its label, else what covers it. Playwright
+    alone would wait for the element to be clickable until the step times out."""
+    stand_in = target.evaluate(STAND_IN, timeout=timeout)
+    if not stand_in:
+        target.click(timeout=timeout)
+    elif stand_in == "point":
+        target.click(force=True, timeout=timeout)  # the mouse, at its centre: what covers it
+    else:
+        index = int(stand_in.split(":")[1])
+        label = target.evaluate_handle(f"el => el.labels[{index}]").as_element()
+        label.click(timeout=timeout)
+
+
+def _set_checked(page: Page, target: Locator, wanted: bool, timeout: float | None) -> None:
+    """Check or uncheck like a person, and verify the outcome, not the old element: an app
+    that redraws the control on change (a new generated id) has still done what was asked."""
+    if target.is_checked(timeout=timeout) == wanted:
+        return
+    _click_as_a_person(target, timeout)
+    deadline = time.monotonic() + CHECKED_WAIT_MS / 1000
+    while target.count() == 1 and target.is_checked() != wanted:
+        if time.monotonic() >= deadline:
+            raise PlaywrightError(
+                f"clicking did not {'check' if wanted else 'uncheck'} the element"
+            )
+        page.wait_for_timeout(POLL_MS)
 
 
 # Scrolls the element (or the nearest scrollable box around it; the page for null) by a

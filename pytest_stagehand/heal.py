@@ -261,6 +261,14 @@ OPPOSITES = {
         ("attach", "detach"), ("grant", "revoke"),
     )
 }  # fmt: skip
+# Actions that cannot be undone or end something. A heal never turns a step into one of
+# them when neither the recorded name nor the step's instruction says it: a "Login" whose
+# test id and id a "Delete account" button took over is not the same control renamed.
+DESTRUCTIVE = frozenset({
+    "delete", "remove", "destroy", "erase", "discard", "clear", "reset", "cancel", "revoke",
+    "deactivate", "disable", "close", "archive", "unsubscribe", "logout", "signout", "leave",
+    "block", "ban", "terminate", "purge", "wipe", "drop", "refund", "void",
+})  # fmt: skip
 NEGATING_PREFIXES = ("un", "dis", "de", "in", "non", "non-")
 
 
@@ -374,6 +382,10 @@ def conflict(recorded: Identity, candidate: Identity) -> str | None:
         for b in words_c - words_r:
             if _opposed(a, b):
                 return f"the opposite ({a} vs {b})"
+    asked = _spellings([r.name, recorded.instruction])
+    added = (_spellings([c.name]) - asked) & DESTRUCTIVE
+    if added:
+        return f"an action the step never asked for ({_listed(added)})"
     content_r, content_c = words_r - FILLER, words_c - FILLER
     if content_r != content_c and (content_r < content_c or content_c < content_r):
         if _same_anchor(r, c):
@@ -484,6 +496,21 @@ def verify(recorded: Identity, live: Identity) -> bool:
 
 def describe(fingerprint: Fingerprint) -> str:
     return f'{fingerprint.role or fingerprint.tag} "{fingerprint.name}"'
+
+
+def describe_recorded(element: RecordedElement) -> str:
+    """What a recorded element was and where, for a model asked to find it again."""
+    fp = element.fingerprint
+    parts = [describe(fp)]
+    if fp.test_id:
+        parts.append(f'with test id "{fp.test_id}"')
+    if fp.id:
+        parts.append(f'with id "{fp.id}"')
+    if element.context:
+        parts.append(f'among the words "{_preview(element.context, 120)}"')
+    if fp.frame_path:
+        parts.append("inside a frame")
+    return ", ".join(parts)
 
 
 def _at_least(score: float | None, floor: float) -> bool:

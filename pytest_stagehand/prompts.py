@@ -188,19 +188,31 @@ def _variables(names: Sequence[str]) -> str:
     return "\n\n" + VARIABLES.format(names=", ".join(f"%{name}%" for name in names))
 
 
+RECORDED_ELEMENT = (
+    "This step was recorded on {recorded}. The page has changed since and that element was "
+    "not found safely: choose the element that is the same thing now (it may be renamed, "
+    "restyled or moved), never one that differs in meaning (another amount, the opposite "
+    "action, another section or row); if there is none, answer found false."
+)
+
+
 def act_messages(
     instruction: str,
     url: str,
     snapshot_text: str,
     variables: Sequence[str] = (),
     failure: str | None = None,
+    recorded: str = "",
 ) -> list[Message]:
-    """Choose one element and method; `failure` says why the last choice could not be done."""
+    """Choose one element and method; `failure` says why the last choice could not be done;
+    `recorded` describes the element a stale recording of this step acted on."""
     retry = (
         f"\n\nA previous attempt failed ({failure}). The snapshot above is fresh: choose again."
         if failure
         else ""
     )
+    if recorded:
+        retry = "\n\n" + RECORDED_ELEMENT.format(recorded=recorded) + retry
     return [
         Message("system", ACT_SYSTEM),
         Message(

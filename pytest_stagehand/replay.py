@@ -32,7 +32,7 @@ from .cache import (
 )
 from .errors import ActionFailed, HealFailed
 from .events import Heal, StepEvent, StepLog
-from .heal import Identity, describe, differences, resolve
+from .heal import Identity, describe, describe_recorded, differences, resolve
 from .snapshot import origin_of
 
 T = TypeVar("T", bound=BaseModel)
@@ -185,6 +185,8 @@ class RecordingResolver(_Replaying):
             except (HealFailed, ActionFailed):
                 if not self.policy.may_call_model:
                     raise
+            if (stale := _last_element(recording)) is not None:  # "the same thing", for the model
+                request = replace(request, recorded=describe_recorded(stale))
         actions = self.inner.act(request, event)  # sets event.cache "off"
         fresh = Recording.of(
             key, [recorded_action(a, self.steplog) for a in actions], model=self.model

@@ -38,6 +38,7 @@ except ImportError:  # Windows: each worker runs its own
 from pytest_stagehand.scripted_model import ScriptedModelServer, ScriptedRequest
 
 PAGES = Path(__file__).parent / "pages" / "replay"
+CHECKOUT = Path(__file__).parent.parent  # the plugin under test: this checkout's, not the venv's
 PASSWORD = "correct-horse-8931"  # a variable value: must never be stored or shown
 USER = "ada.lovelace"
 # Found once here, so inner runs skip asking a Playwright driver where its build is.
@@ -108,7 +109,7 @@ def scripted_answer(request: ScriptedRequest) -> dict[str, Any]:
     if instruction == "type %password% into the password field":
         return act_answer(element_id(text, "textbox", "Password"), "fill", ["%password%"])
     if instruction == LOGIN:  # the button says "Sign in" on a renamed page
-        name = "Login" if 'button "Login"' in text else "Sign in"
+        name = "Login" if '] button "Login"' in text else "Sign in"  # in the snapshot
         return act_answer(element_id(text, "button", name))
     if instruction == CART:
         return act_answer(element_id(text, "button", "Add to cart", after="Bike Light"))
@@ -240,6 +241,9 @@ class Suite:
         if BROWSER:
             environment["STAGEHAND_BROWSER_PATH"] = BROWSER
         environment["COLUMNS"] = "400"  # the short summary's lines whole
+        environment["PYTHONPATH"] = os.pathsep.join(
+            filter(None, [str(CHECKOUT), environment.get("PYTHONPATH")])
+        )
         before = self.scripted.calls
         started = time.monotonic()
         done = subprocess.run(
@@ -483,7 +487,7 @@ def test_a_restyled_page_heals_without_a_model_and_the_heal_is_recorded(restyled
     heal = re.search(
         r'healed in test_inner.py::test_login\S*: "click the login button" '
         r'\[data-test="login-button"\] → \[data-test="submit-login"\] \(fingerprint, (0\.\d+); '
-        r"changed: ([a-z ,]+)\)",
+        r"changed: ([a-z ,]+); decided by: ([a-z ,]+)\)",
         run.out,
     )
     assert heal, run.out
@@ -493,6 +497,7 @@ def test_a_restyled_page_heals_without_a_model_and_the_heal_is_recorded(restyled
     [note] = step["heals"]
     assert note["strategy"] == "fingerprint"
     assert {"test id", "id"} <= set(note["changed"]) == set(heal.group(2).split(", "))
+    assert note["decided_by"] == heal.group(3).split(", ")  # what a reviewer judges it by
     assert (note["before"], note["after"]) == ('[data-test="login-button"]',
                                               '[data-test="submit-login"]')
     assert note["score"] == pytest.approx(float(heal.group(1)), abs=0.01)
@@ -561,7 +566,8 @@ def test_a_decoy_that_took_the_recorded_selectors_is_never_clicked(failures):
     assert '[data-test="login-button"] → button "Delete account", not the recorded element' in (
         run.out
     )
-    assert 'no button "Login" (or a near name) on the page' in run.out
+    assert 'no button "Login" (or a renamed one) on the page' in run.out
+    assert 'button "Delete account"' in run.out.split("the nearest, ")[1]  # the near miss
     assert "Delete account" not in suite.clicks("test_inner.py::test_login")
     assert suite.steps()[LOGIN] == failures.steps[LOGIN]  # nothing healed or recorded
 
@@ -599,6 +605,10 @@ def test_a_step_that_cannot_heal_without_a_model_is_re_resolved_by_the_model(sui
     run = suite.run("-v", "-k", "login", model="scripted")
     run.result.assert_outcomes(passed=1)
     assert run.requests == 1  # the click only: the fields still replay
+    # The model is told what the recording acted on and where, to find the same thing.
+    prompt = suite.scripted.requests[-1].text
+    assert 'This step was recorded on button "Login", with test id "login-button"' in prompt
+    assert "among the words" in prompt
     assert "[hit]" in run.step_lines("type %password% into the password field")[0]
     assert "[healed]" in run.step_lines(LOGIN)[0]
     heal = re.search(
