@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import TypeVar
 
@@ -33,6 +33,7 @@ from .cache import (
 from .errors import ActionFailed, HealFailed
 from .events import Heal, StepEvent, StepLog
 from .heal import Identity, describe, differences, resolve
+from .readback import ground, reread, unreadable_fields
 from .snapshot import origin_of
 
 T = TypeVar("T", bound=BaseModel)
@@ -125,8 +126,9 @@ class _Replaying:
         self.steplog = steplog
         self.policy = CachePolicy(recordings.mode, has_model)
         self.model = model
-        # digest -> recording the model's next answer replaces (extract and observe)
-        self._stale: dict[str, Recording] = {}
+        # digest -> the recording the model's next answer replaces (extract and observe),
+        # and what changed on the page since it was recorded
+        self._stale: dict[str, tuple[Recording, tuple[str, ...]]] = {}
 
     def _record_fresh(
         self,
@@ -136,12 +138,13 @@ class _Replaying:
         before: str,
         after: str,
         values: Mapping[str, str] | None = None,
+        changed: tuple[str, ...] = (),
     ) -> None:
         """Record what the model answered; replacing a stale recording is a "model" heal."""
         if not self.policy.may_record:
             return
         if stale is not None:
-            event.heal = Heal("model", before, after, changed=_changes(stale, fresh))
+            event.heal = Heal("model", before, after, changed=changed or _changes(stale, fresh))
             fresh = fresh.model_copy(update={"heals": stale.heals}).noted(event.heal)
         self.recordings.put(fresh.masked(self.steplog.mask), values)
         event.cache = (
@@ -240,22 +243,6 @@ WORD = re.compile(r"\w+(?:[.,:@/'-]\w+)*")
 ORIGIN = "%origin%"  # the page's own scheme://host:port in a recorded value
 
 
-def _words(text: str) -> list[str]:
-    return [word.casefold() for word in WORD.findall(text)]
-
-
-def witness(value: str, page_text: str) -> list[str]:
-    """The words of `value` that the page shows: what replay checks is still there."""
-    shown = set(_words(page_text))
-    return sorted({word for word in _words(value) if word in shown})
-
-
-def missing(witnessed: Sequence[str], page_text: str) -> list[str]:
-    """The witness words the page no longer shows (quoted, for messages)."""
-    shown = set(_words(page_text))
-    return [repr(word) for word in witnessed if word not in shown]
-
-
 def schema_id(schema: type[BaseModel]) -> str:
     """Name and shape of a schema: a recorded value replays only into the same shape."""
     shape = json.dumps(schema.model_json_schema(), sort_keys=True)
@@ -271,45 +258,62 @@ class StepRecorder(_Replaying):
     the new answer replaces the recording as a "model" heal.
     """
 
-    def recall_extract(
-        self, instruction: str, schema: type[T], page_text: str, event: StepEvent
-    ) -> T | None:
+    def recall_extract(self, instruction: str, schema: type[T], event: StepEvent) -> T | None:
+        """The recorded extract read again from the page now, or None to ask the model.
+
+        Every value is re-read from the element it was recorded from (readback.py); a value
+        the page no longer yields, or yields differently, is a failed replay: the model
+        answers again where the mode allows, else HealFailed says what changed.
+        """
         key = self.recordings.key("extract", instruction, self.page.url)
         recording = self._lookup(key)
         if recording is None:
             return None
         data = recording.data
-        gone = missing(data.get("witness", []), page_text)
+        step = f"extract {instruction!r}"
         if data.get("schema") != schema_id(schema):
             problem = f"the schema {schema.__name__} changed since it was recorded"
-        elif gone:
-            problem = f"the page no longer shows {', '.join(gone)}"
+        elif "reads" not in data:
+            problem = "it was recorded before extracts were read again from the page"
+        elif unreadable := list(unreadable_fields(data["reads"])):
+            return self._stale_or_fail(key, recording, step, _unreadable(unreadable))
         else:
-            event.cache = "hit"
-            value = json.dumps(data["value"]).replace(ORIGIN, origin_of(self.page.url))
-            return schema.model_validate_json(value)
-        return self._stale_or_fail(key, recording, f"extract {instruction!r}", problem)
+            recorded = json.loads(
+                json.dumps(data["value"]).replace(ORIGIN, origin_of(self.page.url))
+            )
+            reading = reread(self.page, data["reads"], recorded)
+            changes = reading.changes(recorded)
+            if reading.broken:
+                problem = "; ".join(reading.broken)
+            elif changes:
+                problem = "the page shows other values now: " + "; ".join(changes)
+                return self._stale_or_fail(key, recording, step, problem, tuple(changes))
+            else:
+                value = schema.model_validate(reading.value)
+                event.cache = "hit"
+                if reading.heals:
+                    healed = recording.model_copy(update={"data": {**data, "reads": reading.plan}})
+                    for heal in reading.heals:
+                        healed = healed.noted(heal)
+                    event.cache, event.heal = "healed", reading.heals[-1]
+                    if self.policy.may_record:
+                        self.recordings.put(healed.masked(self.steplog.mask))
+                return value
+        return self._stale_or_fail(key, recording, step, problem)
 
     def record_extract(
-        self,
-        instruction: str,
-        schema: type[BaseModel],
-        value: BaseModel,
-        page_text: str,
-        event: StepEvent,
+        self, instruction: str, schema: type[BaseModel], value: BaseModel, event: StepEvent
     ) -> None:
+        """Record the answer with where each value of it is shown (readback.ground)."""
         key = self.recordings.key("extract", instruction, self.page.url)
+        plan = ground(self.page, value.model_dump(mode="json"))
         # Page text may echo a variable's value: it is recorded as its %name% placeholder.
         # Links on the page's own origin are recorded as %origin%/..., so they follow the
         # app from a test server's random port, or from staging to production.
         shown = self.steplog.mask(value.model_dump_json())
         if origin := origin_of(self.page.url):
             shown = shown.replace(origin, ORIGIN)
-        data = {
-            "schema": schema_id(schema),
-            "value": json.loads(shown),
-            "witness": witness(shown, self.steplog.mask(page_text)),
-        }
+        data = {"schema": schema_id(schema), "value": json.loads(shown), "reads": plan}
         self._record(key, Recording.of(key, data=data, model=self.model), event, _preview(shown))
 
     def recall_observe(self, instruction: str, event: StepEvent) -> list[Action] | None:
@@ -345,20 +349,41 @@ class StepRecorder(_Replaying):
             self.policy.check_miss(key, self.recordings.test_file)
         return recording
 
-    def _stale_or_fail(self, key: StepKey, recording: Recording, step: str, problem: str):
+    def _stale_or_fail(
+        self,
+        key: StepKey,
+        recording: Recording,
+        step: str,
+        problem: str,
+        changed: tuple[str, ...] = (),
+    ) -> None:
         if not self.policy.may_call_model:
             raise HealFailed(
                 f"The recorded {step} on {self.page.url} no longer holds: {problem}.\n"
                 "Re-record it with a model: run with --ai-model (or OPENAI_API_KEY / "
                 "ANTHROPIC_API_KEY) and --ai-cache=refresh, then review the diff."
             )
-        self._stale[key.digest] = recording
+        self._stale[key.digest] = (recording, changed)
         return None
 
     def _record(self, key: StepKey, fresh: Recording, event: StepEvent, after: str) -> None:
-        stale = self._stale.pop(key.digest, None)
+        stale, changed = self._stale.pop(key.digest, (None, ()))
         before = _summary_of(stale) if stale is not None else ""
-        self._record_fresh(fresh, stale, event, before, after)
+        self._record_fresh(fresh, stale, event, before, after, changed=changed)
+
+
+def _words(text: str) -> list[str]:
+    return [word.casefold() for word in WORD.findall(text)]
+
+
+def _unreadable(fields: list[tuple[str, str]]) -> str:
+    named = "; ".join(f"{name} ({why})" for name, why in fields)
+    return (
+        f"it has values that cannot be read again from the page: {named}. To replay it with "
+        "no model, ask for the text the page shows (a str field holding the shown count, "
+        "price or message) or read such values with Playwright; otherwise run this step "
+        "with a model (--ai-cache=auto and --ai-model or OPENAI_API_KEY / ANTHROPIC_API_KEY)"
+    )
 
 
 def _preview(text: str, limit: int = 120) -> str:
