@@ -19,9 +19,10 @@ from playwright.sync_api import Page
 
 from . import prompts
 from .actions import Action, ActResult, action_for, element_id, perform, settle
+from .cache import RecordedElement
 from .errors import ActionFailed, ElementNotFound, InvalidModelChoice
-from .events import StepEvent, StepLog
-from .heal import recorded_element
+from .events import Heal, StepEvent, StepLog
+from .heal import describe, recorded_element, resolve
 from .llm import Message, ModelClient
 from .prompts import ActChoice, ChoiceProblem
 from .snapshot import Snapshot, snapshot
@@ -209,8 +210,8 @@ def act(
         if isinstance(step, str):
             actions = resolver.act(ActRequest(step, values, timeout), event)
         else:
-            _replay(page, step, ActRequest(instruction, values, timeout), steplog)
-            actions = [step]
+            request = ActRequest(instruction, values, timeout)
+            actions = [_replay(page, step, request, steplog, event)]
         settle(page, after_action=True)
         final = actions[-1]
         event.element = final.element
@@ -221,12 +222,59 @@ def act(
     return ActResult.of(actions, event.calls, event.cache)
 
 
-def _replay(page: Page, action: Action, request: ActRequest, steplog: StepLog) -> None:
+def element_of(action: Action) -> RecordedElement | None:
+    """The element of an action as recordings keep it (None for page actions)."""
+    if action.selector is None or action.fingerprint is None:
+        return None
+    return RecordedElement(
+        selectors=list(action.candidates) or [action.selector],
+        frame_path=list(action.frame_path),
+        fingerprint=action.fingerprint,
+        context=action.context,
+        distinct=action.distinct,
+    )
+
+
+def verified(
+    page: Page, action: Action, element: RecordedElement | None, required: frozenset[str]
+) -> tuple[Action, RecordedElement | None, Heal | None]:
+    """`action` on its element as found now: verified, healed if it moved (heal.resolve).
+
+    Returns the action to perform, the element to record from now on, and the heal.
+    Raises HealFailed when the element is not found safely.
+    """
+    if element is None:
+        return action, None, None
+    resolution = resolve(page, element, required=required)
+    element = resolution.element
+    action = replace(
+        action,
+        selector=element.selectors[0],
+        frame_path=tuple(element.frame_path),
+        candidates=tuple(element.selectors),
+        fingerprint=element.fingerprint,
+        context=element.context,
+        distinct=element.distinct,
+        element=describe(element.fingerprint),
+    )
+    return action, element, resolution.heal
+
+
+def _replay(
+    page: Page, action: Action, request: ActRequest, steplog: StepLog, event: StepEvent
+) -> Action:
+    """An Action from observe or a result, verified like a recorded step before it runs:
+    the page may have changed since it was found. Returns the action as performed (the
+    given one, unless its element had moved)."""
+    found, _, heal = verified(page, action, element_of(action), frozenset())
+    if heal is not None:
+        event.heal, action = heal, found
     try:
-        perform(page, action, request.values, request.timeout)
+        perform(page, found, request.values, request.timeout)
     except PlaywrightError as exc:
         reason = steplog.mask(str(exc).splitlines()[0])
         raise ActionFailed(
             f"Could not replay {action.method} on {action.element or 'the page'} "
             f"({action.selector}) on {page.url}: {reason}"
         ) from None
+    return action

@@ -251,7 +251,7 @@ class Agent:
     def _run(self, run: _Run, timeout_s: float) -> AgentResult:
         """Replay the recording if the mode allows; else, or when it diverges and a model may
         be asked, run the loop with the model; record a success."""
-        key = (self.recordings.key if self.recordings else step_key)(
+        key = (self.recordings.step if self.recordings else step_key)(
             "agent", run.goal, self.page.page.url, run.values
         )
         policy = CachePolicy(
@@ -761,7 +761,9 @@ class _Run:
             performed = []
             for index in step["actions"]:
                 recorded = recording.actions[index]
-                action, element, heal = resolved_action(self.page, recorded, self.values)
+                action, element, heal = resolved_action(
+                    self.page, recorded, self.values, self.ai.steplog.mask
+                )
                 if heal is not None:
                     self.heals.append((index, element, heal))
                 self.ai.act(action, variables=self.values)

@@ -80,7 +80,7 @@ def extract(
             return text
         wanted = schema or ExtractedText
         asked_for = instruction or prompts.EXTRACT_ALL
-        recalled = recorder.recall_extract(asked_for, wanted, event) if recorder else None
+        recalled = recorder.recall_extract(asked_for, wanted, scope, event) if recorder else None
         if recalled is not None:
             event.result = _preview(recalled)
             return recalled.text if isinstance(recalled, ExtractedText) else recalled
@@ -118,7 +118,7 @@ def extract(
             ) from None
         event.result = _preview(value)
         if recorder is not None:
-            recorder.record_extract(asked_for, wanted, value, event)
+            recorder.record_extract(asked_for, wanted, scope, value, event)
     return value.text if isinstance(value, ExtractedText) else value
 
 

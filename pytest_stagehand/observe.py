@@ -37,7 +37,7 @@ def observe(
     settle(page)
     asked_for = instruction or prompts.OBSERVE_ALL
     with steplog.step("observe", asked_for, page.url) as event:
-        recalled = recorder.recall_observe(asked_for, event) if recorder else None
+        recalled = recorder.recall_observe(asked_for, scope, event) if recorder else None
         if recalled is not None:
             event.result = "; ".join(a.description for a in recalled) or "nothing matched"
             return recalled
@@ -62,7 +62,7 @@ def observe(
         actions = [_noted(page, action) for action in actions]
         event.result = "; ".join(action.description for action in actions) or "nothing matched"
         if recorder is not None:
-            recorder.record_observe(asked_for, actions, event)
+            recorder.record_observe(asked_for, scope, actions, event)
     return actions
 
 

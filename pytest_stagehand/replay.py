@@ -12,15 +12,14 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Mapping
-from dataclasses import replace
+from collections.abc import Callable, Mapping
 from typing import TypeVar
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 from pydantic import BaseModel
 
-from .act import ActRequest, Resolver
+from .act import ActRequest, Resolver, element_of, verified
 from .actions import VARIABLE, Action, perform, settle, substitute
 from .cache import (
     CachePolicy,
@@ -32,9 +31,9 @@ from .cache import (
 )
 from .errors import ActionFailed, HealFailed
 from .events import Heal, StepEvent, StepLog
-from .heal import Identity, describe, differences, resolve
+from .heal import Identity, differences
 from .readback import ground, reread, unreadable_fields
-from .snapshot import origin_of
+from .snapshot import frame_scope, inspect, origin_of
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -43,16 +42,16 @@ def recorded_action(action: Action, steplog: StepLog) -> RecordedAction:
     """An action as recordings keep it: selectors best first, fingerprint and context.
 
     The context is page text, which may echo a variable's value (a greeting with the
-    user name): it is recorded with the value as its %name% placeholder.
+    user name, the items typed before into a to-do list): it is recorded with the value
+    as its %name% placeholder.
     """
-    element = None
-    if action.selector is not None and action.fingerprint is not None:
-        element = RecordedElement(
-            selectors=list(action.candidates) or [action.selector],
-            frame_path=list(action.frame_path),
-            fingerprint=action.fingerprint,
-            context=steplog.mask(action.context),
-            distinct=steplog.mask(action.distinct),
+    element = element_of(action)
+    if element is not None:
+        element = element.model_copy(
+            update={
+                "context": steplog.mask(element.context),
+                "distinct": steplog.mask(element.distinct),
+            }
         )
     return RecordedAction(
         method=action.method,
@@ -63,33 +62,48 @@ def recorded_action(action: Action, steplog: StepLog) -> RecordedAction:
 
 
 def resolved_action(
-    page: Page, recorded: RecordedAction, values: Mapping[str, str] | None = None
+    page: Page,
+    recorded: RecordedAction,
+    values: Mapping[str, str] | None = None,
+    mask: Callable[[str], str] | None = None,
 ) -> tuple[Action, RecordedElement | None, Heal | None]:
     """The recorded action on the element found now: verified, healed if it moved.
 
     When the element was chosen by a variable's value (its surroundings recorded with a
     %name% placeholder), the current value is put in and must be around any element
-    taken: a step recorded for one product never acts on it for another.
+    taken: a step recorded for one product never acts on it for another. A variable the
+    action types chose nothing: where its placeholders stand, the page shows whatever
+    values of it were typed before (`mask` tells them).
     Returns the action to perform, the element to record from now on, and the heal.
     Raises HealFailed when the element is not found safely.
     """
     action = Action(recorded.method, tuple(recorded.arguments), recorded.description)
     if recorded.element is None:
         return action, None, None
-    element, required = _with_values(recorded.element, values or {})
-    resolution = resolve(page, element, required=required)
-    element = resolution.element
-    action = replace(
-        action,
-        selector=element.selectors[0],
-        frame_path=tuple(element.frame_path),
-        candidates=tuple(element.selectors),
-        fingerprint=element.fingerprint,
-        context=element.context,
-        distinct=element.distinct,
-        element=describe(element.fingerprint),
-    )
-    return action, element, resolution.heal
+    typed = {name for argument in recorded.arguments for name in VARIABLE.findall(argument)}
+    element = _typed_as_shown(page, recorded.element, typed, mask or (lambda text: text))
+    element, required = _with_values(element, values or {})
+    return verified(page, action, element, required)
+
+
+def _typed_as_shown(
+    page: Page, element: RecordedElement, typed: set[str], mask: Callable[[str], str]
+) -> RecordedElement:
+    """The element with the surroundings the page shows now where they differ from the
+    recorded ones only by typed values; else with the typed placeholders left out."""
+    placeholders = [f"%{name}%" for name in typed if f"%{name}%" in element.context]
+    if not placeholders:
+        return element
+    try:
+        live = inspect(frame_scope(page, element.frame_path).locator(element.selectors[0]))
+    except PlaywrightError:
+        live = None
+    if live is not None and " ".join(mask(live.context).split()) == element.context:
+        return element.model_copy(update={"context": live.context})
+    context = element.context
+    for placeholder in placeholders:
+        context = context.replace(placeholder, "")
+    return element.model_copy(update={"context": " ".join(context.split())})
 
 
 def _with_values(
@@ -174,7 +188,7 @@ class RecordingResolver(_Replaying):
 
     def act(self, request: ActRequest, event: StepEvent) -> list[Action]:
         recordings = self.recordings
-        key = recordings.key("act", request.instruction, self.page.url, request.variable_names)
+        key = recordings.step("act", request.instruction, self.page.url, request.variable_names)
         recording = recordings.lookup(key) if self.policy.may_replay else None
         if recording is None:
             self.policy.check_miss(key, recordings.test_file)
@@ -200,7 +214,9 @@ class RecordingResolver(_Replaying):
                 settle(self.page, after_action=True)
             # Earlier steps' values count too: the page may echo any of them.
             values = {**self.steplog.variables, **request.values}
-            action, element, heal = resolved_action(self.page, recorded, values)
+            action, element, heal = resolved_action(
+                self.page, recorded, values, self.steplog.mask
+            )
             try:
                 perform(self.page, action, request.values, request.timeout)
             except PlaywrightError as exc:
@@ -258,14 +274,16 @@ class StepRecorder(_Replaying):
     the new answer replaces the recording as a "model" heal.
     """
 
-    def recall_extract(self, instruction: str, schema: type[T], event: StepEvent) -> T | None:
+    def recall_extract(
+        self, instruction: str, schema: type[T], scope: str | None, event: StepEvent
+    ) -> T | None:
         """The recorded extract read again from the page now, or None to ask the model.
 
         Every value is re-read from the element it was recorded from (readback.py); a value
         the page no longer yields, or yields differently, is a failed replay: the model
         answers again where the mode allows, else HealFailed says what changed.
         """
-        key = self.recordings.key("extract", instruction, self.page.url)
+        key = self.recordings.step("extract", instruction, self.page.url, scope=scope)
         recording = self._lookup(key)
         if recording is None:
             return None
@@ -302,10 +320,15 @@ class StepRecorder(_Replaying):
         return self._stale_or_fail(key, recording, step, problem)
 
     def record_extract(
-        self, instruction: str, schema: type[BaseModel], value: BaseModel, event: StepEvent
+        self,
+        instruction: str,
+        schema: type[BaseModel],
+        scope: str | None,
+        value: BaseModel,
+        event: StepEvent,
     ) -> None:
         """Record the answer with where each value of it is shown (readback.ground)."""
-        key = self.recordings.key("extract", instruction, self.page.url)
+        key = self.recordings.key("extract", instruction, self.page.url, scope=scope)
         plan = ground(self.page, value.model_dump(mode="json"))
         # Page text may echo a variable's value: it is recorded as its %name% placeholder.
         # Links on the page's own origin are recorded as %origin%/..., so they follow the
@@ -316,15 +339,19 @@ class StepRecorder(_Replaying):
         data = {"schema": schema_id(schema), "value": json.loads(shown), "reads": plan}
         self._record(key, Recording.of(key, data=data, model=self.model), event, _preview(shown))
 
-    def recall_observe(self, instruction: str, event: StepEvent) -> list[Action] | None:
-        key = self.recordings.key("observe", instruction, self.page.url)
+    def recall_observe(
+        self, instruction: str, scope: str | None, event: StepEvent
+    ) -> list[Action] | None:
+        key = self.recordings.step("observe", instruction, self.page.url, scope=scope)
         recording = self._lookup(key)
         if recording is None:
             return None
         actions, updated = [], recording
         try:
             for index, recorded in enumerate(recording.actions):
-                action, element, heal = resolved_action(self.page, recorded, self.steplog.variables)
+                action, element, heal = resolved_action(
+                    self.page, recorded, self.steplog.variables, self.steplog.mask
+                )
                 if heal is not None and element is not None:
                     updated, event.heal = updated.healed(index, element, heal), heal
                 actions.append(action)
@@ -335,8 +362,10 @@ class StepRecorder(_Replaying):
         event.cache = "healed" if updated is not recording else "hit"
         return actions
 
-    def record_observe(self, instruction: str, actions: list[Action], event: StepEvent) -> None:
-        key = self.recordings.key("observe", instruction, self.page.url)
+    def record_observe(
+        self, instruction: str, scope: str | None, actions: list[Action], event: StepEvent
+    ) -> None:
+        key = self.recordings.key("observe", instruction, self.page.url, scope=scope)
         recorded = [recorded_action(action, self.steplog) for action in actions]
         summary = "; ".join(a.description for a in actions) or "nothing"
         self._record(key, Recording.of(key, recorded, model=self.model), event, summary)

@@ -447,9 +447,9 @@ def test_a_replayed_act_whose_element_changed_is_healed_and_noted(
     page.route("**/agent/signup.html", reword_name_label)
     key = step_key("agent", GOAL, pages_server.url("agent/home.html"), ["password"])
     offline = AIPage(page, None, base_url=pages_server.url())
-    agent = Agent(offline, recordings=Recordings(store, test_file, "offline"))
 
-    def replay() -> Any:
+    def replay() -> Any:  # one run of the test: its own recordings, counting its steps
+        agent = Agent(offline, recordings=Recordings(store, test_file, "offline"))
         offline.goto("agent/home.html")
         result = agent.execute(GOAL, output=Welcome, variables={"password": SECRET})
         assert result.success and result.replayed
