@@ -39,7 +39,8 @@ def observe(
     with steplog.step("observe", asked_for, page.url) as event:
         recalled = recorder.recall_observe(asked_for, scope, event) if recorder else None
         if recalled is not None:
-            event.result = "; ".join(a.description for a in recalled) or "nothing matched"
+            found = "; ".join(a.description for a in recalled) or "nothing matched"
+            event.result = f"{found} ({event.result})" if event.result else found
             return recalled
         page_snapshot = snapshot(page, scope)
         messages = prompts.observe_messages(instruction, page_snapshot.url, page_snapshot.text)

@@ -13,6 +13,7 @@ import hashlib
 import json
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import TypeVar
 
 from playwright.sync_api import Error as PlaywrightError
@@ -20,7 +21,7 @@ from playwright.sync_api import Page
 from pydantic import BaseModel
 
 from .act import ActRequest, Resolver, element_of, verified
-from .actions import VARIABLE, Action, perform, settle, substitute
+from .actions import VARIABLE, Action, from_ref, perform, settle, substitute
 from .cache import (
     CachePolicy,
     RecordedAction,
@@ -31,9 +32,9 @@ from .cache import (
 )
 from .errors import ActionFailed, HealFailed
 from .events import Heal, StepEvent, StepLog
-from .heal import Identity, differences
+from .heal import SAME_CONTEXT, Identity, context_of, differences, unique_first
 from .readback import ground, reread, unreadable_fields
-from .snapshot import frame_scope, inspect, origin_of
+from .snapshot import frame_scope, inspect, origin_of, snapshot
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -342,10 +343,23 @@ class StepRecorder(_Replaying):
     def recall_observe(
         self, instruction: str, scope: str | None, event: StepEvent
     ) -> list[Action] | None:
+        """The recorded elements as the page shows them now, or None to ask the model.
+
+        A set (several elements, each named) is queried again: every element of a recorded
+        role and name, in page order, so added, missing and reordered members show, and how
+        the set differs from the recording is reported on the step. A single element (or
+        one without a name) is verified and healed like act's.
+        """
         key = self.recordings.step("observe", instruction, self.page.url, scope=scope)
         recording = self._lookup(key)
         if recording is None:
             return None
+        if len(recording.actions) > 1 and all(
+            a.element is not None and a.element.fingerprint.name for a in recording.actions
+        ):
+            found = self._requery(recording, scope, event)
+            if found:
+                return found
         actions, updated = [], recording
         try:
             for index, recorded in enumerate(recording.actions):
@@ -360,6 +374,34 @@ class StepRecorder(_Replaying):
         if updated is not recording and self.policy.may_record:
             self.recordings.put(updated.masked(self.steplog.mask))
         event.cache = "healed" if updated is not recording else "hit"
+        return actions
+
+    def _requery(self, recording: Recording, scope: str | None, event: StepEvent) -> list[Action]:
+        """Every element of the recorded roles and names on the page now, in page order."""
+        wanted: dict[tuple[tuple[str, ...], str, str], RecordedAction] = {}
+        for recorded in recording.actions:
+            element = recorded.element
+            assert element is not None
+            name = " ".join(element.fingerprint.name.split()).casefold()
+            wanted.setdefault((tuple(element.frame_path), element.fingerprint.role, name), recorded)
+        actions = []
+        for ref in snapshot(self.page, scope).elements.values():
+            recorded = wanted.get((ref.frame_path, ref.role, " ".join(ref.name.split()).casefold()))
+            if recorded is not None:
+                action = from_ref(ref, recorded.method, recorded.arguments, recorded.description)
+                actions.append(
+                    replace(
+                        action,
+                        context=context_of(action.locator(self.page)),
+                        candidates=tuple(
+                            unique_first(self.page, ref.frame_path, list(ref.candidates))
+                        ),
+                    )
+                )
+        changes = _set_changes(recording, actions, self.steplog.mask)
+        if changes:
+            event.result = "not as recorded: " + "; ".join(changes)
+        event.cache = "hit"
         return actions
 
     def record_observe(
@@ -413,6 +455,23 @@ def _unreadable(fields: list[tuple[str, str]]) -> str:
         "price or message) or read such values with Playwright; otherwise run this step "
         "with a model (--ai-cache=auto and --ai-model or OPENAI_API_KEY / ANTHROPIC_API_KEY)"
     )
+
+
+def _set_changes(
+    recording: Recording, actions: list[Action], mask: Callable[[str], str]
+) -> list[str]:
+    """How an observed set differs from the recorded one: its size, and members that now
+    stand elsewhere (another card, another row) or in another order."""
+    recorded = [a.element.context if a.element else "" for a in recording.actions]
+    now = [mask(action.context) for action in actions]
+    changes = []
+    if len(recorded) != len(now):
+        changes.append(f"{len(recorded)} elements recorded, {len(now)} on the page now")
+    for number, (before, after) in enumerate(zip(recorded, now, strict=False), 1):
+        words, live = set(_words(before)), set(_words(after))
+        if words and len(words & live) < SAME_CONTEXT * len(words | live):
+            changes.append(f"element {number} was near {before[:60]!r}, now {after[:60]!r}")
+    return changes
 
 
 def _preview(text: str, limit: int = 120) -> str:

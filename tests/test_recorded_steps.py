@@ -5,10 +5,11 @@ clearly (offline)."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from pydantic import BaseModel, HttpUrl
-from scripted_answers import choose, element_id, observed, scripted_ai_page
+from scripted_answers import choose, element_id, latest_snapshot, observed, scripted_ai_page
 
 from pytest_stagehand.act import ModelResolver
 from pytest_stagehand.cache import Recording, Recordings, RecordingStore, recordings_file, step_key
@@ -277,3 +278,63 @@ def test_each_use_of_a_step_in_a_test_replays_its_own_recording(
     # matches them against the values the page shows now, and never requires them.
     contexts = [step["actions"][0]["element"]["context"] for step in steps]
     assert contexts[2] == "To do %item% %item% New todo Add Continue"
+
+
+# --- observe: a set is queried again ------------------------------------------------------
+
+
+def every_add_to_cart_button(request) -> dict:
+    ids = re.findall(r'\[(\w+)\] button "Add to cart"', latest_snapshot(request.text))
+    return {
+        "elements": [
+            {"element_id": found, "description": 'button "Add to cart"', "method": "click",
+             "arguments": []}
+            for found in ids
+        ]
+    }
+
+
+def record_buttons(ai, scripted_model, store, test_file):
+    ai.goto("replay/shop.html")
+    use_recordings(ai, store, test_file, "auto", has_model=True)
+    scripted_model.enqueue(every_add_to_cart_button)
+    assert len(ai.observe("the Add to cart buttons")) == 6
+    use_recordings(ai, store, test_file, "offline", has_model=False)
+
+
+def test_a_recorded_set_replays_as_the_elements_the_page_shows_now(
+    ai, scripted_model, store, test_file
+):
+    record_buttons(ai, scripted_model, store, test_file)
+    assert len(ai.observe("the Add to cart buttons")) == 6
+    assert ai.steplog.events[-1].cache == "hit"
+    assert "not as recorded" not in ai.steplog.events[-1].result
+
+    use_recordings(ai, store, test_file, "offline", has_model=False)
+    ai.page.evaluate(
+        "const list = document.querySelector('.products');"
+        "const card = list.children[1].cloneNode(true);"
+        "card.querySelector('h2').textContent = 'Water Bottle'; list.append(card);"
+    )
+    buttons = ai.observe("the Add to cart buttons")
+    assert len(buttons) == 7  # a count assertion on the result can fail
+    assert "Water Bottle" in buttons[-1].context
+    assert "6 elements recorded, 7 on the page now" in ai.steplog.events[-1].result
+    assert scripted_model.calls == 1
+
+
+def test_a_reordered_set_is_returned_in_the_page_order_and_reported(
+    ai, scripted_model, store, test_file
+):
+    record_buttons(ai, scripted_model, store, test_file)
+    ai.page.evaluate(
+        "const list = document.querySelector('.products');"
+        "[...list.children].reverse().forEach((row) => list.append(row));"
+    )
+    buttons = ai.observe("the Add to cart buttons")
+    assert "Red Hoodie" in buttons[0].context
+    assert "element 1 was near 'Backpack" in ai.steplog.events[-1].result
+    ai.act(buttons[0])  # verified, and the one it says
+    assert ai.page.locator(".product", has_text="Red Hoodie").locator("button").inner_text() == (
+        "Remove"
+    )
