@@ -162,15 +162,27 @@ def same_element(recorded: Identity, live: Identity) -> bool:
     another element; another row's words do.
     """
     r, now = recorded.fingerprint, live.fingerprint
+    return (
+        same_place(recorded, live)
+        and (not r.test_id or not now.test_id or r.test_id == now.test_id)
+        and similarity(recorded, live) >= VERIFY_THRESHOLD
+    )
+
+
+def same_place(recorded: Identity, live: Identity) -> bool:
+    """The same role and name (values left out) in the same surroundings: what an element
+    found at the recorded position must keep when its ids and classes were all renamed."""
+    r, now = recorded.fingerprint, live.fingerprint
     wanted = _text_words(recorded.context)
     kept = len(wanted & _text_words(live.context)) >= SAME_CONTEXT * len(wanted)
     return (
         r.role == now.role
         and " ".join(r.name.split()).casefold() == " ".join(now.name.split()).casefold()
-        and (not r.test_id or not now.test_id or r.test_id == now.test_id)
         and kept
-        and similarity(recorded, live) >= VERIFY_THRESHOLD
     )
+
+
+POSITIONAL = re.compile(r"^xpath=|:nth-of-type\(| > ")  # selectors that pin a position
 
 
 # --- grounding at record time -------------------------------------------------------------
@@ -369,6 +381,7 @@ def _reread_leaf(page: Page, plan: dict[str, Any], recorded: Any, path: str, rea
     wanted = _identity(element, recorded)
     scope = frame_scope(page, element.frame_path)
     tried = []
+    in_place = None  # the element at a recorded position, in its place, ids renamed
     for index, selector in enumerate(element.selectors):
         try:
             seen = json.loads(scope.locator(selector).evaluate_all(_look_script(), plan["read"]))
@@ -382,6 +395,9 @@ def _reread_leaf(page: Page, plan: dict[str, Any], recorded: Any, path: str, rea
         live = RecordedElement(selectors=[selector], fingerprint=ref.fingerprint, context=context)
         if value is None or not same_element(wanted, _identity(live, value)):
             tried.append(f"{selector} → another element")
+            placed = value is not None and in_place is None and POSITIONAL.search(selector)
+            if placed and same_place(wanted, _identity(live, value)):
+                in_place = (value, ref, context, _identity(live, value))
             continue
         if index == 0:
             return value, plan
@@ -402,12 +418,14 @@ def _reread_leaf(page: Page, plan: dict[str, Any], recorded: Any, path: str, rea
             )
         )
         return value, {**plan, "element": moved.model_dump(mode="json")}
-    return _heal_leaf(page, plan, element, wanted, path, reading, tried)
+    return _heal_leaf(page, plan, element, wanted, path, reading, tried, in_place)
 
 
-def _heal_leaf(page, plan, element, wanted, path, reading, tried):
+def _heal_leaf(page, plan, element, wanted, path, reading, tried, in_place):
     """The one element of the recorded kind whose text fits the read rule and that looks
-    clearly most like the recorded one (heal.py's thresholds), if any."""
+    clearly most like the recorded one (heal.py's thresholds), if any; else the element at
+    the recorded position when it kept its role, name and surroundings (a redesign renamed
+    its ids, test id and classes at once: nothing else could be taken for it)."""
     found = json.loads(
         page.evaluate(
             _script("(args)", "args"),
@@ -433,12 +451,17 @@ def _heal_leaf(page, plan, element, wanted, path, reading, tried):
             continue
         ranked.append((similarity(wanted, identity), value, ref, context, identity))
     ranked.sort(key=lambda entry: entry[0], reverse=True)
-    if (
+    confident = (
         ranked
         and ranked[0][0] >= HEAL_THRESHOLD
         and (len(ranked) == 1 or ranked[0][0] - ranked[1][0] >= HEAL_MARGIN)
-    ):
-        score, value, ref, context, identity = ranked[0]
+    )
+    if confident or in_place is not None:
+        if confident:
+            score, value, ref, context, identity = ranked[0]
+        else:
+            value, ref, context, identity = in_place
+            score = similarity(wanted, identity)
         healed = RecordedElement(
             selectors=unique_first(page, (), list(ref.candidates) or [ref.selector]),
             fingerprint=ref.fingerprint,

@@ -471,6 +471,13 @@ def rename_sign_up_button(route: Route) -> None:
     route.fulfill(response=response, body=response.text().replace("Sign up</", "Continue</"))
 
 
+def greet_by_first_name(route: Route) -> None:
+    response = route.fetch()
+    greeting = "`Welcome, ${name}!`"
+    body = response.text().replace(greeting, "`Welcome, ${name.split(' ')[0]}!`")
+    route.fulfill(response=response, body=body)
+
+
 def change_account_number(route: Route) -> None:
     response = route.fetch()
     route.fulfill(response=response, body=response.text().replace("ACC-1042", "ACC-2077"))
@@ -486,8 +493,13 @@ def change_account_number(route: Route) -> None:
             "recorded 'Your account number is ACC-1042.', the page now shows 'Your account "
             "number is ACC-2077.'",
         ),
+        (
+            "**/agent/welcome.html?*",
+            greet_by_first_name,  # the output is read again from the final page
+            "the output now: name: recorded 'Ada Lovelace', the page now shows 'Ada'",
+        ),
     ],
-    ids=["act cannot be healed", "what was read changed"],
+    ids=["act cannot be healed", "what was read changed", "the output changed"],
 )
 def test_a_replay_that_diverges_fails_clearly_offline(
     page, ai, script, scripted_model, pages_server, store, tmp_path, page_path, change, diverged

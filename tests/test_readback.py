@@ -184,3 +184,23 @@ def test_a_restyled_page_still_replays_its_values(ai, scripted_model, store, tmp
         **catalogue()
     )
     assert scripted_model.calls == 2
+
+
+def test_a_value_whose_ids_were_all_renamed_is_read_in_its_place(
+    ai, scripted_model, store, tmp_path
+):
+    ai.page.locator("button.add").nth(0).click()
+    scripted_model.enqueue({"items": 1})
+    ai.extract("the number on the cart badge", schema=Badge)
+    use(ai, store, tmp_path, "offline", has_model=False)
+    ai.page.evaluate(
+        "const badge = document.querySelector('[data-test=cart-count]');"
+        "badge.dataset.test = 'bag-count'; badge.className = 'pill';"
+    )
+    assert ai.extract("the number on the cart badge", schema=Badge) == Badge(items=1)
+    event = ai.steplog.events[-1]
+    assert event.cache == "healed" and event.heal.strategy == "fingerprint"
+    ai.page.locator("button.add").nth(1).click()  # and it is still read, not remembered
+    use(ai, store, tmp_path, "offline", has_model=False)
+    with pytest.raises(HealFailed, match="items: recorded 1, the page now shows 2"):
+        ai.extract("the number on the cart badge", schema=Badge)
