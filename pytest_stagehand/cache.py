@@ -475,9 +475,7 @@ class Recordings:
         scope: str | None = None,
     ) -> StepKey:
         """The key of the next use of a step in this test: each use has its own recording."""
-        first = step_key(
-            kind, instruction, url, variables, share_origins=self.share_origins, scope=scope
-        )
+        first = replace(self.key(kind, instruction, url, variables, scope), occurrence=1)
         self.taken[first] = self.taken.get(first, 0) + 1
         return replace(first, occurrence=self.taken[first])
 

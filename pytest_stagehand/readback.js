@@ -17,6 +17,7 @@
   // What a reader sees of an element: a form field's value (a select's chosen option's label),
   // a link's absolute href, or the rendered text.
   const read = (el, source) => {
+    if (!visible(el)) return "";  // hidden text is not shown: a value there reads as gone
     if (source === "href") return el.href || "";
     if (source === "value") {
       if (el.localName === "select") return collapse(el.selectedOptions[0] ? el.selectedOptions[0].label : "");

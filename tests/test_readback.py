@@ -204,3 +204,13 @@ def test_a_value_whose_ids_were_all_renamed_is_read_in_its_place(
     use(ai, store, tmp_path, "offline", has_model=False)
     with pytest.raises(HealFailed, match="items: recorded 1, the page now shows 2"):
         ai.extract("the number on the cart badge", schema=Badge)
+
+
+def test_a_value_that_is_no_longer_shown_fails_the_replay(ai, scripted_model, store, tmp_path):
+    ai.page.locator("button.add").nth(0).click()
+    scripted_model.enqueue({"items": 1})
+    ai.extract("the number on the cart badge", schema=Badge)
+    use(ai, store, tmp_path, "offline", has_model=False)
+    ai.page.evaluate("document.querySelector('[data-test=cart-count]').hidden = true")
+    with pytest.raises(HealFailed, match="items: the element it was read from is gone"):
+        ai.extract("the number on the cart badge", schema=Badge)
