@@ -28,9 +28,10 @@ from .actions import (
     perform,
     settle,
 )
+from .cache import RecordedElement
 from .errors import ActionFailed, ElementNotFound, InvalidArgument, InvalidModelChoice
-from .events import StepEvent, StepLog
-from .heal import recorded_element
+from .events import Heal, StepEvent, StepLog
+from .heal import describe, recorded_element, resolve
 from .llm import Message, ModelClient
 from .prompts import ActChoice, ChoiceProblem
 from .snapshot import Snapshot, snapshot
@@ -286,8 +287,8 @@ def act(
         else:
             if refusal := field_refusal(step, fields):
                 raise InvalidModelChoice(f"Refused {step.method} on {step.element}: {refusal}")
-            _replay(page, step, ActRequest(instruction, values, timeout, fields), steplog)
-            actions = [step]
+            request = ActRequest(instruction, values, timeout, fields)
+            actions = [_replay(page, step, request, steplog, event)]
         settle(page, after_action=True)
         final = actions[-1]
         event.element = final.element
@@ -303,9 +304,60 @@ def _unknown_variables(texts: Iterable[str], values: Mapping[str, str]) -> list[
     return sorted({f"%{n}%" for text in texts for n in VARIABLE.findall(text) if n not in values})
 
 
-def _replay(page: Page, action: Action, request: ActRequest, steplog: StepLog) -> None:
+def element_of(action: Action) -> RecordedElement | None:
+    """The element of an action as recordings keep it (None for page actions)."""
+    if action.selector is None or action.fingerprint is None:
+        return None
+    return RecordedElement(
+        selectors=list(action.candidates) or [action.selector],
+        frame_path=list(action.frame_path),
+        fingerprint=action.fingerprint,
+        context=action.context,
+        distinct=action.distinct,
+    )
+
+
+def verified(
+    page: Page,
+    action: Action,
+    element: RecordedElement | None,
+    required: frozenset[str],
+    instruction: str = "",
+) -> tuple[Action, RecordedElement | None, Heal | None]:
+    """`action` on its element as found now: verified, healed if it moved (heal.resolve;
+    the step's `instruction` is one more signal for a heal).
+
+    Returns the action to perform, the element to record from now on, and the heal.
+    Raises HealFailed when the element is not found safely.
+    """
+    if element is None:
+        return action, None, None
+    resolution = resolve(page, element, required=required, instruction=instruction)
+    element = resolution.element
+    action = replace(
+        action,
+        selector=element.selectors[0],
+        frame_path=tuple(element.frame_path),
+        candidates=tuple(element.selectors),
+        fingerprint=element.fingerprint,
+        context=element.context,
+        distinct=element.distinct,
+        element=describe(element.fingerprint),
+    )
+    return action, element, resolution.heal
+
+
+def _replay(
+    page: Page, action: Action, request: ActRequest, steplog: StepLog, event: StepEvent
+) -> Action:
+    """An Action from observe or a result, verified like a recorded step before it runs:
+    the page may have changed since it was found. Returns the action as performed (the
+    given one, unless its element had moved)."""
+    found, _, heal = verified(page, action, element_of(action), frozenset(), request.instruction)
+    if heal is not None:
+        event.heal, action = heal, found
     try:
-        perform(page, action, request.values, request.timeout)
+        perform(page, found, request.values, request.timeout)
     except PlaywrightError as exc:
         if cover := covered(page, action, exc):
             raise cover from None
@@ -314,3 +366,4 @@ def _replay(page: Page, action: Action, request: ActRequest, steplog: StepLog) -
             f"Could not replay {action.method} on {action.element or 'the page'} "
             f"({action.selector}) on {page.url}: {reason}"
         ) from None
+    return action

@@ -54,7 +54,8 @@ from .events import Heal, StepEvent
 from .extract import ID_MARK, split
 from .page import AIPage
 from .prompts import ChoiceProblem, DoneTool
-from .replay import missing, recorded_action, resolved_action, witness
+from .readback import ground, reread, unreadable_fields
+from .replay import recorded_action, resolved_action
 from .snapshot import snapshot
 from .usage import UsageTotals
 
@@ -255,7 +256,7 @@ class Agent:
     def _run(self, run: _Run, timeout_s: float) -> AgentResult:
         """Replay the recording if the mode allows; else, or when it diverges and a model may
         be asked, run the loop with the model; record a success."""
-        key = (self.recordings.key if self.recordings else step_key)(
+        key = (self.recordings.step if self.recordings else step_key)(
             "agent", run.goal, self.page.page.url, run.values
         )
         policy = CachePolicy(
@@ -613,8 +614,9 @@ class _Run:
     def tool_extract(self, call: prompts.ExtractTool) -> _Outcome:
         value = self.ai.extract(call.instruction)
         self.data[call.instruction] = value
-        shown = witness(value, self.look().outline)
-        self.tape.add("extract", instruction=call.instruction, value=value, witness=shown)
+        # Where the page shows it: a replay reads it from there again (readback.py).
+        reads = ground(self.page, value)
+        self.tape.add("extract", instruction=call.instruction, value=value, reads=reads)
         return _Outcome(f"Saved: {value}")
 
     def tool_observe(self, call: prompts.ObserveTool) -> _Outcome:
@@ -760,13 +762,12 @@ class _Run:
     # --- recording and replay ----------------------------------------------------------
 
     def recording(self, key: StepKey, output: Any) -> Recording:
-        """The run as a recording: the tape, the output and the words of it on the page."""
+        """The run as a recording: the tape, the output and where the final page shows it."""
         shown = output.model_dump(mode="json") if isinstance(output, BaseModel) else output
-        final = self.look().outline
         data = {
             "steps": self.tape.steps,
             "output": shown,
-            "witness": witness(json.dumps(shown), final),
+            "output_reads": ground(self.page, shown),
             "end_url": normalise_url(self.page.url),
         }
         model = self.ai.client.config.model if self.ai.client else None
@@ -794,16 +795,16 @@ class _Run:
             if outcome:
                 raise _Diverged(f"{name}: {outcome}")
             self.steps.append(AgentStep(number, step["tool"], _arguments(step), "replayed"))
-        final = self.look().outline
         if normalise_url(self.page.url) != recording.data.get("end_url"):
             raise _Diverged(
                 f"the recorded run ended on {recording.data.get('end_url')}, the replay on "
                 f"{normalise_url(self.page.url)}"
             )
-        gone = missing(recording.data.get("witness", []), final)
-        if gone:
-            raise _Diverged(f"the final page no longer shows {', '.join(gone)}")
-        shown = recording.data.get("output")
+        # The output is read again from the final page, never taken from the recording.
+        reads = recording.data.get("output_reads")
+        if reads is None:
+            raise _Diverged("it was recorded before agent outputs were read again from the page")
+        shown = _read_again(self.page, reads, recording.data.get("output"), "the output")
         try:
             output = shown if self.output is None else self.output.model_validate(shown)
         except ValidationError as exc:
@@ -820,7 +821,9 @@ class _Run:
             performed = []
             for index in step["actions"]:
                 recorded = recording.actions[index]
-                action, element, heal = resolved_action(self.page, recorded, self.values)
+                action, element, heal = resolved_action(
+                    self.page, recorded, self.values, self.ai.steplog.mask
+                )
                 if heal is not None:
                     self.heals.append((index, element, heal))
                 self.ai.act(action, variables=self.values)
@@ -830,10 +833,12 @@ class _Run:
             self.tape.add(tool, performed, **fields)
             return None
         if tool == "extract":
-            gone = missing(step["witness"], self.look().outline)
-            if gone:
-                return f"the page no longer shows {', '.join(gone)}"
-            self.data[step["instruction"]] = step["value"]
+            try:
+                self.data[step["instruction"]] = _read_again(
+                    self.page, step["reads"], step["value"], "what it read"
+                )
+            except _Diverged as exc:
+                return str(exc)
         elif tool == "goto":
             self.ai.goto(urljoin(self.base, step["url"]))
         elif tool == "back":
@@ -863,7 +868,22 @@ def _origin(url: str) -> str | None:
 
 
 def _arguments(step: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in step.items() if k not in ("tool", "actions", "witness")}
+    return {k: v for k, v in step.items() if k not in ("tool", "actions", "reads")}
+
+
+def _read_again(page: Page, reads: dict[str, Any], recorded: Any, what: str) -> Any:
+    """`recorded` as the page shows it now (readback.py); _Diverged when it cannot be read
+    again or reads otherwise."""
+    unreadable = [f"{name} ({why})" for name, why in unreadable_fields(reads)]
+    if unreadable:
+        raise _Diverged(f"{what} cannot be read again from the page: {'; '.join(unreadable)}")
+    reading = reread(page, reads, recorded)
+    if reading.broken:
+        raise _Diverged(f"{what} is no longer on the page: {'; '.join(reading.broken)}")
+    changes = reading.changes(recorded)
+    if changes:
+        raise _Diverged(f"the page shows other values for {what} now: {'; '.join(changes)}")
+    return reading.value
 
 
 def _describe(step: dict[str, Any]) -> str:

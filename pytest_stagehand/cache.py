@@ -39,7 +39,9 @@ from pydantic import (
     Field,
     PlainSerializer,
     PlainValidator,
+    SerializerFunctionWrapHandler,
     ValidationError,
+    model_serializer,
 )
 
 from .errors import CacheError, CacheMiss, RecordingFileError, StoreError
@@ -81,7 +83,9 @@ def normalise_url(url: str, share_origins: bool = True) -> str:
 
 @dataclass(frozen=True)
 class StepKey:
-    """What identifies a recorded step: kind, instruction, page and variable NAMES.
+    """What identifies a recorded step: kind, instruction, page, variable NAMES, the scope
+    it was limited to, and which use of the same step in one test it is (the second "click
+    Continue" on one page gets its own recording).
 
     Variable values are never part of a key (or of anything recorded): the same step
     replays for every user name or password.
@@ -91,6 +95,8 @@ class StepKey:
     instruction: str
     url: str  # already normalised; build keys with `step_key`
     variables: tuple[str, ...] = ()
+    scope: str | None = None
+    occurrence: int = 1
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "instruction", " ".join(self.instruction.split()))
@@ -98,12 +104,16 @@ class StepKey:
 
     @property
     def digest(self) -> str:
-        text = json.dumps([self.kind, self.instruction, self.url, list(self.variables)])
-        return hashlib.sha256(text.encode()).hexdigest()[:16]
+        parts: list[object] = [self.kind, self.instruction, self.url, list(self.variables)]
+        if self.scope is not None or self.occurrence != 1:  # older keys keep their digest
+            parts += [self.scope, self.occurrence]
+        return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:16]
 
     def describe(self) -> str:
         names = f" with variables {', '.join(self.variables)}" if self.variables else ""
-        return f"{self.kind} {self.instruction!r} on {self.url}{names}"
+        scope = f" in {self.scope}" if self.scope is not None else ""
+        again = f" (use {self.occurrence} in the test)" if self.occurrence != 1 else ""
+        return f"{self.kind} {self.instruction!r} on {self.url}{scope}{names}{again}"
 
 
 def step_key(
@@ -113,9 +123,12 @@ def step_key(
     variables: Iterable[str] = (),
     *,
     share_origins: bool = True,
+    scope: str | None = None,
+    occurrence: int = 1,
 ) -> StepKey:
     """The key of a step; `variables` may be the variables dict itself (only names are used)."""
-    return StepKey(kind, instruction, normalise_url(url, share_origins), tuple(variables))
+    url = normalise_url(url, share_origins)
+    return StepKey(kind, instruction, url, tuple(variables), scope, occurrence)
 
 
 # --- the recording format ------------------------------------------------------------
@@ -196,11 +209,23 @@ class Recording(_Model):
     instruction: Annotated[str, AfterValidator(lambda text: " ".join(text.split()))]
     url: str
     variables: Annotated[list[str], AfterValidator(lambda names: sorted(set(names)))] = []
+    scope: str | None = None  # written only when set, like occurrence (see `_as_written`)
+    occurrence: int = Field(default=1, ge=1)
     actions: list[RecordedAction] = []
     data: Annotated[dict[str, Any], AfterValidator(_canonical)] = {}  # kind-specific payload
     model: str | None = None
     recorded_at: str = Field(default_factory=_today)
     heals: list[HealNote] = []
+
+    @model_serializer(mode="wrap")
+    def _as_written(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """Scope and occurrence only where they tell steps apart: most steps have neither."""
+        data = handler(self)
+        if data.get("scope") is None:
+            data.pop("scope", None)
+        if data.get("occurrence") == 1:
+            data.pop("occurrence", None)
+        return data
 
     @classmethod
     def of(cls, key: StepKey, actions: Iterable[RecordedAction] = (), **fields: Any) -> Recording:
@@ -209,13 +234,18 @@ class Recording(_Model):
             instruction=key.instruction,
             url=key.url,
             variables=list(key.variables),
+            scope=key.scope,
+            occurrence=key.occurrence,
             actions=list(actions),
             **fields,
         )
 
     @property
     def key(self) -> StepKey:
-        return StepKey(self.kind, self.instruction, self.url, tuple(self.variables))
+        return StepKey(
+            self.kind, self.instruction, self.url, tuple(self.variables), self.scope,
+            self.occurrence,
+        )
 
     def healed(self, action_index: int, element: RecordedElement, heal: Heal) -> Recording:
         """This recording with one action's element replaced, and the heal noted."""
@@ -260,7 +290,10 @@ def recordings_file(test_file: Path) -> Path:
 
 def render(recordings: Iterable[Recording]) -> str:
     """The one text form of a recordings file: sorted steps, fixed field order, indent 2."""
-    steps = sorted(recordings, key=lambda r: (r.url, r.instruction, r.kind, r.variables))
+    steps = sorted(
+        recordings,
+        key=lambda r: (r.url, r.instruction, r.kind, r.variables, r.scope or "", r.occurrence),
+    )
     document = {"version": FILE_VERSION, "steps": [r.model_dump(mode="json") for r in steps]}
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
@@ -454,11 +487,37 @@ class Recordings:
     # any spelling, is keyed (and recorded) with its %name% placeholder instead.
     mask: Callable[[str], str] | None = None
 
+    # (kind, instruction, url, variables, scope) -> how often the test has taken that step
+    taken: dict[StepKey, int] = field(default_factory=dict, compare=False, repr=False)
+
     def key(
-        self, kind: StepKind, instruction: str, url: str, variables: Iterable[str] = ()
+        self,
+        kind: StepKind,
+        instruction: str,
+        url: str,
+        variables: Iterable[str] = (),
+        scope: str | None = None,
     ) -> StepKey:
-        key = step_key(kind, instruction, url, variables, share_origins=self.share_origins)
-        return replace(key, url=self.mask(key.url)) if self.mask else key
+        """The key of the step this test is taking now (after `step`: its latest use)."""
+        first = step_key(
+            kind, instruction, url, variables, share_origins=self.share_origins, scope=scope
+        )
+        if self.mask:
+            first = replace(first, url=self.mask(first.url))
+        return replace(first, occurrence=max(1, self.taken.get(first, 0)))
+
+    def step(
+        self,
+        kind: StepKind,
+        instruction: str,
+        url: str,
+        variables: Iterable[str] = (),
+        scope: str | None = None,
+    ) -> StepKey:
+        """The key of the next use of a step in this test: each use has its own recording."""
+        first = replace(self.key(kind, instruction, url, variables, scope), occurrence=1)
+        self.taken[first] = self.taken.get(first, 0) + 1
+        return replace(first, occurrence=self.taken[first])
 
     def lookup(self, key: StepKey) -> Recording | None:
         return self.store.lookup(self.test_file, key)

@@ -80,10 +80,7 @@ def extract(
             return text
         wanted = schema or ExtractedText
         asked_for = instruction or prompts.EXTRACT_ALL
-        page_text = ID_MARK.sub("", page_snapshot.text)
-        recalled = (
-            recorder.recall_extract(asked_for, wanted, page_text, event) if recorder else None
-        )
+        recalled = recorder.recall_extract(asked_for, wanted, scope, event) if recorder else None
         if recalled is not None:
             event.result = _preview(recalled)
             return recalled.text if isinstance(recalled, ExtractedText) else recalled
@@ -121,7 +118,7 @@ def extract(
             ) from None
         event.result = _preview(value)
         if recorder is not None:
-            recorder.record_extract(asked_for, wanted, value, page_text, event)
+            recorder.record_extract(asked_for, wanted, scope, value, event)
     return value.text if isinstance(value, ExtractedText) else value
 
 

@@ -37,9 +37,10 @@ def observe(
     settle(page)
     asked_for = instruction or prompts.OBSERVE_ALL
     with steplog.step("observe", asked_for, page.url) as event:
-        recalled = recorder.recall_observe(asked_for, event) if recorder else None
+        recalled = recorder.recall_observe(asked_for, scope, event) if recorder else None
         if recalled is not None:
-            event.result = "; ".join(a.description for a in recalled) or "nothing matched"
+            found = "; ".join(a.description for a in recalled) or "nothing matched"
+            event.result = f"{found} ({event.result})" if event.result else found
             return recalled
         page_snapshot = snapshot(page, scope)
         messages = prompts.observe_messages(instruction, page_snapshot.url, page_snapshot.text)
@@ -62,7 +63,7 @@ def observe(
         actions = [_noted(page, action) for action in actions]
         event.result = "; ".join(action.description for action in actions) or "nothing matched"
         if recorder is not None:
-            recorder.record_observe(asked_for, actions, event)
+            recorder.record_observe(asked_for, scope, actions, event)
     return actions
 
 

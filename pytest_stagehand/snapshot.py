@@ -205,6 +205,19 @@ def inspect(locator: Locator, frame_path: tuple[str, ...] = ()) -> LiveElement:
     return LiveElement(1, fingerprint, data["context"])
 
 
+def describer() -> str:
+    """JavaScript `(el) => description`: one element as `inspect` describes it, for other
+    page scripts (readback.js) to describe the elements they find; see `described`."""
+    return f"(el) => JSON.parse(({_script()})({{ target: el, origin: '' }}))"
+
+
+def described(data: dict[str, Any], frame_path: tuple[str, ...] = ()) -> tuple[ElementRef, str]:
+    """The ElementRef (selectors, fingerprint) and surroundings of a `describer` description."""
+    record = _Record(*data["element"])
+    ref = _element_ref("", record, _Ancestry(data["rows"]), frame_path)
+    return ref, data["context"]
+
+
 def origin_of(url: str) -> str:
     """Links to this origin are shown as paths ("" for about:blank and the like: never)."""
     parts = urlsplit(url)

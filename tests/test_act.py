@@ -16,7 +16,13 @@ import pytest
 from scripted_answers import NOT_FOUND, act_answer, choose, drag, scripted_ai_page
 
 from pytest_stagehand.actions import Action, settle
-from pytest_stagehand.errors import ActionFailed, ElementNotFound, InvalidModelChoice, ModelRequired
+from pytest_stagehand.errors import (
+    ActionFailed,
+    ElementNotFound,
+    HealFailed,
+    InvalidModelChoice,
+    ModelRequired,
+)
 from pytest_stagehand.page import AIPage
 
 USER = "standard_user"
@@ -258,10 +264,22 @@ def test_an_action_from_a_result_replays_with_no_model(ai, scripted_model):
     scripted_model.enqueue(choose("button", "Add to cart", after="Sauce Labs Bike Light"))
     action = ai.act("add the bike light to the cart").actions[0]
     calls = scripted_model.calls
+    ai.goto("shop.html")  # a fresh cart: the button adds the bike light again
     replayed = ai.act(action)
     assert scripted_model.calls == calls
     assert replayed.actions == [action] and replayed.usage.calls == 0
-    assert ai.get_by_test_id("add-to-cart-sauce-labs-bike-light").inner_text() == "Add to cart"
+    assert ai.get_by_test_id("add-to-cart-sauce-labs-bike-light").inner_text() == "Remove"
+
+
+def test_an_action_is_verified_like_a_recorded_step_before_it_replays(ai, scripted_model):
+    ai.goto("shop.html")
+    scripted_model.enqueue(choose("button", "Add to cart", after="Sauce Labs Bike Light"))
+    action = ai.act("add the bike light to the cart").actions[0]
+    button = ai.get_by_test_id("add-to-cart-sauce-labs-bike-light")
+    assert button.inner_text() == "Remove"  # the same element now means another thing
+    with pytest.raises(HealFailed, match=r'(?s)button "Add to cart" was not found safely.*Remove'):
+        ai.act(action)
+    assert button.inner_text() == "Remove"  # not clicked: the bike light stays in the cart
 
 
 def test_an_action_that_cannot_replay_fails_clearly(ai):

@@ -5,15 +5,17 @@ clearly (offline)."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from pydantic import BaseModel, HttpUrl
-from scripted_answers import element_id, observed, scripted_ai_page
+from scripted_answers import choose, element_id, latest_snapshot, observed, scripted_ai_page
 
+from pytest_stagehand.act import ModelResolver
 from pytest_stagehand.cache import Recording, Recordings, RecordingStore, recordings_file, step_key
 from pytest_stagehand.errors import CacheMiss, HealFailed
 from pytest_stagehand.events import StepLog
-from pytest_stagehand.replay import StepRecorder
+from pytest_stagehand.replay import RecordingResolver, StepRecorder
 
 
 class FirstOrder(BaseModel):
@@ -59,7 +61,7 @@ def committed(store, test_file) -> dict:
     return json.loads(recordings_file(test_file).read_text())
 
 
-def test_an_extract_replays_offline_while_the_page_shows_its_words(
+def test_an_extract_replays_offline_by_reading_its_values_again(
     ai, scripted_model, store, test_file
 ):
     ai.goto("table.html")
@@ -76,7 +78,9 @@ def test_an_extract_replays_offline_while_the_page_shows_its_words(
 
     (step,) = committed(store, test_file)["steps"]
     assert step["kind"] == "extract" and step["data"]["value"] == FIRST_ORDER
-    assert {"1001", "ada", "lovelace", "120.00"} <= set(step["data"]["witness"])
+    reads = step["data"]["reads"]["fields"]
+    assert reads["customer"]["element"]["fingerprint"]["text"] == "Ada Lovelace"
+    assert reads["total"]["read"] == "text" and reads["total"]["pattern"] is None
 
 
 def test_an_extract_the_page_no_longer_agrees_with_fails_offline(
@@ -89,7 +93,9 @@ def test_an_extract_the_page_no_longer_agrees_with_fails_offline(
     ai.page.evaluate("document.querySelector('tr[data-order=\"1001\"] td:nth-child(3)')"
                      ".textContent = '$99.00'")
     use_recordings(ai, store, test_file, "offline", has_model=False)
-    with pytest.raises(HealFailed, match=r"(?s)no longer shows '120\.00'.*--ai-cache=refresh"):
+    with pytest.raises(
+        HealFailed, match=r"(?s)total: recorded '\$120\.00', the page now shows '\$99\.00'.*refresh"
+    ):
         ai.extract("the first order", schema=FirstOrder)
 
 
@@ -102,6 +108,7 @@ def test_a_stale_extract_is_asked_again_and_recorded_as_a_heal(
     ai.extract("the first order", schema=FirstOrder)
     ai.page.evaluate("document.querySelector('tr[data-order=\"1001\"] td:nth-child(3)')"
                      ".textContent = '$99.00'")
+    use_recordings(ai, store, test_file, "auto", has_model=True)  # the next run
     scripted_model.enqueue({**FIRST_ORDER, "total": "$99.00"})
     assert ai.extract("the first order", schema=FirstOrder).total == "$99.00"
     assert scripted_model.calls == 2
@@ -206,3 +213,128 @@ def test_a_recording_is_masked_whole_before_it_is_stored():
     masked = recording.masked(steplog.mask)
     assert "locked_out_user" not in masked.model_dump_json()
     assert masked.data["check"]["context"] == "Usernames: standard_user, %user%"
+
+
+# --- keys: scope and the uses of one step in a test -----------------------------------------
+
+
+def test_a_scoped_observe_has_a_recording_of_its_own(ai, scripted_model, store, test_file):
+    ai.goto("replay/cards.html")
+    use_recordings(ai, store, test_file, "auto", has_model=True)
+    scripted_model.enqueue(observed(("button", "Buy", "click", [])))
+    (in_a,) = ai.observe("the buy button", scope="#a")
+    scripted_model.enqueue(observed(("button", "Buy", "click", [])))
+    (in_b,) = ai.observe("the buy button", scope="#b")  # not card a's, from the cache
+    assert scripted_model.calls == 2
+    assert "Card B" in in_b.context and "Card A" in in_a.context
+
+    use_recordings(ai, store, test_file, "offline", has_model=False)
+    (replayed,) = ai.observe("the buy button", scope="#b")
+    ai.act(replayed)
+    assert ai.page.evaluate("window.__clicks") == ["Buy"]
+    assert "Card B" in replayed.context
+    scopes = sorted(step.get("scope") for step in committed(store, test_file)["steps"])
+    assert scopes == ["#a", "#b"]
+
+
+def todo_resolver(ai, store, test_file, mode, *, has_model):
+    ai.resolver = RecordingResolver(
+        ai.page, ModelResolver(ai.page, ai.client, ai.steplog),
+        Recordings(store, test_file, mode), ai.steplog, has_model=has_model,
+    )
+
+
+def add_todos(ai, items):
+    for item in items:
+        ai.act("type %item% into the new todo input", variables={"item": item})
+        ai.page.locator("#new").press("Enter")
+
+
+def test_each_use_of_a_step_in_a_test_replays_its_own_recording(
+    ai, scripted_model, store, test_file
+):
+    """A to-do loop: the same step on the same page, with the list growing above the input.
+    The typed values are no part of what identifies the input."""
+    ai.goto("replay/todo.html")
+    todo_resolver(ai, store, test_file, "auto", has_model=True)
+    for _ in range(3):
+        scripted_model.enqueue(choose("textbox", "New todo", "fill", ["%item%"]))
+    add_todos(ai, ["Buy milk", "Walk the dog", "Call Ada"])
+    assert scripted_model.calls == 3  # one recording per use, each asked once
+
+    # The next run, on the same unchanged app, with other values: every use replays as it
+    # was recorded, and nothing is healed.
+    ai.goto("replay/todo.html")
+    todo_resolver(ai, store, test_file, "offline", has_model=False)
+    add_todos(ai, ["Water plants", "Pay rent", "Read a book"])
+    assert ai.page.locator("#items li").all_inner_texts() == [
+        "Water plants", "Pay rent", "Read a book"
+    ]
+    acts = [event for event in ai.steplog.events if event.kind == "act"][-3:]
+    assert [event.cache for event in acts] == ["hit", "hit", "hit"]
+    steps = committed(store, test_file)["steps"]
+    assert [step.get("occurrence", 1) for step in steps] == [1, 2, 3]
+    # The items typed before are in the input's surroundings, as placeholders; replay
+    # matches them against the values the page shows now, and never requires them.
+    contexts = [step["actions"][0]["element"]["context"] for step in steps]
+    assert contexts[2] == "To do %item% %item% New todo Add Continue"
+
+
+# --- observe: a set is queried again ------------------------------------------------------
+
+
+def every_add_to_cart_button(request) -> dict:
+    ids = re.findall(r'\[(\w+)\] button "Add to cart"', latest_snapshot(request.text))
+    return {
+        "elements": [
+            {"element_id": found, "description": 'button "Add to cart"', "method": "click",
+             "arguments": []}
+            for found in ids
+        ]
+    }
+
+
+def record_buttons(ai, scripted_model, store, test_file):
+    ai.goto("replay/shop.html")
+    use_recordings(ai, store, test_file, "auto", has_model=True)
+    scripted_model.enqueue(every_add_to_cart_button)
+    assert len(ai.observe("the Add to cart buttons")) == 6
+    use_recordings(ai, store, test_file, "offline", has_model=False)
+
+
+def test_a_recorded_set_replays_as_the_elements_the_page_shows_now(
+    ai, scripted_model, store, test_file
+):
+    record_buttons(ai, scripted_model, store, test_file)
+    assert len(ai.observe("the Add to cart buttons")) == 6
+    assert ai.steplog.events[-1].cache == "hit"
+    assert "not as recorded" not in ai.steplog.events[-1].result
+
+    use_recordings(ai, store, test_file, "offline", has_model=False)
+    ai.page.evaluate(
+        "const list = document.querySelector('.products');"
+        "const card = list.children[1].cloneNode(true);"
+        "card.querySelector('h2').textContent = 'Water Bottle'; list.append(card);"
+    )
+    buttons = ai.observe("the Add to cart buttons")
+    assert len(buttons) == 7  # a count assertion on the result can fail
+    assert "Water Bottle" in buttons[-1].context
+    assert "6 elements recorded, 7 on the page now" in ai.steplog.events[-1].result
+    assert scripted_model.calls == 1
+
+
+def test_a_reordered_set_is_returned_in_the_page_order_and_reported(
+    ai, scripted_model, store, test_file
+):
+    record_buttons(ai, scripted_model, store, test_file)
+    ai.page.evaluate(
+        "const list = document.querySelector('.products');"
+        "[...list.children].reverse().forEach((row) => list.append(row));"
+    )
+    buttons = ai.observe("the Add to cart buttons")
+    assert "Red Hoodie" in buttons[0].context
+    assert "element 1 was near 'Backpack" in ai.steplog.events[-1].result
+    ai.act(buttons[0])  # verified, and the one it says
+    assert ai.page.locator(".product", has_text="Red Hoodie").locator("button").inner_text() == (
+        "Remove"
+    )

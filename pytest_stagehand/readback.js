@@ -1,0 +1,240 @@
+// Where the values of an extract answer are shown on the page, and how to read them again.
+// Evaluated by readback.py as `(args, describe) => json` with `args.mode`:
+//   "ground": args.tree is the answer as a tree of leaves (each with the regular expressions
+//     its value is shown as), objects and lists; returns, per leaf, the elements showing it
+//     and, per list, the repeating structure (rows under a container, a read per field).
+//   "rows": args.root is the container of a recorded list; returns each row's fields, read
+//     with the recorded selectors, or why the structure no longer holds.
+//   "like": elements of a tag whose text fits a read rule (where a value may have moved).
+//   none: args.target's value as args.source says to read it.
+// `describe(el)` is snapshot.js's description of one element (for selectors and fingerprints).
+// Like snapshot.js it only reads the page.
+(args, describe) => {
+  const collapse = (s) => (s || "").replace(/[\u200b\u00ad]/g, "").replace(/\s+/g, " ").trim();
+  const FORM_FIELDS = new Set(["input", "select", "textarea"]);
+  const TEST_ID_ATTRS = ["data-testid", "data-test-id", "data-test", "data-qa"];
+  const visible = (el) => !el.checkVisibility || el.checkVisibility();
+  // What a reader sees of an element: a form field's value (a select's chosen option's label),
+  // a link's absolute href, or the rendered text.
+  const read = (el, source) => {
+    if (!visible(el)) return "";  // hidden text is not shown: a value there reads as gone
+    if (source === "href") return el.href || "";
+    if (source === "value") {
+      if (el.localName === "select") return collapse(el.selectedOptions[0] ? el.selectedOptions[0].label : "");
+      return el.value == null ? "" : String(el.value);
+    }
+    return collapse(el.innerText);
+  };
+  const sourceOf = (el, url) => (url ? "href" : FORM_FIELDS.has(el.localName) ? "value" : "text");
+  const testIdOf = (el) => {
+    for (const name of TEST_ID_ATTRS) {
+      const value = el.getAttribute(name);
+      if (value) return [name, value];
+    }
+    return null;
+  };
+  const quote = (value) => '"' + value.replace(/\\/g, "\\\\").replace(/"/g, '\\"') + '"';
+
+  // ---------------------------------------------------------------- ground
+  if (args.mode === "ground") {
+    const all = [...document.body.querySelectorAll("*")].filter((el) => visible(el));
+    const texts = new Map(all.map((el) => [el, collapse(el.innerText)]));
+    // The innermost visible elements showing one of `patterns` (or links to `url`), in
+    // document order: [element, source, text, token, index].
+    const showing = (leaf) => {
+      if (leaf.url) {
+        const links = all.filter((el) => el.localName === "a" && el.href === leaf.url);
+        if (links.length) return links.map((el) => [el, "href", el.href, el.href, 0]);
+      }
+      const pattern = new RegExp(leaf.pattern, "u");
+      const found = [];
+      for (const el of all) {
+        const text = FORM_FIELDS.has(el.localName) ? read(el, "value") : texts.get(el);
+        const match = pattern.exec(text);
+        if (!match) continue;
+        const inner = !FORM_FIELDS.has(el.localName) &&
+          [...el.children].some((c) => texts.has(c) && pattern.test(texts.get(c)));
+        if (!inner) found.push([el, sourceOf(el, false), text, match[0], match.index]);
+      }
+      return found;
+    };
+    const shown = (el, candidate) => ({
+      source: candidate[1], text: candidate[2], token: candidate[3], index: candidate[4],
+      element: describe(el), label: collapse(el.parentElement ? el.parentElement.innerText : ""),
+    });
+
+    const contains = (a, b) => a === b || !!(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_CONTAINED_BY);
+    const after = (a, b) => !b || !!(b.compareDocumentPosition(a) & Node.DOCUMENT_POSITION_FOLLOWING);
+
+    // Selectors relative to `roots` that hit exactly `targets[i]` in `roots[i]`, best first.
+    const relative = (roots, targets) => {
+      const options = [];
+      if (targets.every((t, i) => t === roots[i])) return [":scope"];
+      const ids = targets.map(testIdOf);
+      if (ids.every((id) => id && id[0] === ids[0][0] && id[1] === ids[0][1])) {
+        options.push(`[${ids[0][0]}=${quote(ids[0][1])}]`);
+      }
+      const shared = [...targets[0].classList].filter((c) => targets.every((t) => t.classList.contains(c)));
+      for (const c of shared.slice(0, 2)) options.push(`.${CSS.escape(c)}`);
+      const tag = targets[0].localName;
+      if (targets.every((t) => t.localName === tag)) {
+        options.push(CSS.escape(tag));
+        const up = targets[0].parentElement;
+        if (up && targets.every((t) => t.parentElement && t.parentElement.localName === up.localName)) {
+          options.push(`${CSS.escape(up.localName)} > ${CSS.escape(tag)}`);
+        }
+      }
+      return options.filter((selector) => roots.every((root, i) => {
+        let hits;
+        try { hits = [...root.querySelectorAll(selector)]; } catch { return false; }
+        return hits.length === 1 && hits[0] === targets[i];
+      }));
+    };
+
+    // A list: rows under a container, and a read per field of each row.
+    const groundList = (node) => {
+      const items = node.items;
+      if (!items.length) return { unreadable: "an empty list has no rows to read again" };
+      const objects = items[0].kind === "object";
+      if (items.some((item) => item.kind !== (objects ? "object" : "leaf"))) {
+        return { unreadable: "a list whose items are lists or mixed values cannot be read again" };
+      }
+      const fieldNames = objects ? Object.keys(items[0].fields) : [null];
+      const leafOf = (item, name) => (name === null ? item : item.fields[name]);
+      const readable = fieldNames.filter((name) => items.every((item) => leafOf(item, name).kind === "leaf"));
+      // The anchor: a field whose values tell the rows apart, each shown somewhere.
+      const distinct = (name) => new Set(items.map((item) => leafOf(item, name).pattern)).size === items.length;
+      const anchors = objects ? readable.filter(distinct) : readable;
+      let heads = null;
+      for (const name of anchors) {
+        const chosen = [];
+        for (const item of items) {
+          const found = showing(leafOf(item, name)).map((c) => c[0]);
+          const next = found.find((el) => after(el, chosen[chosen.length - 1]));
+          if (!next) break;
+          chosen.push(next);
+        }
+        if (chosen.length === items.length) { heads = chosen; break; }
+      }
+      if (heads === null) {
+        return { unreadable: "its items are not shown one after another on the page" };
+      }
+      // Each row: the largest element around its anchor that holds no other row's anchor.
+      let rows = heads;
+      if (objects) {
+        rows = heads.map((head, i) => {
+          let row = head;
+          while (row.parentElement && row.parentElement !== document.body &&
+                 !heads.some((other, j) => j !== i && contains(row.parentElement, other))) {
+            row = row.parentElement;
+          }
+          return row;
+        });
+        if (items.length === 1) {  // no neighbour to bound it: the nearest item-like ancestor
+          let row = heads[0];
+          while (row.parentElement && !row.matches("li, tr, article, [role=listitem], [role=row]")) row = row.parentElement;
+          rows = [row.matches("li, tr, article, [role=listitem], [role=row]") ? row : heads[0].parentElement];
+        }
+      }
+      let container = rows[0].parentElement;
+      while (container && !rows.every((row) => contains(container, row) && row !== container)) container = container.parentElement;
+      if (!container) return { unreadable: "its rows have no common container" };
+      // The row selector must enumerate exactly these rows, in this order: a model's choice
+      // of some rows (the cheap ones, the first three) cannot be read again.
+      const options = [];
+      const ids = rows.map(testIdOf);
+      if (ids.every((id) => id && id[0] === ids[0][0] && id[1] === ids[0][1])) options.push(`[${ids[0][0]}=${quote(ids[0][1])}]`);
+      for (const c of [...rows[0].classList].filter((c) => rows.every((r) => r.classList.contains(c))).slice(0, 2)) options.push(`.${CSS.escape(c)}`);
+      if (rows.every((r) => r.localName === rows[0].localName)) options.push(CSS.escape(rows[0].localName));
+      const rowSelectors = options.filter((selector) => {
+        let hits;
+        try { hits = [...container.querySelectorAll(selector)].filter((el) => visible(el)); } catch { return false; }
+        return hits.length === rows.length && hits.every((hit, i) => hit === rows[i]);
+      });
+      if (!rowSelectors.length) {
+        return { unreadable: "it is a selection of the rows the page shows (or rows without a common selector), not all of them in order" };
+      }
+      const fields = {};
+      for (const name of fieldNames) {
+        const key = name === null ? "" : name;
+        if (!readable.includes(name)) { fields[key] = { unreadable: "a nested value inside a list item cannot be read again" }; continue; }
+        const targets = [];
+        const shownRows = [];
+        for (let i = 0; i < rows.length; i++) {
+          const leaf = leafOf(items[i], name);
+          const found = showing(leaf).filter((c) => contains(rows[i], c[0]));
+          if (!found.length) break;
+          targets.push(found[0][0]);
+          shownRows.push({ source: found[0][1], text: found[0][2], token: found[0][3], index: found[0][4] });
+        }
+        if (targets.length !== rows.length) { fields[key] = { unreadable: "not shown in every row" }; continue; }
+        const selectors = relative(rows, targets);
+        if (!selectors.length) { fields[key] = { unreadable: "no selector finds it alone in every row" }; continue; }
+        fields[key] = { selectors, rows: shownRows };
+      }
+      return { container: describe(container), rows: rowSelectors, fields };
+    };
+
+    const ground = (node) => {
+      if (node.kind === "leaf") return { candidates: showing(node).slice(0, 12).map((c) => shown(c[0], c)) };
+      if (node.kind === "object") {
+        const out = {};
+        for (const [name, child] of Object.entries(node.fields)) out[name] = ground(child);
+        return { fields: out };
+      }
+      if (node.kind === "list") return { list: groundList(node) };
+      return {};
+    };
+    return JSON.stringify(ground(args.tree));
+  }
+
+  // ---------------------------------------------------------------- rows
+  if (args.mode === "rows") {
+    const root = args.root;
+    for (const selector of args.rows) {
+      let rows;
+      try { rows = [...root.querySelectorAll(selector)].filter((el) => visible(el)); } catch { continue; }
+      if (!rows.length) continue;
+      const read_rows = [];
+      let broken = "";
+      for (const row of rows) {
+        const values = {};
+        for (const [name, field] of Object.entries(args.fields)) {
+          let hit = null;
+          for (const selector of field.selectors) {
+            let hits;
+            try { hits = selector === ":scope" ? [row] : [...row.querySelectorAll(selector)]; } catch { continue; }
+            if (hits.length === 1) { hit = hits[0]; break; }
+          }
+          if (!hit) { broken = `a row has no single element for ${name || "the value"}`; break; }
+          values[name] = read(hit, field.source);
+        }
+        if (broken) break;
+        read_rows.push(values);
+      }
+      if (!broken) return JSON.stringify({ selector, rows: read_rows });
+    }
+    return JSON.stringify({ broken: "no recorded row selector finds rows whose fields all read" });
+  }
+
+  // ---------------------------------------------------------------- like
+  // Elements a recorded value may have moved to: visible, of the recorded tag, innermost
+  // with text that fits the read rule (args.pattern; null: any text).
+  if (args.mode === "like") {
+    const pattern = args.pattern === null ? /\S/u : new RegExp(args.pattern, "u");
+    const found = [];
+    for (const el of document.body.querySelectorAll(CSS.escape(args.tag))) {
+      if (!visible(el)) continue;
+      const text = read(el, args.source);
+      if (!pattern.test(text)) continue;
+      if (args.source === "text" && [...el.children].some((c) => visible(c) && pattern.test(read(c, "text")))) continue;
+      found.push({ text, element: describe(el) });
+      if (found.length >= 50) break;
+    }
+    return JSON.stringify(found);
+  }
+
+  // ---------------------------------------------------------------- one element
+  // args.target: the element; args.source: how its value is read.
+  return JSON.stringify({ value: read(args.target, args.source) });
+}

@@ -1,0 +1,544 @@
+"""Extracted values that replay by reading the page again, never from the recording.
+
+When an extract is recorded, each value of the model's answer is grounded in the page:
+the element whose text (a form field's value, a link's href) shows it, recorded as act
+records elements (selectors best first, fingerprint, surroundings), with a read rule: the
+whole text, or a pattern with the value's place as its one group ("Items: 3" is read as
+`^Items: (-?\\d[\\d,]*)$`, so it reads 4 when the page shows 4). A list is recorded as a
+repeating structure: rows under a container and a read per field of a row, so a replay
+enumerates the rows the page shows now, in their order and number.
+
+A value the page does not show as it was answered (a count the model made, a yes/no, a
+paraphrase, a value shown in several places with nothing to tell which) is marked
+unreadable: offline, its replay fails and names the field.
+
+A replay returns what the page shows now and how that differs from the recording; the
+caller decides what a difference means (recorded_step: a failed replay).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from dataclasses import replace as replaced
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page
+
+from .cache import RecordedElement
+from .events import Heal
+from .heal import (
+    HEAL_MARGIN,
+    HEAL_THRESHOLD,
+    SAME_CONTEXT,
+    VERIFY_THRESHOLD,
+    Identity,
+    differences,
+    similarity,
+    unique_first,
+)
+from .snapshot import described, describer, frame_scope
+
+UNREADABLE = "unreadable"
+NUMBER = {"int": r"(-?\d[\d,]*)", "float": r"(-?\d[\d,]*(?:\.\d+)?)", "str": r"(.+?)"}
+KEEP = 30  # characters of the text around a value kept in its read pattern
+SPECIAL = set("^$\\.*+?()[]{}|/")
+HOLE = "{}"  # a value's place in the text that identifies its element
+
+
+@cache
+def _source() -> str:
+    return resources.files(__package__).joinpath("readback.js").read_text(encoding="utf-8")
+
+
+def _script(head: str, call: str) -> str:
+    return f"{head} => ({_source()})({call}, {describer()})"
+
+
+def _escape(text: str) -> str:
+    """A literal in a regular expression both Python and JavaScript (u flag) read alike."""
+    return "".join(f"\\{c}" if c in SPECIAL else c for c in text)
+
+
+# --- values -----------------------------------------------------------------------------
+
+
+def _type(value: Any) -> str | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return "int"
+    if isinstance(value, float):
+        return "float"
+    return "str" if isinstance(value, str) else None
+
+
+def shown_as(value: Any) -> list[str]:
+    """The ways a page may write `value`: 1234 as "1234" or "1,234", 9.9 as "9.90"."""
+    if isinstance(value, float):
+        forms = [str(value), f"{value:.2f}", f"{value:,.2f}"]
+        if value.is_integer():
+            forms += [str(int(value)), f"{int(value):,}"]
+    elif isinstance(value, int):
+        forms = [str(value), f"{value:,}"]
+    else:
+        forms = [" ".join(str(value).split())]
+    return sorted(set(forms), key=len, reverse=True)
+
+
+def _find_pattern(value: Any) -> str:
+    """Where `value` stands in a text, as a whole token: "2" is not found in "$29.99"."""
+    alternatives = "|".join(_escape(form) for form in shown_as(value))
+    if isinstance(value, str):
+        return rf"(?<![\p{{L}}\p{{N}}])(?:{alternatives})(?![\p{{L}}\p{{N}}])"
+    return rf"(?<![\p{{L}}\p{{N}}.,])(?:{alternatives})(?![\p{{L}}\p{{N}}]|[.,]\p{{N}})"
+
+
+def parse(text: str, kind: str, pattern: str | None) -> Any:
+    """The value a read rule takes from `text`; None when the text does not fit the rule."""
+    if pattern is not None:
+        found = re.search(pattern, text)
+        if not found:
+            return None
+        text = found.group(1)
+    text = text.strip()
+    if not text:
+        return None
+    try:
+        if kind == "int":
+            return int(text.replace(",", ""))
+        if kind == "float":
+            return float(text.replace(",", ""))
+    except ValueError:
+        return None
+    return text
+
+
+def _read_rule(text: str, token: str, index: int, kind: str) -> str | None:
+    """The pattern that takes the value at `index` out of `text`: None for the whole text."""
+    if text == token and kind == "str":
+        return None
+    before, after = text[:index], text[index + len(token) :]
+    head = ("^" if len(before) <= KEEP else "") + _escape(before[-KEEP:])
+    tail = _escape(after[:KEEP]) + ("$" if len(after) <= KEEP else "")
+    return f"{head}{NUMBER[kind]}{tail}"
+
+
+def _words(name: str) -> set[str]:
+    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name).replace("_", " ")
+    return {word.casefold() for word in spaced.split() if len(word) > 2}
+
+
+def _template(text: str, value: Any) -> str:
+    for form in shown_as(value):
+        if form:
+            text = text.replace(form, HOLE)
+    return text
+
+
+def _identity(element: RecordedElement, value: Any) -> Identity:
+    """What identifies the element a value is read from, with the value left out."""
+    fp = element.fingerprint
+    fp = replaced(fp, name=_template(fp.name, value), text=_template(fp.text, value))
+    return Identity(fp, _template(element.context, value))
+
+
+def _text_words(text: str) -> set[str]:
+    """The words of a text that are not values: numbers in a row change with its data."""
+    return {word for word in text.casefold().split() if not re.search(r"\d", word)}
+
+
+def same_element(recorded: Identity, live: Identity) -> bool:
+    """Is `live` the element the value was recorded from? Both with their values left out.
+
+    heal.verify's gates (role, name, test id, a close fingerprint), but the surroundings
+    are compared by their words that are not numbers, and need only be kept (most of them):
+    a price changing next to the value, or a badge added to its card, does not make it
+    another element; another row's words do.
+    """
+    r, now = recorded.fingerprint, live.fingerprint
+    return (
+        same_place(recorded, live)
+        and (not r.test_id or not now.test_id or r.test_id == now.test_id)
+        and similarity(recorded, live) >= VERIFY_THRESHOLD
+    )
+
+
+def same_place(recorded: Identity, live: Identity) -> bool:
+    """The same role and name (values left out) in the same surroundings: what an element
+    found at the recorded position must keep when its ids and classes were all renamed."""
+    r, now = recorded.fingerprint, live.fingerprint
+    wanted = _text_words(recorded.context)
+    kept = len(wanted & _text_words(live.context)) >= SAME_CONTEXT * len(wanted)
+    return (
+        r.role == now.role
+        and " ".join(r.name.split()).casefold() == " ".join(now.name.split()).casefold()
+        and kept
+    )
+
+
+POSITIONAL = re.compile(r"^xpath=|:nth-of-type\(| > ")  # selectors that pin a position
+
+
+# --- grounding at record time -------------------------------------------------------------
+
+
+def _tree(value: Any) -> dict[str, Any]:
+    """The answer as readback.js's "ground" mode takes it."""
+    if isinstance(value, dict):
+        return {"kind": "object", "fields": {k: _tree(v) for k, v in value.items()}}
+    if isinstance(value, list):
+        return {"kind": "list", "items": [_tree(v) for v in value]}
+    if _type(value) is None:
+        return {"kind": "none"}
+    url = value if isinstance(value, str) and re.match(r"https?://", value) else None
+    return {"kind": "leaf", "pattern": _find_pattern(value), "url": url}
+
+
+def ground(page: Page, value: Any) -> dict[str, Any]:
+    """The read plan of `value` (the answer as JSON data) on the page as it is now."""
+    found = json.loads(
+        page.evaluate(_script("(args)", "args"), {"mode": "ground", "tree": _tree(value)})
+    )
+    return _plan(page, value, found, "")
+
+
+def _unreadable(why: str) -> dict[str, Any]:
+    return {UNREADABLE: why}
+
+
+def _plan(page: Page, value: Any, found: dict[str, Any], name: str) -> dict[str, Any]:
+    if isinstance(value, dict):
+        fields = found.get("fields", {})
+        return {"fields": {k: _plan(page, v, fields.get(k, {}), k) for k, v in value.items()}}
+    if isinstance(value, list):
+        return _list_plan(page, value, found.get("list", {}))
+    if value is None:
+        return {"none": True}
+    kind = _type(value)
+    if kind is None:
+        return _unreadable("a yes/no is the model's judgement, not text the page shows")
+    return _leaf_plan(page, value, kind, found.get("candidates", []), name)
+
+
+def _leaf_plan(
+    page: Page, value: Any, kind: str, candidates: list[dict[str, Any]], name: str
+) -> dict[str, Any]:
+    fitting = []
+    for candidate in candidates:
+        pattern = _read_rule(candidate["text"], candidate["token"], candidate["index"], kind)
+        if candidate["source"] == "href":
+            pattern = None
+        if parse(candidate["text"], kind, pattern) == value:
+            fitting.append((candidate, pattern))
+    if not fitting:
+        return _unreadable(
+            "the page does not show it as it was answered (a count, a sum or a paraphrase "
+            "the model made)"
+        )
+    if len(fitting) > 1:
+        whole = [pair for pair in fitting if pair[0]["text"] == pair[0]["token"]]
+        fitting = whole or fitting
+    if len(fitting) > 1:
+        wanted = _words(name)
+        scored = [(len(wanted & _words(c["label"] + " " + c["text"])), (c, p)) for c, p in fitting]
+        best = max(score for score, _ in scored)
+        named = [pair for score, pair in scored if score == best and best > 0]
+        if len(named) == 1:
+            fitting = named
+        elif not (kind == "str" and len(str(value)) >= 4 and re.search(r"[^\W\d_]", str(value))):
+            return _unreadable(
+                f"the page shows {value!r} in {len(fitting)} places, and nothing tells which "
+                "one the model read"
+            )
+    candidate, pattern = fitting[0]
+    ref, context = described(candidate["element"])
+    element = RecordedElement(
+        selectors=unique_first(page, (), list(ref.candidates) or [ref.selector]),
+        fingerprint=ref.fingerprint,
+        context=context,
+    )
+    return {
+        "element": element.model_dump(mode="json"),
+        "read": candidate["source"],
+        "pattern": pattern,
+        "type": kind,
+    }
+
+
+def _list_plan(page: Page, value: list[Any], found: dict[str, Any]) -> dict[str, Any]:
+    if UNREADABLE in found:
+        return _unreadable(f"a list: {found[UNREADABLE]}")
+    if not value or not found:
+        return _unreadable("an empty list has no rows to read again")
+    ref, _ = described(found["container"])
+    fields = {}
+    for name, shown in found["fields"].items():
+        items = [item if name == "" else item[name] for item in value]
+        fields[name] = _row_field(items, shown)
+    return {
+        "rows": {
+            "container": unique_first(page, (), list(ref.candidates) or [ref.selector]),
+            "row": found["rows"],
+            "fields": fields,
+        }
+    }
+
+
+def _row_field(items: list[Any], shown: dict[str, Any]) -> dict[str, Any]:
+    if UNREADABLE in shown:
+        return shown
+    kinds = {_type(item) for item in items}
+    if len(kinds) != 1 or None in kinds:
+        return _unreadable("its values are not all text or all numbers")
+    kind = kinds.pop()
+    rules = {
+        None
+        if row["source"] == "href"
+        else _read_rule(row["text"], row["token"], row["index"], kind)
+        for row in shown["rows"]
+    }
+    pattern = rules.pop() if len(rules) == 1 else None
+    source = shown["rows"][0]["source"]
+    if any(
+        parse(row["text"], kind, pattern) != item
+        for row, item in zip(shown["rows"], items, strict=True)
+    ):
+        return _unreadable("its rows show it in different ways")
+    return {"selectors": shown["selectors"], "read": source, "pattern": pattern, "type": kind}
+
+
+def unreadable_fields(plan: dict[str, Any], path: str = "") -> Iterator[tuple[str, str]]:
+    """(field path, why) for every value of a plan that cannot be read again."""
+    if UNREADABLE in plan:
+        yield path or "the value", plan[UNREADABLE]
+    for name, child in plan.get("fields", {}).items():
+        yield from unreadable_fields(child, f"{path}.{name}" if path else name)
+    for name, child in plan.get("rows", {}).get("fields", {}).items():
+        yield from unreadable_fields(child, f"{path}[].{name}" if name else f"{path}[]")
+
+
+# --- reading again at replay time ------------------------------------------------------------
+
+
+@dataclass
+class Reading:
+    """What the page shows now for a recorded extract."""
+
+    value: Any = None
+    plan: dict[str, Any] = field(default_factory=dict)  # the plan, healed where it moved
+    heals: list[Heal] = field(default_factory=list)
+    broken: list[str] = field(default_factory=list)  # values the page no longer yields
+
+    def changes(self, recorded: Any) -> list[str]:
+        """How the value read now differs from the recorded one, field by field."""
+        return list(_changes(recorded, self.value, ""))
+
+
+def reread(page: Page, plan: dict[str, Any], recorded: Any) -> Reading:
+    """Read every value of `plan` from the page now; `recorded` is the recorded value (its
+    element is verified with the value itself left out, so a changed value is still read)."""
+    reading = Reading()
+    reading.value, reading.plan = _reread(page, plan, recorded, "", reading)
+    return reading
+
+
+def _reread(page: Page, plan: dict[str, Any], recorded: Any, path: str, reading: Reading):
+    if "fields" in plan:
+        values, plans = {}, {}
+        for name, child in plan["fields"].items():
+            sub = recorded.get(name) if isinstance(recorded, dict) else None
+            where = f"{path}.{name}" if path else name
+            values[name], plans[name] = _reread(page, child, sub, where, reading)
+        return values, {**plan, "fields": plans}
+    if "rows" in plan:
+        return _reread_rows(page, plan, path or "the list", reading), plan
+    if "element" in plan:
+        return _reread_leaf(page, plan, recorded, path or "the value", reading)
+    if plan.get("none"):
+        return None, plan
+    reading.broken.append(f"{path or 'the value'}: cannot be read again ({plan.get(UNREADABLE)})")
+    return recorded, plan
+
+
+@cache
+def _look_script() -> str:
+    return (
+        "(elements, source) => elements.length === 1 ? JSON.stringify({ described: "
+        f"({describer()})(elements[0]), value: JSON.parse(({_source()})"
+        "({ target: elements[0], source }, null)).value })"
+        " : JSON.stringify({ count: elements.length })"
+    )
+
+
+def _reread_leaf(page: Page, plan: dict[str, Any], recorded: Any, path: str, reading: Reading):
+    element = RecordedElement.model_validate(plan["element"])
+    wanted = _identity(element, recorded)
+    scope = frame_scope(page, element.frame_path)
+    tried = []
+    in_place = None  # the element at a recorded position, in its place, ids renamed
+    for index, selector in enumerate(element.selectors):
+        try:
+            seen = json.loads(scope.locator(selector).evaluate_all(_look_script(), plan["read"]))
+        except PlaywrightError:
+            continue
+        if "described" not in seen:
+            tried.append(f"{selector} → {seen['count']} elements")
+            continue
+        value = parse(seen["value"], plan["type"], plan["pattern"])
+        ref, context = described(seen["described"], tuple(element.frame_path))
+        live = RecordedElement(selectors=[selector], fingerprint=ref.fingerprint, context=context)
+        if value is None or not same_element(wanted, _identity(live, value)):
+            tried.append(f"{selector} → another element")
+            placed = value is not None and in_place is None and POSITIONAL.search(selector)
+            if placed and same_place(wanted, _identity(live, value)):
+                in_place = (value, ref, context, _identity(live, value))
+            continue
+        if index == 0:
+            return value, plan
+        moved = element.model_copy(
+            update={
+                "selectors": element.selectors[index:],
+                "fingerprint": ref.fingerprint,
+                "context": context,
+            }
+        )
+        reading.heals.append(
+            Heal(
+                "locator",
+                element.selectors[0],
+                selector,
+                similarity(wanted, _identity(live, value)),
+                differences(wanted, _identity(live, value)),
+            )
+        )
+        return value, {**plan, "element": moved.model_dump(mode="json")}
+    return _heal_leaf(page, plan, element, wanted, path, reading, tried, in_place)
+
+
+def _heal_leaf(page, plan, element, wanted, path, reading, tried, in_place):
+    """The one element of the recorded kind whose text fits the read rule and that looks
+    clearly most like the recorded one (heal.py's thresholds), if any; else the element at
+    the recorded position when it kept its role, name and surroundings (a redesign renamed
+    its ids, test id and classes at once: nothing else could be taken for it)."""
+    found = json.loads(
+        page.evaluate(
+            _script("(args)", "args"),
+            {
+                "mode": "like",
+                "tag": element.fingerprint.tag,
+                "source": plan["read"],
+                "pattern": plan["pattern"],
+            },
+        )
+    )
+    ranked = []
+    for candidate in found:
+        value = parse(candidate["text"], plan["type"], plan["pattern"])
+        if value is None:
+            continue
+        ref, context = described(candidate["element"])
+        live = RecordedElement(
+            selectors=[ref.selector], fingerprint=ref.fingerprint, context=context
+        )
+        identity = _identity(live, value)
+        if identity.fingerprint.role != wanted.fingerprint.role:
+            continue
+        ranked.append((similarity(wanted, identity), value, ref, context, identity))
+    ranked.sort(key=lambda entry: entry[0], reverse=True)
+    confident = (
+        ranked
+        and ranked[0][0] >= HEAL_THRESHOLD
+        and (len(ranked) == 1 or ranked[0][0] - ranked[1][0] >= HEAL_MARGIN)
+    )
+    if confident or in_place is not None:
+        if confident:
+            score, value, ref, context, identity = ranked[0]
+        else:
+            value, ref, context, identity = in_place
+            score = similarity(wanted, identity)
+        healed = RecordedElement(
+            selectors=unique_first(page, (), list(ref.candidates) or [ref.selector]),
+            fingerprint=ref.fingerprint,
+            context=context,
+        )
+        reading.heals.append(
+            Heal(
+                "fingerprint",
+                element.selectors[0],
+                healed.selectors[0],
+                score,
+                differences(wanted, identity),
+            )
+        )
+        return value, {**plan, "element": healed.model_dump(mode="json")}
+    why = "; ".join(tried) or "no selector"
+    best = f"; the best look-alike scored {ranked[0][0]:.2f}" if ranked else ""
+    reading.broken.append(f"{path}: the element it was read from is gone ({why}{best})")
+    return None, plan
+
+
+def _reread_rows(page: Page, plan: dict[str, Any], path: str, reading: Reading) -> list[Any]:
+    rows = plan["rows"]
+    fields = rows["fields"]
+    unreadable = [name or "the value" for name, f in fields.items() if UNREADABLE in f]
+    if unreadable:
+        reading.broken.append(f"{path}: {', '.join(unreadable)} cannot be read again")
+        return []
+    args = {
+        "mode": "rows",
+        "rows": rows["row"],
+        "fields": {
+            name: {"selectors": f["selectors"], "source": f["read"]} for name, f in fields.items()
+        },
+    }
+    script = _script("(root, args)", "{ ...args, root }")
+    result = None
+    for selector in [*rows["container"], "body"]:
+        try:
+            locator = page.locator(selector)
+            if locator.count() != 1:
+                continue
+            result = json.loads(locator.evaluate(script, args))
+        except PlaywrightError:
+            continue
+        if "broken" not in result:
+            if selector != rows["container"][0]:
+                reading.heals.append(Heal("locator", rows["container"][0], selector))
+            break
+    if result is None or "broken" in result:
+        reading.broken.append(
+            f"{path}: its rows are no longer found ({(result or {}).get('broken', 'no container')})"
+        )
+        return []
+    values = []
+    for number, row in enumerate(result["rows"], 1):
+        item = {}
+        for name, f in fields.items():
+            item[name] = parse(row[name], f["type"], f["pattern"])
+            if item[name] is None:
+                reading.broken.append(
+                    f"{path}[{number - 1}].{name or 'value'}: the page shows {row[name]!r}, "
+                    "which the recorded read rule does not take"
+                )
+        values.append(item[""] if set(item) == {""} else item)
+    return values
+
+
+def _changes(recorded: Any, now: Any, path: str) -> Iterator[str]:
+    where = path or "the value"
+    if isinstance(recorded, dict) and isinstance(now, dict):
+        for name in recorded:
+            yield from _changes(recorded[name], now.get(name), f"{path}.{name}" if path else name)
+    elif isinstance(recorded, list) and isinstance(now, list):
+        if len(recorded) != len(now):
+            yield f"{where}: {len(recorded)} recorded, the page now shows {len(now)}"
+        for index, (a, b) in enumerate(zip(recorded, now, strict=False)):
+            yield from _changes(a, b, f"{path}[{index}]")
+    elif recorded != now:
+        yield f"{where}: recorded {recorded!r}, the page now shows {now!r}"
