@@ -264,10 +264,11 @@ class Steps:
             recording = self._recording("act", instruction, variables or {})
             ok = recording is not None and _blind_act(self.ai.page, recording)
             self._note("act", "blind", ok, f"{instruction!r}: its selector finds nothing usable")
-            ok_witness = True  # acts were verified in the witness era as they are now
-        self._run("act", lambda: self.ai.act(instruction, variables=variables, timeout=5000))
-        if self.outcome is not None and not ok_witness:
-            self._note("act", "witness", False, instruction)
+        try:
+            self._run("act", lambda: self.ai.act(instruction, variables=variables, timeout=5000))
+        except Failed:  # acts were verified in the witness era as they are now
+            self._note("act", "witness", False, f"{instruction!r} failed")
+            raise
 
     def extract(self, instruction: str, schema: type[BaseModel]) -> Any:
         if self.outcome is not None:
@@ -483,6 +484,10 @@ MUTATIONS = [
            (DATA, "A rechargeable front light", "A USB-rechargeable headlight")),
     benign("filter panel moved after the list", ("/inventory", '<aside class="filter-panel"',
                                                  '<aside style="order: 2" class="filter-panel"')),
+    benign("log in button test id renamed",
+           ("/", 'data-test="login-button"', 'data-test="sign-in"')),
+    benign("footer copy reworded", *[(p, "All rights reserved.", "Made for the trail.")
+                                     for p in PAGES]),
     benign("redesign (all of the above at once)", *[(p, "<head>", "<head>") for p in PAGES]),
     # regressions
     regression("Bike Light price wrong", (DATA, "price: 999,", "price: 1099,")),
@@ -525,6 +530,11 @@ MUTATIONS = [
     regression("item total shows the tax", (
         JS, '$(".summary-subtotal").textContent = money(totals.items);',
         '$(".summary-subtotal").textContent = money(totals.tax);')),
+    regression("checkout button disabled", (JS, "checkout.disabled = cart.count() === 0;",
+                                            "checkout.disabled = true;")),
+    regression("catalogue prices a cent off", (
+        JS, '$(".product-price", card).textContent = money(product.price);',
+        '$(".product-price", card).textContent = money(product.price + 1);')),
     regression("cart line price wrong", (JS, "$(\".item-price\", row).textContent = "
                                              "money(product.price);",
                                          "$(\".item-price\", row).textContent = "
@@ -551,6 +561,8 @@ TARGETS = {
     "order total wrong": "checkout",
     "item total shows the tax": "checkout",
     "cart line price wrong": "cart",
+    "checkout button disabled": "checkout",
+    "catalogue prices a cent off": "catalogue",
 }
 for _mutation in MUTATIONS:
     if _mutation.name in TARGETS:
