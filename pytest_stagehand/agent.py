@@ -822,7 +822,8 @@ class _Run:
             for index in step["actions"]:
                 recorded = recording.actions[index]
                 action, element, heal = resolved_action(
-                    self.page, recorded, self.values, self.ai.steplog.mask
+                    self.page, recorded, self.values,
+                    instruction=step.get("instruction", ""), mask=self.ai.steplog.mask,
                 )
                 if heal is not None:
                     self.heals.append((index, element, heal))

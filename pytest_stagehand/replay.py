@@ -66,6 +66,7 @@ def resolved_action(
     page: Page,
     recorded: RecordedAction,
     values: Mapping[str, str] | None = None,
+    *,
     instruction: str = "",
     mask: Callable[[str], str] | None = None,
 ) -> tuple[Action, RecordedElement | None, Heal | None]:
@@ -220,7 +221,8 @@ class RecordingResolver(_Replaying):
             # Earlier steps' values count too: the page may echo any of them.
             values = {**self.steplog.variables, **request.values}
             action, element, heal = resolved_action(
-                self.page, recorded, values, request.instruction, self.steplog.mask
+                self.page, recorded, values,
+                instruction=request.instruction, mask=self.steplog.mask,
             )
             try:
                 perform(self.page, action, request.values, request.timeout)
@@ -370,7 +372,8 @@ class StepRecorder(_Replaying):
         try:
             for index, recorded in enumerate(recording.actions):
                 action, element, heal = resolved_action(
-                    self.page, recorded, self.steplog.variables, instruction, self.steplog.mask
+                    self.page, recorded, self.steplog.variables,
+                    instruction=instruction, mask=self.steplog.mask,
                 )
                 if heal is not None and element is not None:
                     updated, event.heal = updated.healed(index, element, heal), heal
