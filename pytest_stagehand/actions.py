@@ -250,9 +250,11 @@ def perform(
         raise ValueError(f"unknown method {method!r}")
 
 
-# "" when a person could click the element itself; else what stands for it: "label:<i>"
-# (its i-th visible <label>) or "point" (whatever covers its centre: the visible wrapper
-# of a styled control that is transparent, or lies under another element).
+# "" when a person could click the element itself, or when something else covers it (a
+# banner, a modal: Playwright then waits and names it, and `covered` says so); else what
+# stands for it: "label:<i>" (its i-th visible <label>) or "point" (what covers its centre,
+# when that is part of the control's own wrapper and no control itself: the visible slider
+# of a styled checkbox). A covering button or link is never clicked in its place.
 STAND_IN = """el => {
   const box = el.getBoundingClientRect();
   if (!box.width || !box.height) return "";
@@ -266,15 +268,21 @@ STAND_IN = """el => {
   const covered = !!hit && hit !== el && !el.contains(hit) && !labels.some((l) => l.contains(hit));
   if (!transparent && !covered) return "";
   const shown = labels.findIndex((l) => l.checkVisibility() && l.getBoundingClientRect().width > 0);
-  return shown >= 0 ? `label:${shown}` : "point";
+  if (shown >= 0) return `label:${shown}`;
+  const wrapper = el.parentElement;
+  const control = "a[href], button, input, select, textarea, [role=button], [role=link]";
+  const own = !!hit && !!wrapper && wrapper !== document.body && wrapper.contains(hit)
+    && !hit.closest(control);
+  return covered && own ? "point" : "";
 }"""
 CHECKED_WAIT_MS = 1000  # how long a click's effect on a checkbox may take to show
 
 
 def _click_as_a_person(target: Locator, timeout: float | None) -> None:
     """Click the element, or, when it is transparent or covered (a styled checkbox under
-    its slider), the control that stands for it: its label, else what covers it. Playwright
-    alone would wait for the element to be clickable until the step times out."""
+    its slider), the control that stands for it: its label, else the part of its own
+    wrapper that covers it. Playwright alone would wait for the element to be clickable
+    until the step times out."""
     stand_in = target.evaluate(STAND_IN, timeout=timeout)
     if not stand_in:
         target.click(timeout=timeout)

@@ -158,6 +158,11 @@ def test_a_recorded_click_on_a_covered_button_fails_without_asking_the_model(
     ai.act("click pay now")  # recorded while nothing covers the button
     assert ai.locator("#paid").inner_text() == "Paid"
 
+    # The next run (its own Recordings: within one test a second use is another step).
+    ai.resolver = RecordingResolver(
+        ai.page, ai.resolver.inner, Recordings(store, tmp_path / "test_checkout.py", "auto"),
+        ai.steplog, has_model=True,
+    )
     ai.goto("act/covered.html")  # the banner is back: the recorded button is right, covered
     with pytest.raises(ElementCovered, match=r'class="cookie-banner"'):
         ai.act("click pay now", timeout=1000)
