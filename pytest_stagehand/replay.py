@@ -14,7 +14,7 @@ import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
@@ -268,6 +268,25 @@ WORD = re.compile(r"\w+(?:[.,:@/'-]\w+)*")
 ORIGIN = "%origin%"  # the page's own scheme://host:port in a recorded value
 
 
+def _filled(data: Any, values: Mapping[str, str]) -> Any:
+    """`data` with variable values put in for their %name% placeholders, all the way down."""
+    return _each_text(data, lambda text: substitute(text, values))
+
+
+def _masked(data: Any, mask: Callable[[str], str]) -> Any:
+    return _each_text(data, mask)
+
+
+def _each_text(data: Any, change: Callable[[str], str]) -> Any:
+    if isinstance(data, str):
+        return change(data)
+    if isinstance(data, dict):
+        return {key: _each_text(item, change) for key, item in data.items()}
+    if isinstance(data, list):
+        return [_each_text(item, change) for item in data]
+    return data
+
+
 def schema_id(schema: type[BaseModel]) -> str:
     """Name and shape of a schema: a recorded value replays only into the same shape."""
     shape = json.dumps(schema.model_json_schema(), sort_keys=True)
@@ -305,9 +324,10 @@ class StepRecorder(_Replaying):
         elif unreadable := list(unreadable_fields(data["reads"])):
             return self._stale_or_fail(key, recording, step, _unreadable(unreadable))
         else:
-            recorded = json.loads(
-                json.dumps(data["value"]).replace(ORIGIN, origin_of(self.page.url))
-            )
+            recorded = _filled(
+                json.loads(json.dumps(data["value"]).replace(ORIGIN, origin_of(self.page.url))),
+                self.steplog.variables,
+            )  # the page shows the values the model saw as %name%
             reading = reread(self.page, data["reads"], recorded)
             changes = reading.changes(recorded)
             if reading.broken:
@@ -316,7 +336,8 @@ class StepRecorder(_Replaying):
                 problem = "the page shows other values now: " + "; ".join(changes)
                 return self._stale_or_fail(key, recording, step, problem, tuple(changes))
             else:
-                value = schema.model_validate(reading.value)
+                # As the model answers it live: a value the page echoes stays its %name%.
+                value = schema.model_validate(_masked(reading.value, self.steplog.mask))
                 event.cache = "hit"
                 if reading.heals:
                     healed = recording.model_copy(update={"data": {**data, "reads": reading.plan}})
@@ -338,7 +359,8 @@ class StepRecorder(_Replaying):
     ) -> None:
         """Record the answer with where each value of it is shown (readback.ground)."""
         key = self.recordings.key("extract", instruction, self.page.url, scope=scope)
-        plan = ground(self.page, value.model_dump(mode="json"))
+        # The model saw variable values as %name%: the page shows the values themselves.
+        plan = ground(self.page, _filled(value.model_dump(mode="json"), self.steplog.variables))
         # Page text may echo a variable's value: it is recorded as its %name% placeholder.
         # Links on the page's own origin are recorded as %origin%/..., so they follow the
         # app from a test server's random port, or from staging to production.
