@@ -57,7 +57,10 @@ class Total(BaseModel):
     total: str
 
 
-def _agent_done(_request: Any) -> dict[str, Any]:
+def _agent_done(request: Any) -> dict[str, Any]:
+    """Look first, then report: a success claimed with nothing done is refused."""
+    if "Waited" not in request.text:
+        return {"thought": "Let the page settle.", "call": {"tool": "wait", "seconds": 0.1}}
     return {
         "thought": "The order page is shown.",
         "call": {"tool": "done", "success": True, "reasoning": "shown", "output": None},
