@@ -369,7 +369,9 @@ def conflict(recorded: Identity, candidate: Identity) -> str | None:
     A heal onto such a look-alike would act on something the test's author never meant.
     """
     r, c = recorded.fingerprint, candidate.fingerprint
-    if tuple(r.frame_path) != tuple(c.frame_path):
+    # Frames are told apart by depth: a redesign may rename the iframe itself (its
+    # selector changes), but an element never moves into or out of a frame unasked.
+    if len(r.frame_path) != len(c.frame_path):
         return "in another frame"
     if _in_dialog(r) != _in_dialog(c):
         return "inside a dialog" if _in_dialog(c) else "outside the dialog it was in"
