@@ -105,9 +105,10 @@ def test_the_exported_code_reads_like_playwright_and_holds_no_secret(exported: P
     assert "page.locator('[data-test=\"signup-confirm\"]').fill(PASSWORD)" in signup
     assert "expect(page).to_have_url(re.compile('/inventory$'))" in signup
     shopping = texts["test_shopping_playwright"]
+    # The badge claim's recorded check is bound to the badge: exported as its text.
     assert (
-        "expect(page.get_by_role('link', name='Cart', exact=True).first).to_be_visible()\n"
-        "    expect(page.get_by_text('2', exact=True).first).to_be_visible()"
+        "expect(page.locator('[data-test=\"shopping-cart-badge\"]'))"
+        ".to_have_text('2', use_inner_text=True)"
     ) in shopping
 
 
