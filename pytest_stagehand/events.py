@@ -12,10 +12,10 @@ import html
 import json
 import re
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from .errors import StagehandError
 from .usage import CallUsage
@@ -198,3 +198,15 @@ class StepLog:
         for exchange in event.exchanges:
             exchange.prompt = self.mask(exchange.prompt)
             exchange.answer = self.mask(exchange.answer)
+
+
+def each_text(data: Any, change: Callable[[str], str]) -> Any:
+    """`data` (JSON-like) with `change` applied to every string in it, all the way down:
+    how masks and variable values reach recorded and reported data."""
+    if isinstance(data, str):
+        return change(data)
+    if isinstance(data, dict):
+        return {key: each_text(item, change) for key, item in data.items()}
+    if isinstance(data, list):
+        return [each_text(item, change) for item in data]
+    return data

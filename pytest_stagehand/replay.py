@@ -31,7 +31,7 @@ from .cache import (
     StepKey,
 )
 from .errors import ActionFailed, HealFailed
-from .events import Heal, StepEvent, StepLog
+from .events import Heal, StepEvent, StepLog, each_text
 from .heal import SAME_CONTEXT, Identity, context_of, describe_recorded, differences, unique_first
 from .readback import ground, reread, unreadable_fields
 from .snapshot import frame_scope, inspect, origin_of, snapshot
@@ -270,21 +270,7 @@ ORIGIN = "%origin%"  # the page's own scheme://host:port in a recorded value
 
 def _filled(data: Any, values: Mapping[str, str]) -> Any:
     """`data` with variable values put in for their %name% placeholders, all the way down."""
-    return _each_text(data, lambda text: substitute(text, values))
-
-
-def _masked(data: Any, mask: Callable[[str], str]) -> Any:
-    return _each_text(data, mask)
-
-
-def _each_text(data: Any, change: Callable[[str], str]) -> Any:
-    if isinstance(data, str):
-        return change(data)
-    if isinstance(data, dict):
-        return {key: _each_text(item, change) for key, item in data.items()}
-    if isinstance(data, list):
-        return [_each_text(item, change) for item in data]
-    return data
+    return each_text(data, lambda text: substitute(text, values))
 
 
 def schema_id(schema: type[BaseModel]) -> str:
@@ -337,7 +323,7 @@ class StepRecorder(_Replaying):
                 return self._stale_or_fail(key, recording, step, problem, tuple(changes))
             else:
                 # As the model answers it live: a value the page echoes stays its %name%.
-                value = schema.model_validate(_masked(reading.value, self.steplog.mask))
+                value = schema.model_validate(each_text(reading.value, self.steplog.mask))
                 event.cache = "hit"
                 if reading.heals:
                     healed = recording.model_copy(update={"data": {**data, "reads": reading.plan}})

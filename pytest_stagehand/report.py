@@ -29,7 +29,7 @@ from allure_commons.reporter import AllureReporter
 from allure_commons.types import AttachmentType
 from allure_commons.utils import uuid4
 
-from .events import StepEvent, StepLog
+from .events import StepEvent, StepLog, each_text
 from .settings import Settings
 from .usage import CallUsage, UsageTotals
 
@@ -59,16 +59,6 @@ SLOWEST = 5
 # --- records: the one masked, serialisable form of a step -------------------------------
 
 
-def _masked(value: Any, mask: Mask) -> Any:
-    if isinstance(value, str):
-        return mask(value)
-    if isinstance(value, dict):
-        return {key: _masked(item, mask) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_masked(item, mask) for item in value]
-    return value
-
-
 def step_record(event: StepEvent, mask: Mask) -> Record:
     """A step as plain JSON data, every string masked (heals and usage included)."""
     record = {
@@ -89,7 +79,7 @@ def step_record(event: StepEvent, mask: Mask) -> Record:
         "error": event.error,
         "calls": [asdict(call) for call in event.calls],
     }
-    return _masked(record, mask)
+    return each_text(record, mask)
 
 
 def usage_of(records: Iterable[Record]) -> UsageTotals:
