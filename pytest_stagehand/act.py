@@ -35,6 +35,7 @@ from .heal import describe, recorded_element, resolve
 from .llm import Message, ModelClient
 from .prompts import ActChoice, ChoiceProblem
 from .snapshot import Snapshot, snapshot
+from .tabs import outline
 
 ID_AT_LINE_START = re.compile(r"^\s*\[([^\]]+)\]")
 
@@ -116,7 +117,7 @@ class ModelResolver:
     def _attempt(
         self, request: ActRequest, event: StepEvent, failure: str | None = None
     ) -> list[Action]:
-        before = snapshot(self.page)
+        before = outline(self.page)  # with the dialog that blocks it, or its tabs
         messages = prompts.act_messages(
             request.instruction,
             before.url,

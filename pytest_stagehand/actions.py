@@ -15,22 +15,31 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from weakref import WeakKeyDictionary
 
+from playwright.sync_api import Download, Locator, Page, Request
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Locator, Page, Request
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from .dialogs import DIALOG_METHODS, answer_dialog, blocked, may_open
 from .errors import ElementCovered
 from .events import CacheStatus
+from .files import upload
 from .prompts import ChoiceProblem, Method
 from .snapshot import ElementRef, Fingerprint, Snapshot, frame_scope
+from .tabs import switch_tab
 from .usage import CallUsage, UsageTotals
 
-PAGE_METHODS: frozenset[str] = frozenset({"press", "scroll"})  # need no element
+PAGE_METHODS: frozenset[str] = frozenset({"press", "scroll", "switch_tab"} | DIALOG_METHODS)
 EDITABLE_ROLES = frozenset({"textbox", "searchbox", "combobox", "spinbutton", "slider"})
 CHECKABLE_ROLES = frozenset(
     {"checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"}
 )
-ONE_ARGUMENT = {"fill": "the text", "type": "the text", "press": "the key", "scroll": "the amount"}
+ONE_ARGUMENT = {
+    "fill": "the text",
+    "type": "the text",
+    "press": "the key",
+    "scroll": "the amount",
+    "switch_tab": "the title or URL of the tab",
+}
 SCROLL_AMOUNT = re.compile(r"^-?\d+(\.\d+)?(px|%)?$")
 VARIABLE = re.compile(r"%(\w+)%")
 
@@ -76,6 +85,8 @@ class ActResult:
     actions: list[Action]
     usage: UsageTotals = field(default_factory=UsageTotals)
     cache: CacheStatus = "none"
+    # The files the step downloaded (Playwright's Download; `.path()` is where it is saved).
+    downloads: list[Download] = field(default_factory=list)
 
     @classmethod
     def of(
@@ -111,10 +122,16 @@ def action_for(
         raise ChoiceProblem(f"{method} takes exactly one argument, {count}.")
     if method == "select_option" and not arguments:
         raise ChoiceProblem("select_option needs the label of the option to choose.")
+    if method == "accept_dialog" and len(arguments) > 1:
+        raise ChoiceProblem("accept_dialog takes at most one argument, the text for a prompt.")
+    if method == "upload" and (not arguments or not all(VARIABLE.fullmatch(a) for a in arguments)):
+        raise ChoiceProblem('upload takes the files as variables, one each, e.g. ["%resume%"].')
     if method == "scroll" and not SCROLL_AMOUNT.match(arguments[0].strip()):
         raise ChoiceProblem(
             f'scroll takes pixels ("400", "-400") or a fraction ("50%"), not {arguments[0]!r}.'
         )
+    if method in PAGE_METHODS - {"press", "scroll"}:
+        element = None  # a dialog or a tab: no element of the page, whatever the model says
     if element is None:
         if method not in PAGE_METHODS:
             raise ChoiceProblem(f"{method} needs an element_id.")
@@ -222,14 +239,31 @@ def perform(
     if action.selector is None:
         if method == "press":
             page.keyboard.press(args[0])
+        elif method in DIALOG_METHODS:
+            text = action.arguments[0] if action.arguments else None
+            answer_dialog(page, method, text, args[0] if args else None)
+        elif method == "switch_tab":
+            switch_tab(page, args[0])
         else:
             page.evaluate(f"amount => ({SCROLL})(null, amount)", args[0])
         return
+    with may_open(page):  # a dialog the action opens is held for the next step
+        _perform_on_element(page, action, args, timeout)
+
+
+def _perform_on_element(
+    page: Page, action: Action, args: list[str], timeout: float | None
+) -> None:
+    method = action.method
     target = action.locator(page)
     if method == "click":
         _click_as_a_person(target, timeout)
     elif method == "double_click":
         target.dblclick(timeout=timeout)
+    elif method == "right_click":
+        target.click(button="right", timeout=timeout)
+    elif method == "upload":
+        upload(page, target, args, timeout)
     elif method == "fill":
         target.fill(args[0], timeout=timeout)
     elif method == "type":
@@ -378,6 +412,8 @@ def settle(page: Page, *, after_action: bool = False, cap: float = SETTLE_CAP_S)
 
     Never raises for a busy page: a page that does not settle in time is used as it is.
     """
+    if blocked(page):
+        return  # a held dialog blocks the page until a step answers it
     deadline = time.monotonic() + cap
     open_requests = watch_network(page)
 

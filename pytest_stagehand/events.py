@@ -20,7 +20,7 @@ from typing import Any, Literal, Protocol
 from .errors import StagehandError
 from .usage import CallUsage
 
-StepKind = Literal["act", "observe", "extract", "assert", "agent", "goto"]
+StepKind = Literal["act", "observe", "extract", "assert", "agent", "goto", "dialog"]
 CacheStatus = Literal["hit", "miss", "healed", "refreshed", "off", "none"]
 MASK = "***"
 SHORT_SECRET = 4  # values shorter than this are masked only as whole tokens

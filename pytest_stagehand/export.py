@@ -318,11 +318,21 @@ def _do_line(do: Do, step: Record, variables: Variables) -> str:
     if do.target is None:
         if do.method == "press":
             return f"page.keyboard.press({args[0]})"
+        if do.method in ("accept_dialog", "dismiss_dialog"):
+            answer = f"accept({', '.join(args)})" if do.method == "accept_dialog" else "dismiss()"
+            return (
+                f'page.once("dialog", lambda dialog: dialog.{answer})'
+                "  # Playwright: put this above the step that opens the dialog"
+            )
+        if do.method == "switch_tab":
+            return f"page = next(p for p in page.context.pages if p.title() == {args[0]})"
         return f"page.mouse.wheel(0, {int(float(do.arguments[0].rstrip('%')))})  # scroll"
     target, joined = locator(do.target), ", ".join(args)
     calls = {
         "click": "click()",
         "double_click": "dblclick()",
+        "right_click": 'click(button="right")',
+        "upload": f"set_input_files([{joined}])",
         "fill": f"fill({joined})",
         "type": f"press_sequentially({joined})",
         "press": f"press({joined})",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, TypeVar, get_type_hints, overload
 from urllib.parse import urljoin
 
@@ -15,13 +16,16 @@ from typing_extensions import is_typeddict
 
 from .act import ModelResolver, Resolver, act
 from .actions import Action, ActResult, settle, watch_network
+from .dialogs import Dialogs, watch_dialogs
 from .errors import InvalidArgument, PageClosed
 from .evaluator import Evaluator, Verdict
 from .events import StepLog
 from .extract import extract
+from .files import upload_variables, watch_downloads
 from .llm import ModelClient
 from .observe import observe
 from .replay import RecordingResolver, StepRecorder
+from .tabs import Tabs
 
 T = TypeVar("T", bound=BaseModel)
 D = TypeVar("D")
@@ -54,7 +58,41 @@ class AIPage:
         self.resolver = resolver or ModelResolver(page, client, self.steplog)
         self.evaluator = evaluator or Evaluator(page, client, self.steplog)  # judges claims
         self.recorder = recorder  # recordings of extract and observe, when there are any
-        watch_network(page)  # from now on, so settling sees the requests goto starts
+        self.tabs = Tabs(page, self._watch)  # the page acted on follows the tabs steps open
+        self._watch(page)
+
+    def _watch(self, page: Page) -> None:
+        """Watch a page the steps may act on: its requests (from now on, so settling sees
+        the requests goto starts), its dialogs and its downloads."""
+        watch_network(page)
+        watch_dialogs(page, self.steplog)
+        watch_downloads(page)
+
+    @property
+    def dialogs(self) -> Dialogs:
+        """The native dialogs of the page acted on: `.pending`, `.seen`."""
+        return watch_dialogs(self.page, self.steplog)
+
+    @property
+    def pages(self) -> list[Page]:
+        """The open pages (tabs and popups) of the browser context, in the order they opened."""
+        return self.tabs.pages
+
+    def switch_to(self, tab: int | str | Page) -> Page:
+        """Act on another open tab from now on: an index into `pages`, its exact title or
+        URL, or the Page. `act("switch to the tab titled ...")` does the same in English."""
+        with self.open_page(f"switch_to({tab!r})"):
+            self._use(self.tabs.switch(tab))
+        return self.page
+
+    def _use(self, page: Page) -> None:
+        """Act on `page` from now on: every part that reads the page reads this one."""
+        if page is self.page:
+            return
+        for part in (self, self.resolver, getattr(self.resolver, "inner", None),
+                     self.evaluator, self.recorder):
+            if part is not None and hasattr(part, "page"):
+                part.page = page
 
     @contextmanager
     def unrecorded(self) -> Iterator[None]:
@@ -86,6 +124,8 @@ class AIPage:
         )
         if self.page.is_closed():
             raise closed
+        if not step.startswith("act("):  # only act answers a held dialog: others would block
+            self.dialogs.dismiss_pending(f"{step} does not answer it")
         try:
             yield
         except PlaywrightError:
@@ -115,9 +155,24 @@ class AIPage:
         `secret_fields` limits, per variable, the fields its value may be typed into (the
         agent passes it; by default the instruction names the field)."""
         with self.open_page(f"act({step!r})"):
-            return act(
+            result = act(
                 self.page, self.resolver, self.steplog, step, variables, timeout, secret_fields
             )
+            downloads = watch_downloads(self.page).take()
+        self._use(self.tabs.after_step())  # a tab the step opened or switched to
+        return dataclasses.replace(result, downloads=downloads) if downloads else result
+
+    def upload(
+        self,
+        instruction: str,
+        files: Mapping[str, str | Path],
+        timeout: float | None = None,
+    ) -> ActResult:
+        """Choose files in a file field (or with the button that opens the file chooser):
+        `files` maps each %name% of the instruction to a path, e.g.
+        `upload("upload %resume% to the resume field", files={"resume": "cv.pdf"})`.
+        Like variables, the paths never reach the model or the recordings."""
+        return self.act(instruction, upload_variables(instruction, files), timeout)
 
     def observe(self, instruction: str | None = None, scope: str | None = None) -> list[Action]:
         """Elements matching `instruction` (or the main interactive ones) as replayable Actions."""

@@ -63,6 +63,11 @@ Method = Literal[
     "hover",
     "scroll",
     "drag_and_drop",
+    "right_click",
+    "upload",
+    "accept_dialog",
+    "dismiss_dialog",
+    "switch_tab",
 ]
 
 T = TypeVar("T", bound=BaseModel)
@@ -122,7 +127,7 @@ def page_data(text: str) -> str:
 
 METHODS = """\
 Methods and their arguments:
-- click, double_click, hover: any element; no arguments.
+- click, double_click, right_click, hover: any element; no arguments.
 - fill: replace the text of a text field; [text].
 - type: type text key by key into a field; [text].
 - press: press a key or chord, e.g. ["Enter"] or ["Control+A"]; on an element, or on the
@@ -131,7 +136,14 @@ Methods and their arguments:
 - check, uncheck: a checkbox, radio button or switch; no arguments.
 - scroll: an element, or the page with element_id null; ["400"] scrolls 400 pixels down,
   ["-400"] up, ["50%"] to half way, ["100%"] to the end.
-- drag_and_drop: drag the element onto another; [id of the element to drop it on]."""
+- drag_and_drop: drag the element onto another; [id of the element to drop it on].
+- upload: choose files in a file field, or with the button that opens the file chooser;
+  [%variable%, ...], one variable per file.
+- accept_dialog, dismiss_dialog: answer the browser dialog (alert, confirm, prompt) shown
+  in place of the snapshot, element_id null; accept_dialog takes [text] to type into a
+  prompt, else []. With no dialog shown, the answer is kept for the next dialog.
+- switch_tab: make another open tab the page, element_id null; [its title or URL exactly
+  as listed under "Open tabs"]."""
 
 VARIABLES = """\
 Variables: {names}. Their values are secret and filled in later: where a value is needed,
@@ -277,6 +289,34 @@ def feedback(messages: Sequence[Message], answer: BaseModel, problem: str) -> li
             "snapshot.",
         ),
     ]
+
+
+# --- the browser around the page (issue 15): dialogs and tabs ----------------------------
+
+DIALOG_OUTLINE = """\
+A browser dialog is open and blocks the page until it is answered:
+[dialog] {kind} "{message}"{default}
+Answer it with accept_dialog or dismiss_dialog (element_id null); nothing else can be done
+on the page until then."""
+
+OPEN_TABS = 'Open tabs (switch_tab takes the title or URL):\n{tabs}'
+
+
+def dialog_outline(kind: str, message: str, default: str = "") -> str:
+    """The open dialog, in place of the page's snapshot."""
+    shown = f' default="{default}"' if default else ""
+    return DIALOG_OUTLINE.format(kind=kind, message=message, default=shown)
+
+
+def open_tabs(tabs: Sequence[tuple[str, str, bool]]) -> str:
+    """The open tabs (title, URL, whether it is the page acted on), after the snapshot."""
+    lines = "\n".join(
+        f'- "{title}" {url}{" (this page)" if current else ""}' for title, url, current in tabs
+    )
+    return OPEN_TABS.format(tabs=lines)
+
+
+# --- end of browser section --------------------------------------------------------------
 
 
 # --- sending -----------------------------------------------------------------------------

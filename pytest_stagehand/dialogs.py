@@ -1,0 +1,216 @@
+"""Native dialogs (alert, confirm, prompt, beforeunload): seen by the model, answered by act.
+
+A native dialog blocks its page: Playwright's action that opened it does not return until
+the dialog is answered, and Playwright dismisses every dialog no listener takes. So that
+"click Delete" then "accept the confirmation" reads as two steps, the dialog an action
+opens is held: the action returns at once (`Dialogs.may_open`), the page stays blocked,
+and the next act step sees the dialog instead of the page (`outline`) and answers it with
+`accept_dialog` / `dismiss_dialog`. An answer given while no dialog is open is kept for
+the next one (Playwright's `page.once("dialog", ...)`).
+
+Nothing waits forever on a held dialog: any other step of the page dismisses it first, and
+a Playwright call left blocked by it dismisses it after DIALOG_HOLD_S. Every dialog no
+step answered is dismissed, as Playwright does, and shows in the step log as a "dialog"
+step saying so.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from weakref import WeakKeyDictionary
+
+import greenlet
+from playwright.sync_api import Dialog, Page
+
+from . import prompts
+from .errors import ActionFailed
+from .events import StepLog
+
+DIALOG_METHODS: frozenset[str] = frozenset({"accept_dialog", "dismiss_dialog"})
+DIALOG_HOLD_S = 2.0  # how long a Playwright call may stay blocked by a held dialog
+
+
+class _DialogOpened(Exception):
+    """Interrupts the Playwright call that a dialog blocks (internal to `may_open`)."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What to do with a dialog: accept (with the text for a prompt) or dismiss."""
+
+    accept: bool
+    text: str | None = None  # with %name% placeholders, never a value
+
+
+@dataclass(frozen=True)
+class SeenDialog:
+    """A dialog the page showed and what became of it, for the log and the test."""
+
+    kind: str  # alert, confirm, prompt, beforeunload
+    message: str
+    outcome: str  # "accepted", "dismissed", "held"
+
+
+class Dialogs:
+    """The native dialogs of one page: the one held for the next act step, the answer
+    kept for the next dialog, and every dialog seen so far (`seen`)."""
+
+    def __init__(self, page: Page, steplog: StepLog) -> None:
+        self.page = page
+        self.steplog = steplog
+        self.pending: Dialog | None = None
+        self.seen: list[SeenDialog] = []
+        self._armed: tuple[Answer, str] | None = None  # the answer and its values' mask
+        self._acting: greenlet.greenlet | None = None  # the test, inside an action
+        self._answering = False
+        self._dismissing: asyncio.Future | None = None  # a held dialog's expiry, in the loop
+        page.on("dialog", self._opened)
+
+    # --- the listener -------------------------------------------------------------------
+
+    def _opened(self, dialog: Dialog) -> None:
+        if self._armed is not None:
+            (answer, value), self._armed = self._armed, None
+            self._answer(dialog, answer, value)
+            return
+        if self._acting is not None and self.pending is None:
+            self.pending = self._held(dialog)
+            self.seen.append(SeenDialog(dialog.type, dialog.message, "held"))
+            acting, self._acting = self._acting, None
+            acting.throw(_DialogOpened())  # the action returns; the page stays blocked
+            return
+        self._dismiss_unanswered(dialog, "no step answered it")
+
+    def _held(self, dialog: Dialog) -> Dialog:
+        """Hold `dialog`, and dismiss it if a Playwright call is still blocked by it after
+        DIALOG_HOLD_S (the event loop runs only during Playwright calls)."""
+
+        def expire() -> None:
+            if self.pending is dialog and not self._answering:
+                self.pending = None
+                self._log(dialog, f"dismissed: no step answered it in {DIALOG_HOLD_S:g} s")
+                self._dismissing = asyncio.ensure_future(dialog._impl_obj.dismiss())
+
+        asyncio.get_running_loop().call_later(DIALOG_HOLD_S, expire)
+        return dialog
+
+    @contextmanager
+    def may_open(self) -> Iterator[None]:
+        """Run an action that may open a dialog: the action returns when one opens, and
+        the dialog is held for the next step."""
+        self._acting = greenlet.getcurrent()
+        try:
+            yield
+        except _DialogOpened:
+            pass
+        finally:
+            self._acting = None
+
+    # --- answering ----------------------------------------------------------------------
+
+    def answer(self, method: str, text: str | None, value: str | None) -> None:
+        """Answer the held dialog (`text` with %name%, `value` with values put in); with
+        none held, keep the answer for the next dialog the page opens."""
+        answer = Answer(method == "accept_dialog", text)
+        if self.pending is None:
+            self._armed = (answer, value or "")
+            return
+        dialog, self.pending = self.pending, None
+        self._answer(dialog, answer, value)
+
+    def _answer(self, dialog: Dialog, answer: Answer, value: str | None) -> None:
+        self._answering = True
+        try:
+            if answer.accept:
+                dialog.accept(value) if value is not None else dialog.accept()
+            else:
+                dialog.dismiss()
+        except Exception as exc:
+            raise ActionFailed(
+                f"Could not answer the {dialog.type} {dialog.message!r}: "
+                f"{self.steplog.mask(str(exc).splitlines()[0])}"
+            ) from None
+        finally:
+            self._answering = False
+        outcome = "accepted" if answer.accept else "dismissed"
+        self._record_outcome(dialog, outcome)
+
+    def dismiss_pending(self, why: str) -> None:
+        """Dismiss the held dialog before a step that does not answer it (it would block)."""
+        if self.pending is not None:
+            dialog, self.pending = self.pending, None
+            self._dismiss_unanswered(dialog, why)
+
+    def _dismiss_unanswered(self, dialog: Dialog, why: str) -> None:
+        self._answering = True
+        try:
+            dialog.dismiss()
+        except Exception:
+            pass
+        finally:
+            self._answering = False
+        self._log(dialog, f"dismissed: {why}")
+
+    def _record_outcome(self, dialog: Dialog, outcome: str) -> None:
+        for index in range(len(self.seen) - 1, -1, -1):
+            seen = self.seen[index]
+            if seen.outcome == "held" and seen.message == dialog.message:
+                self.seen[index] = SeenDialog(seen.kind, seen.message, outcome)
+                return
+        self.seen.append(SeenDialog(dialog.type, dialog.message, outcome))
+
+    def _log(self, dialog: Dialog, result: str) -> None:
+        self._record_outcome(dialog, "dismissed")
+        with self.steplog.step("dialog", f"{dialog.type} {dialog.message!r}", self.page.url) as e:
+            e.result = result
+
+    def outline(self) -> str | None:
+        """What the model reads instead of the page while a dialog blocks it."""
+        if self.pending is None:
+            return None
+        dialog = self.pending
+        return prompts.dialog_outline(dialog.type, dialog.message, dialog.default_value)
+
+
+_DIALOGS: WeakKeyDictionary[Page, Dialogs] = WeakKeyDictionary()
+
+
+def watch_dialogs(page: Page, steplog: StepLog) -> Dialogs:
+    """The page's dialogs, watched from the first call on."""
+    dialogs = _DIALOGS.get(page)
+    if dialogs is None:
+        dialogs = _DIALOGS[page] = Dialogs(page, steplog)
+    return dialogs
+
+
+def dialogs_of(page: Page) -> Dialogs | None:
+    return _DIALOGS.get(page)
+
+
+def blocked(page: Page) -> bool:
+    """True while a held dialog blocks the page (nothing can read it until answered)."""
+    dialogs = _DIALOGS.get(page)
+    return dialogs is not None and dialogs.pending is not None
+
+
+@contextmanager
+def may_open(page: Page) -> Iterator[None]:
+    """`Dialogs.may_open` for a watched page; nothing for another."""
+    dialogs = _DIALOGS.get(page)
+    if dialogs is None:
+        yield
+        return
+    with dialogs.may_open():
+        yield
+
+
+def answer_dialog(page: Page, method: str, text: str | None, value: str | None) -> None:
+    dialogs = _DIALOGS.get(page)
+    if dialogs is None:
+        raise ActionFailed(
+            f"{method} needs the page's dialogs watched: act through an AIPage (ai_page)."
+        )
+    dialogs.answer(method, text, value)

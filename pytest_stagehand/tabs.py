@@ -1,0 +1,109 @@
+"""Tabs and popups: the page a test's steps act on follows the pages its steps open.
+
+A step that opens a page (a popup, a `target=_blank` link, `window.open`) makes it the
+page the next steps act on, as a person's eyes follow a new tab. `switch_tab` (an act
+answer, or `AIPage.switch_to`) goes to another open tab by title, URL or index. The model
+reads the open tabs after the snapshot, and the dialog that blocks the page instead of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import suppress
+from weakref import WeakKeyDictionary
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page
+
+from . import prompts
+from .dialogs import dialogs_of
+from .errors import ActionFailed
+from .snapshot import Snapshot, estimate_tokens, snapshot
+
+POPUP_LOAD_MS = 10_000  # how long a new tab may take to show its document
+
+
+class Tabs:
+    """The tab the steps act on (`current`) and the tabs steps opened since the last look."""
+
+    def __init__(self, page: Page, adopt: Callable[[Page], None] = lambda page: None) -> None:
+        self.current = page
+        self._adopt = adopt  # what the owner does with every page it may act on
+        self._opened: list[Page] = []
+        self._watch(page)
+
+    def _watch(self, page: Page) -> None:
+        _TABS[page] = self
+        page.on("popup", self._popup)
+
+    def _popup(self, popup: Page) -> None:
+        self._opened.append(popup)
+        self._watch(popup)
+        self._adopt(popup)
+
+    @property
+    def pages(self) -> list[Page]:
+        """The open pages of the browser context, in the order they opened."""
+        return [page for page in self.current.context.pages if not page.is_closed()]
+
+    def after_step(self) -> Page:
+        """The page to act on after a step: the last page the step opened, loaded; else
+        the tab a switch_tab chose; else the same one."""
+        opened = [page for page in self._opened if not page.is_closed()]
+        self._opened.clear()
+        if opened:
+            self.current = opened[-1]
+            with suppress(PlaywrightError):  # a slow or blank popup is still the one opened
+                self.current.wait_for_load_state("domcontentloaded", timeout=POPUP_LOAD_MS)
+        return self.current
+
+    def switch(self, tab: int | str | Page) -> Page:
+        """Make `tab` the page to act on: an index into `pages`, a title, a URL or a Page."""
+        pages = self.pages
+        if isinstance(tab, Page):
+            found = [tab] if tab in pages else []
+        elif isinstance(tab, int):
+            found = [pages[tab]] if -len(pages) <= tab < len(pages) else []
+        else:
+            found = [page for page in pages if page.title() == tab] or [
+                page for page in pages if page.url == tab
+            ]
+        if len(found) != 1:
+            listed = "; ".join(f"{i}: {page.title()!r} {page.url}" for i, page in enumerate(pages))
+            why = "several tabs are" if found else "no open tab is"
+            raise ActionFailed(
+                f"Cannot switch to the tab {tab!r}: {why} {tab!r}. Open tabs: {listed}. "
+                "Name one by its exact title or URL, or by its index."
+            )
+        self.current = found[0]
+        self.current.bring_to_front()
+        self._adopt(self.current)
+        return self.current
+
+
+_TABS: WeakKeyDictionary[Page, Tabs] = WeakKeyDictionary()
+
+
+def switch_tab(page: Page, tab: str) -> None:
+    """An act step's switch_tab, on the tabs `page` belongs to."""
+    tabs = _TABS.get(page)
+    if tabs is None:
+        raise ActionFailed("switch_tab needs the page's tabs watched: act through an AIPage.")
+    tabs.switch(tab)
+
+
+def outline(page: Page) -> Snapshot:
+    """What the model reads of the page: the dialog that blocks it, else its snapshot, with
+    the open tabs listed after it when there are several."""
+    dialogs = dialogs_of(page)
+    blocking = dialogs.outline() if dialogs is not None else None
+    if blocking is not None:
+        return Snapshot(page.url, "", blocking, {}, estimate_tokens(blocking))
+    seen = snapshot(page)
+    tabs = _TABS.get(page)
+    pages = tabs.pages if tabs is not None else []
+    if len(pages) < 2:
+        return seen
+    listed = prompts.open_tabs([(tab.title(), tab.url, tab is page) for tab in pages])
+    text = f"{seen.text}\n\n{listed}"
+    return Snapshot(seen.url, seen.title, text, seen.elements, estimate_tokens(text))

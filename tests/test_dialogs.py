@@ -1,0 +1,126 @@
+"""Native dialogs: the one a step opens is held, shown to the model in place of the page,
+answered by the next act step, recorded and replayed offline; one no step answers is
+dismissed and logged."""
+
+from __future__ import annotations
+
+import pytest
+from scripted_answers import choose, scripted_ai_page
+from verbs import committed_steps, page_answer, use_recordings
+
+from pytest_stagehand.cache import RecordingStore, recordings_file
+from pytest_stagehand.dialogs import DIALOG_HOLD_S
+
+NAME = "Ada Lovelace's report"  # a variable value: never in a prompt or a recording
+
+
+@pytest.fixture
+def store(tmp_path):
+    store = RecordingStore(tmp_path / "store")
+    yield store
+    store.close()
+
+
+@pytest.fixture
+def test_file(tmp_path):
+    return tmp_path / "test_drafts.py"
+
+
+@pytest.fixture
+def ai(page, scripted_model, pages_server):
+    with scripted_ai_page(page, scripted_model, base_url=pages_server.url()) as ai_page:
+        yield ai_page
+
+
+def status(ai) -> str:
+    return ai.page.text_content("#status")
+
+
+def delete_and_rename(ai) -> None:
+    ai.goto("verbs/dialogs.html")
+    ai.act("click the Delete draft button")
+    ai.act("accept the confirmation")
+    assert status(ai) == "Draft deleted"
+    ai.act("click the Rename draft button")
+    ai.act("type %name% into the prompt and accept it", variables={"name": NAME})
+    assert status(ai) == f"Renamed to {NAME}"
+
+
+def test_dialogs_are_answered_by_act_recorded_and_replayed_offline(
+    ai, scripted_model, store, test_file
+):
+    use_recordings(ai, store, test_file, "auto", has_model=True)
+    scripted_model.enqueue(
+        choose("button", "Delete draft"),
+        page_answer('[dialog] confirm "Delete the draft for good?"', "accept_dialog"),
+        choose("button", "Rename draft"),
+        page_answer('[dialog] prompt "New name for the draft:"', "accept_dialog", ["%name%"]),
+    )
+    delete_and_rename(ai)
+    assert scripted_model.calls == 4
+    assert all(NAME not in request.text for request in scripted_model.requests)
+
+    use_recordings(ai, store, test_file, "offline", has_model=False)
+    delete_and_rename(ai)  # the same outcomes with no model
+    assert scripted_model.calls == 4
+    steps = committed_steps(store, test_file)
+    answers = {step["instruction"]: step["actions"] for step in steps}
+    assert answers["accept the confirmation"][0]["method"] == "accept_dialog"
+    typed = answers["type %name% into the prompt and accept it"][0]
+    assert typed["method"] == "accept_dialog" and typed["arguments"] == ["%name%"]
+    assert NAME not in recordings_text(store, test_file)
+    assert [dialog.outcome for dialog in ai.dialogs.seen] == ["accepted"] * 4  # two runs
+
+
+def recordings_text(store, test_file) -> str:
+    store.flush()
+    return recordings_file(test_file).read_text()
+
+
+def test_a_dismissed_confirmation_takes_the_pages_cancel_path(ai, scripted_model):
+    ai.goto("verbs/dialogs.html")
+    scripted_model.enqueue(
+        choose("button", "Delete draft"),
+        page_answer('[dialog] confirm "Delete the draft for good?"', "dismiss_dialog"),
+    )
+    ai.act("click the Delete draft button")
+    ai.act("cancel the confirmation")
+    assert status(ai) == "Draft kept"
+
+
+def test_an_answer_given_before_the_dialog_opens_is_kept_for_it(ai, scripted_model):
+    """As Playwright's page.once("dialog", ...): the answer first, then the step."""
+    ai.goto("verbs/dialogs.html")
+    scripted_model.enqueue(
+        page_answer('button "Delete draft"', "accept_dialog"),
+        choose("button", "Delete draft"),
+    )
+    ai.act("accept the next confirmation")
+    ai.act("click the Delete draft button")
+    assert status(ai) == "Draft deleted"
+
+
+def test_a_dialog_no_step_answers_is_dismissed_and_logged(ai, scripted_model):
+    ai.goto("verbs/dialogs.html")
+    scripted_model.enqueue(choose("button", "Delete draft"))
+    ai.act("click the Delete draft button")
+    assert ai.dialogs.pending is not None
+    text = ai.extract()  # not an answer: the dialog is dismissed first, as Playwright would
+    assert "Draft kept" in text
+    (logged,) = [event for event in ai.steplog.events if event.kind == "dialog"]
+    assert logged.instruction == "confirm 'Delete the draft for good?'"
+    assert logged.result.startswith("dismissed")
+    assert ai.dialogs.seen[-1].outcome == "dismissed"
+
+
+def test_a_held_dialog_never_hangs_a_plain_playwright_call(ai, scripted_model):
+    """A raw Playwright call the held dialog blocks gets the page back after the hold."""
+    ai.goto("verbs/dialogs.html")
+    scripted_model.enqueue(choose("button", "Save draft"))
+    ai.act("click the Save draft button")
+    assert ai.dialogs.pending is not None
+    assert ai.page.evaluate("document.getElementById('status').textContent") == (
+        "Saved and acknowledged"
+    )
+    (logged,) = [event for event in ai.steplog.events if event.kind == "dialog"]
+    assert logged.result == f"dismissed: no step answered it in {DIALOG_HOLD_S:g} s"
