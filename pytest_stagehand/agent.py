@@ -56,7 +56,7 @@ from .page import AIPage
 from .prompts import ChoiceProblem, DoneTool
 from .readback import ground, reread, unreadable_fields
 from .replay import recorded_action, resolved_action
-from .snapshot import snapshot
+from .tabs import outline
 from .usage import UsageTotals
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -369,7 +369,6 @@ class _Run:
         values: dict[str, str],
     ) -> None:
         self.ai = agent.page
-        self.page: Page = agent.page.page
         self.event = event
         self.goal = goal
         self.max_steps = max_steps
@@ -435,7 +434,7 @@ class _Run:
 
     def look(self) -> _View:
         settle(self.page)
-        page_snapshot = snapshot(self.page)
+        page_snapshot = outline(self.page)  # with its open tabs, or the dialog that blocks it
         return _View(page_snapshot.url, page_snapshot.title, ID_MARK.sub("", page_snapshot.text))
 
     def pressure(self, number: int) -> tuple[str | None, Status | None]:
@@ -661,6 +660,11 @@ class _Run:
         self.tape.add("back")
         return _Outcome(f"Back on {self.page.url}.")
 
+    def tool_switch_tab(self, call: prompts.SwitchTabTool) -> _Outcome:
+        self.ai.switch_to(call.tab)
+        self.tape.add("switch_tab", tab=call.tab)
+        return _Outcome(f"Now on the tab {self.page.title()!r} ({self.page.url}).")
+
     def tool_refresh(self, call: prompts.RefreshTool) -> _Outcome:
         self.page.reload()
         settle(self.page)
@@ -689,6 +693,11 @@ class _Run:
         self.actions.extend(actions)
         recorded = [recorded_action(action, self.ai.steplog) for action in actions]
         self.tape.add(tool, recorded, **fields)
+
+    @property
+    def page(self) -> Page:
+        """The page the run acts on: it follows the tabs the steps open or switch to."""
+        return self.ai.page
 
     @property
     def base(self) -> str:
@@ -721,8 +730,9 @@ class _Run:
         def popup(new: Page) -> None:
             self.popups.append(new)
 
-        context = self.page.context
-        self.page.route("**/*", guard)
+        page = self.page  # the fence's own page, whatever tab the run ends on
+        context = page.context
+        page.route("**/*", guard)
         context.route("**/*", guard)
         context.on("page", popup)
         try:
@@ -731,8 +741,8 @@ class _Run:
             context.remove_listener("page", popup)
             with suppress(PlaywrightError):  # the browser may be gone: nothing to unguard
                 context.unroute("**/*", guard)
-                if not self.page.is_closed():
-                    self.page.unroute("**/*", guard)
+                if not page.is_closed():
+                    page.unroute("**/*", guard)
 
     def back_on_origin(self) -> str:
         """What the fence did during the last tool: blocked navigation, a new page that got
@@ -848,6 +858,8 @@ class _Run:
         elif tool == "refresh":
             self.page.reload()
             settle(self.page)
+        elif tool == "switch_tab":
+            self.ai.switch_to(step["tab"])
         elif tool == "wait":
             self.page.wait_for_timeout(float(step["seconds"]) * 1000)
         elif tool in self.custom:

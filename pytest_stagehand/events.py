@@ -20,7 +20,7 @@ from typing import Any, Literal, Protocol
 from .errors import StagehandError
 from .usage import CallUsage
 
-StepKind = Literal["act", "observe", "extract", "assert", "agent", "goto", "dialog"]
+StepKind = Literal["act", "observe", "extract", "assert", "agent", "goto", "dialog", "download"]
 CacheStatus = Literal["hit", "miss", "healed", "refreshed", "off", "none"]
 MASK = "***"
 SHORT_SECRET = 4  # values shorter than this are masked only as whole tokens
@@ -97,6 +97,7 @@ class StepEvent:
     result: str | None = None  # short summary: extracted value, verdict, agent status
     unchecked: str | None = None  # a claim judged YES with no check recorded: why
     screenshot: bytes | None = None
+    files: list[str] = field(default_factory=list)  # files the step produced (a download)
     ok: bool = True
     error: str | None = None
 

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any, TypeVar, get_type_hints, overload
 from urllib.parse import urljoin
 
+from playwright.sync_api import Download, Page, Response
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Page, Response
 from pydantic import BaseModel, Field, TypeAdapter, create_model
 from typing_extensions import is_typeddict
 
@@ -158,9 +158,33 @@ class AIPage:
             result = act(
                 self.page, self.resolver, self.steplog, step, variables, timeout, secret_fields
             )
-            downloads = watch_downloads(self.page).take()
+            downloads = self._downloaded(watch_downloads(self.page).take())
         self._use(self.tabs.after_step())  # a tab the step opened or switched to
         return dataclasses.replace(result, downloads=downloads) if downloads else result
+
+    def _downloaded(self, downloads: list[Download]) -> list[Download]:
+        """Log each finished download as a step, its file kept with the evidence."""
+        for download in downloads:
+            with self.steplog.step("download", download.suggested_filename, self.page.url) as e:
+                e.files = [str(download.path())]
+                e.result = f"saved as {download.path()}"
+        return downloads
+
+    def download(
+        self,
+        instruction: str,
+        variables: Mapping[str, str] | None = None,
+        timeout: float | None = None,
+    ) -> ActResult:
+        """Act, and wait (up to `timeout` ms, else the page's default) for the download the
+        step starts, as Playwright's `expect_download` does: `.downloads[0]` is the
+        Playwright Download (`.path()`, `.save_as()`). Plain act returns only the downloads
+        that began while the step ran."""
+        with self.page.expect_download(timeout=timeout) as started:
+            result = self.act(instruction, variables, timeout)
+        if not result.downloads:  # it began after the step's action returned
+            result = dataclasses.replace(result, downloads=self._downloaded([started.value]))
+        return result
 
     def upload(
         self,

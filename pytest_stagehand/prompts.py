@@ -606,6 +606,13 @@ class RefreshTool(BaseModel):
     tool: Literal["refresh"]
 
 
+class SwitchTabTool(BaseModel):
+    """Act on another open tab (a popup or new tab a step opened, or the one before)."""
+
+    tool: Literal["switch_tab"]
+    tab: str = Field(description='its title or URL exactly as listed under "Open tabs"')
+
+
 class ScreenshotTool(BaseModel):
     """See a screenshot of the page, for what the text view cannot show (layout, images)."""
 
@@ -628,7 +635,7 @@ class DoneTool(BaseModel):
 
 BUILTIN_TOOLS: tuple[type[BaseModel], ...] = (
     ActTool, FillFormTool, ExtractTool, ObserveTool, GotoTool, ScrollTool, WaitTool,
-    BackTool, RefreshTool, ScreenshotTool, PageTreeTool,
+    BackTool, RefreshTool, ScreenshotTool, PageTreeTool, SwitchTabTool,
 )  # fmt: skip
 
 THOUGHT = "what the page shows and why this tool is the next step, in a sentence or two"

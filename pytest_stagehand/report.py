@@ -272,6 +272,11 @@ class EvidenceWriter:
             if event.screenshot
             else None
         )
+        if event.files:  # a download: kept with the evidence
+            record["files"] = [
+                self._write_file(f"{number:03d}-{event.instruction}", path)
+                for path in event.files
+            ]
         self._steps.append(record)
         self._write_log("running")
 
@@ -280,6 +285,10 @@ class EvidenceWriter:
 
     def finish(self, outcome: str) -> None:
         self._write_log(outcome)
+
+    def _write_file(self, name: str, path: str) -> Record:
+        safe = "".join(c if c.isalnum() or c in "._-" else "_" for c in name)
+        return self._write_png(safe, Path(path).read_bytes())
 
     def _write_png(self, name: str, png: bytes) -> Record:
         self._write(name, png)

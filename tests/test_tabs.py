@@ -1,0 +1,145 @@
+"""Tabs and popups: a step that opens a page makes it the page the next steps act on;
+`pages` lists them; switching back works in English (recorded, replayed offline) and by
+index."""
+
+from __future__ import annotations
+
+import pytest
+from scripted_answers import choose, scripted_ai_page
+from test_agent import Script, agent_requests, call, done
+from verbs import committed_steps, page_answer, use_recordings
+
+from pytest_stagehand.agent import Agent
+from pytest_stagehand.cache import Recordings as AgentRecordings
+from pytest_stagehand.cache import RecordingStore
+from pytest_stagehand.errors import ActionFailed
+from pytest_stagehand.page import AIPage
+
+
+@pytest.fixture
+def store(tmp_path):
+    store = RecordingStore(tmp_path / "store")
+    yield store
+    store.close()
+
+
+@pytest.fixture
+def test_file(tmp_path):
+    return tmp_path / "test_shop.py"
+
+
+@pytest.fixture
+def ai(page, scripted_model, pages_server):
+    with scripted_ai_page(page, scripted_model, base_url=pages_server.url()) as ai_page:
+        yield ai_page
+
+
+def help_and_back(ai) -> None:
+    ai.goto("verbs/tabs.html")
+    ai.act("open the help centre")  # a target=_blank link
+    assert ai.page.title() == "Help centre"
+    ai.act("show the returns policy")  # on the new tab
+    assert ai.page.text_content("#answer") == "Returns are free for 30 days"
+    ai.act("switch back to the Shop tab")
+    assert ai.page.title() == "Shop"
+    ai.act("say thanks")
+    assert ai.page.text_content("#status") == "Thanks noted"
+
+
+def test_a_new_tab_is_followed_and_left_in_english_and_replayed_offline(
+    ai, scripted_model, store, test_file
+):
+    use_recordings(ai, store, test_file, "auto", has_model=True)
+    scripted_model.enqueue(
+        choose("link", "Help centre"),
+        choose("button", "Show returns policy"),
+        page_answer('"Shop"', "switch_tab", ["Shop"]),
+        choose("button", "Say thanks"),
+    )
+    help_and_back(ai)
+    assert scripted_model.calls == 4
+    switch_prompt = scripted_model.requests[2].text
+    assert "Open tabs" in switch_prompt and '"Help centre"' in switch_prompt
+    for tab in ai.pages[1:]:
+        tab.close()
+
+    use_recordings(ai, store, test_file, "offline", has_model=False)
+    help_and_back(ai)
+    assert scripted_model.calls == 4
+    urls = {step["instruction"]: step["url"] for step in committed_steps(store, test_file)}
+    assert urls["show the returns policy"].endswith("/verbs/help.html")  # the tab it ran on
+    assert urls["say thanks"].endswith("/verbs/tabs.html")
+
+
+def test_a_window_open_popup_becomes_the_page_and_pages_lists_it(ai, scripted_model):
+    ai.goto("verbs/tabs.html")
+    shop = ai.page
+    scripted_model.enqueue(
+        choose("button", "Open chat"),
+        choose("textbox", "Message", "fill", ["Where is my order?"]),
+        choose("button", "Send"),
+    )
+    ai.act("open the chat")
+    assert ai.page is not shop and ai.page.title() == "Chat"
+    assert ai.pages == [shop, ai.page]
+    ai.act("type Where is my order? into the message field")
+    ai.act("send it")
+    assert ai.page.text_content("#sent") == "Sent: Where is my order?"
+    assert shop.text_content("#status") == "Welcome"  # nothing was done on the old tab
+
+
+def test_switching_by_index_title_and_to_a_missing_tab(ai, scripted_model):
+    ai.goto("verbs/tabs.html")
+    scripted_model.enqueue(choose("link", "Help centre"))
+    ai.act("open the help centre")
+    assert ai.switch_to(0).title() == "Shop"
+    assert ai.page.title() == "Shop"
+    assert ai.switch_to("Help centre") is ai.pages[1]
+    with pytest.raises(ActionFailed, match=r"no open tab is 'Checkout'.*'Shop'.*'Help centre'"):
+        ai.switch_to("Checkout")
+    assert ai.page.title() == "Help centre"  # unchanged
+
+
+# --- the agent's switch_tab tool ---------------------------------------------------------
+
+
+def test_the_agent_follows_a_new_tab_and_switches_back_and_replays_it_offline(
+    page, ai, scripted_model, pages_server, store, tmp_path
+):
+    script = Script()
+    scripted_model.default = script
+    script.steps(
+        call("act", instruction="open the help centre"),
+        call("act", instruction="show the returns policy"),
+        call("switch_tab", tab="Shop"),
+        call("act", instruction="say thanks"),
+        done(True, reasoning="read the policy, thanked the shop"),
+    )
+    script.add(
+        "ActChoice",
+        choose("link", "Help centre"),
+        choose("button", "Show returns policy"),
+        choose("button", "Say thanks"),
+    )
+    test_file = tmp_path / "test_shop.py"
+    goal = "read the returns policy, then say thanks in the shop"
+    ai.goto("verbs/tabs.html")
+    result = Agent(ai, recordings=AgentRecordings(store, test_file, "auto")).execute(goal)
+    assert result.success
+    views = [request.text for request in agent_requests(scripted_model)]
+    assert "Open tabs" in views[2] and '"Help centre"' in views[2]  # it saw the new tab
+    assert ai.page.title() == "Shop"
+    assert ai.page.text_content("#status") == "Thanks noted"
+    assert ai.pages[1].text_content("#answer") == "Returns are free for 30 days"
+    for tab in ai.pages[1:]:
+        tab.close()
+
+    calls = scripted_model.calls
+    offline = AIPage(page, None, base_url=pages_server.url())
+    offline.goto("verbs/tabs.html")
+    replayed = Agent(offline, recordings=AgentRecordings(store, test_file, "offline")).execute(goal)
+    assert (replayed.success, replayed.replayed) == (True, True)
+    assert scripted_model.calls == calls
+    assert offline.page.title() == "Shop"
+    assert offline.page.text_content("#status") == "Thanks noted"
+    assert offline.pages[1].text_content("#answer") == "Returns are free for 30 days"
