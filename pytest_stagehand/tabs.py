@@ -16,11 +16,30 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from . import prompts
-from .dialogs import dialogs_of
+from .dialogs import blocked, dialogs_of
 from .errors import ActionFailed
 from .snapshot import Snapshot, estimate_tokens, snapshot
 
-POPUP_LOAD_MS = 10_000  # how long a new tab may take to show its document
+POPUP_LOAD_MS = 10_000  # how long a new tab may take to open and show its document
+
+# Counts what a step does that opens a page (window.open, a link to another window), so
+# the step waits for a page that opens a moment after its action returns, and only then.
+COUNT_OPENS = """(() => {
+  if (window.__stagehandOpens !== undefined) return;
+  window.__stagehandOpens = 0;
+  const open = window.open;
+  window.open = function (...args) { window.__stagehandOpens++; return open.apply(this, args); };
+  document.addEventListener("click", (event) => {
+    const link = event.target instanceof Element ? event.target.closest("a[href][target]") : null;
+    const target = link ? link.target.toLowerCase() : "_self";
+    if (!["_self", "_parent", "_top", ""].includes(target)) window.__stagehandOpens++;
+  }, true);
+})()"""
+TAKE_OPENS = """() => {
+  const opens = window.__stagehandOpens || 0;
+  window.__stagehandOpens = 0;
+  return opens;
+}"""
 
 
 class Tabs:
@@ -35,6 +54,9 @@ class Tabs:
     def _watch(self, page: Page) -> None:
         _TABS[page] = self
         page.on("popup", self._popup)
+        page.add_init_script(COUNT_OPENS)
+        with suppress(PlaywrightError):  # the document already shown (a blank one may go)
+            page.evaluate(COUNT_OPENS)
 
     def _popup(self, popup: Page) -> None:
         self._opened.append(popup)
@@ -49,6 +71,9 @@ class Tabs:
     def after_step(self) -> Page:
         """The page to act on after a step: the last page the step opened, loaded; else
         the tab a switch_tab chose; else the same one."""
+        if not self._opened and self._opening() and not self._opened:  # not yet arrived
+            with suppress(PlaywrightError):  # a named window reused opens no page
+                self.current.wait_for_event("popup", timeout=POPUP_LOAD_MS)
         opened = [page for page in self._opened if not page.is_closed()]
         self._opened.clear()
         if opened:
@@ -56,6 +81,15 @@ class Tabs:
             with suppress(PlaywrightError):  # a slow or blank popup is still the one opened
                 self.current.wait_for_load_state("domcontentloaded", timeout=POPUP_LOAD_MS)
         return self.current
+
+    def _opening(self) -> bool:
+        """Did the last step ask for a new page (that may not have opened yet)?"""
+        if self.current.is_closed() or blocked(self.current):
+            return False
+        try:
+            return bool(self.current.evaluate(TAKE_OPENS))
+        except PlaywrightError:  # navigated away meanwhile: what opened has been seen
+            return False
 
     def switch(self, tab: int | str | Page) -> Page:
         """Make `tab` the page to act on: an index into `pages`, a title, a URL or a Page."""
