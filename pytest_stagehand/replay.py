@@ -56,6 +56,7 @@ def recorded_action(action: Action, steplog: StepLog) -> RecordedAction:
         arguments=list(action.arguments),
         description=action.description,
         element=element,
+        via=action.via,
     )
 
 
@@ -179,7 +180,7 @@ class ActStep(RecordedStep[list[Action]]):
             except HealFailed as exc:
                 raise Stale(str(exc), exc) from None
             try:
-                perform(page, action, request.values, request.timeout)
+                action = perform(page, action, request.values, request.timeout)
             except PlaywrightError as exc:
                 if cover := covered(page, action, exc):
                     raise cover from None  # not a moved element: neither heal nor model
@@ -190,7 +191,7 @@ class ActStep(RecordedStep[list[Action]]):
                 )
                 raise Stale(reason, failure) from None
             if heal is not None and element is not None:
-                updated, last = updated.healed(index, element, heal), heal
+                updated, last = updated.healed(index, element, heal, action.via), heal
             performed.append(action)
         return Replayed(performed, None if last is None else updated, last)
 
