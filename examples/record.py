@@ -211,11 +211,52 @@ ACT: dict[str, Pick] = {
         "checkbox", "I agree to the terms and conditions", "check"
     ),
     'click "Create account"': click("button", "Create account"),
+    # the account page: what a browser does around the page (dialogs, tabs, files)
+    "delete the saved addresses": click("button", "Delete saved addresses"),
+    "rename the wishlist": click("button", "Rename wishlist"),
+    "open help in a new tab": click("link", "Open help in a new tab"),
+    "upload %photo% as the profile photo": Pick("button", "Choose photo", "upload", ("%photo%",)),
+    "download the last invoice": click("link", "Download the last invoice"),
+}
+
+
+def open_tab(title: str) -> Callable[[str], tuple[str, list[str]]]:
+    """switch_tab to the open tab whose title starts with `title`, as the prompt lists it."""
+
+    def answer(prompt: str) -> tuple[str, list[str]]:
+        found = re.search(rf'^- "({re.escape(title)}[^"]*)"', prompt, re.M)
+        if found is None:
+            raise NoScriptedAnswer(f"the prompt lists no open tab titled {title!r}")
+        return "switch_tab", [found[1]]
+
+    return answer
+
+
+def dialog(kind: str, method: str, *arguments: str) -> Callable[[str], tuple[str, list[str]]]:
+    """Answer the `kind` dialog the prompt shows in place of the page."""
+
+    def answer(prompt: str) -> tuple[str, list[str]]:
+        if f"[dialog] {kind} " not in prompt:
+            raise NoScriptedAnswer(f"the prompt shows no {kind} dialog")
+        return method, list(arguments)
+
+    return answer
+
+
+# Steps on no element of the page: a dialog, a tab. Each reads what the prompt shows.
+PAGE_ACT: dict[str, Callable[[str], tuple[str, list[str]]]] = {
+    "accept the confirmation": dialog("confirm", "accept_dialog"),
+    "type %list% into the prompt and accept it": dialog("prompt", "accept_dialog", "%list%"),
+    "switch back to the account tab": open_tab("Your account"),
 }
 
 
 def answer_act(prompt: str) -> dict[str, Any]:
     instruction = asked(prompt, "Instruction")
+    if instruction in PAGE_ACT:
+        method, arguments = PAGE_ACT[instruction](prompt)
+        return {"found": True, "element_id": None, "method": method, "arguments": arguments,
+                "description": instruction, "two_step": False}
     pick = ACT.get(instruction)
     if pick is None:
         raise NoScriptedAnswer(f"no act answer for {instruction!r}")

@@ -41,7 +41,7 @@ from typing import Any
 
 import pytest
 import yaml
-from scripted_answers import NOT_FOUND, choose, latest_snapshot
+from scripted_answers import NOT_FOUND, act_answer, choose, latest_snapshot
 
 from pytest_stagehand import errors
 from pytest_stagehand.cache import (
@@ -712,6 +712,14 @@ def price_of(name: str, outline: str) -> str:
     return next(price for _, product, price in products(outline) if product == name)
 
 
+def on_no_element(request: ScriptedRequest, shown: str, method: str, *arguments: str) -> Answer:
+    """A dialog's answer or a tab switch, given only when the prompt shows `shown` (the
+    dialog in place of the page, or the tab among the open tabs)."""
+    if shown not in request.text:
+        raise Unanswered(f"the prompt does not show {shown!r}")
+    return act_answer(None, method, arguments)
+
+
 ACTS: dict[str, Callable[[ScriptedRequest], Answer]] = {
     "type %user% into the username field": choose("textbox", "Username", "fill", ["%user%"]),
     "type %password% into the password field": choose(
@@ -724,6 +732,20 @@ ACTS: dict[str, Callable[[ScriptedRequest], Answer]] = {
     "open the cart": choose("link", "Cart"),
     "show only bags": choose("checkbox", "Bags", "check"),
     "click the gift wrap button": lambda request: NOT_FOUND,
+    # the account page: dialogs, tabs, files
+    "delete the saved addresses": choose("button", "Delete saved addresses"),
+    "accept the confirmation": lambda request: on_no_element(request, "[dialog] confirm ",
+                                                              "accept_dialog"),
+    "rename the wishlist": choose("button", "Rename wishlist"),
+    "type %list% into the prompt and accept it": lambda request: on_no_element(
+        request, "[dialog] prompt ", "accept_dialog", "%list%"
+    ),
+    "open help in a new tab": choose("link", "Open help in a new tab"),
+    "switch back to the account tab": lambda request: on_no_element(
+        request, '- "Your account', "switch_tab", "Your account · Trailhead Outfitters"
+    ),
+    "upload %photo% as the profile photo": choose("button", "Choose photo", "upload", ["%photo%"]),
+    "download the last invoice": choose("link", "Download the last invoice"),
     "sort the products by price, low to high": choose(
         "combobox", "Sort by", "select_option", ["Price (low to high)"]
     ),
