@@ -63,7 +63,7 @@ class Dialogs:
         self.steplog = steplog
         self.pending: Dialog | None = None
         self.seen: list[SeenDialog] = []
-        self._armed: tuple[Answer, str] | None = None  # the answer and its values' mask
+        self._armed: tuple[Answer, str | None] | None = None  # the answer, its text filled in
         self._acting: greenlet.greenlet | None = None  # the test, inside an action
         self._answering = False
         self._dismissing: asyncio.Future | None = None  # a held dialog's expiry, in the loop
@@ -116,7 +116,7 @@ class Dialogs:
         none held, keep the answer for the next dialog the page opens."""
         answer = Answer(method == "accept_dialog", text)
         if self.pending is None:
-            self._armed = (answer, value or "")
+            self._armed = (answer, value)
             return
         dialog, self.pending = self.pending, None
         self._answer(dialog, answer, value)

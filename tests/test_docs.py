@@ -929,7 +929,7 @@ class Run:
             env=env,
             capture_output=True,
             text=True,
-            timeout=300,
+            timeout=900,  # a loaded CI machine: the whole docs suite runs in here
         )
         outcomes: dict[str, str] = {}
         if junit.exists():
