@@ -245,8 +245,7 @@ def perform(
         if method == "press":
             page.keyboard.press(args[0])
         elif method in DIALOG_METHODS:
-            text = action.arguments[0] if action.arguments else None
-            answer_dialog(page, method, text, args[0] if args else None)
+            answer_dialog(page, method, args[0] if args else None)
         elif method == "switch_tab":
             switch_tab(page, args[0])
         else:

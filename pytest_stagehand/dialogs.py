@@ -38,14 +38,6 @@ class _DialogOpened(Exception):
 
 
 @dataclass(frozen=True)
-class Answer:
-    """What to do with a dialog: accept (with the text for a prompt) or dismiss."""
-
-    accept: bool
-    text: str | None = None  # with %name% placeholders, never a value
-
-
-@dataclass(frozen=True)
 class SeenDialog:
     """A dialog the page showed and what became of it, for the log and the test."""
 
@@ -63,7 +55,7 @@ class Dialogs:
         self.steplog = steplog
         self.pending: Dialog | None = None
         self.seen: list[SeenDialog] = []
-        self._armed: tuple[Answer, str | None] | None = None  # the answer, its text filled in
+        self._armed: tuple[bool, str | None] | None = None  # accept?, and a prompt's text
         self._acting: greenlet.greenlet | None = None  # the test, inside an action
         self._answering = False
         self._dismissing: asyncio.Future | None = None  # a held dialog's expiry, in the loop
@@ -73,8 +65,8 @@ class Dialogs:
 
     def _opened(self, dialog: Dialog) -> None:
         if self._armed is not None:
-            (answer, value), self._armed = self._armed, None
-            self._answer(dialog, answer, value)
+            (accept, value), self._armed = self._armed, None
+            self._answer(dialog, accept, value)
             return
         if self._acting is not None and self.pending is None:
             self.pending = self._held(dialog)
@@ -111,20 +103,20 @@ class Dialogs:
 
     # --- answering ----------------------------------------------------------------------
 
-    def answer(self, method: str, text: str | None, value: str | None) -> None:
-        """Answer the held dialog (`text` with %name%, `value` with values put in); with
-        none held, keep the answer for the next dialog the page opens."""
-        answer = Answer(method == "accept_dialog", text)
+    def answer(self, method: str, value: str | None) -> None:
+        """Answer the held dialog (`value`: a prompt's text, variables put in); with none
+        held, keep the answer for the next dialog the page opens."""
+        accept = method == "accept_dialog"
         if self.pending is None:
-            self._armed = (answer, value)
+            self._armed = (accept, value)
             return
         dialog, self.pending = self.pending, None
-        self._answer(dialog, answer, value)
+        self._answer(dialog, accept, value)
 
-    def _answer(self, dialog: Dialog, answer: Answer, value: str | None) -> None:
+    def _answer(self, dialog: Dialog, accept: bool, value: str | None) -> None:
         self._answering = True
         try:
-            if answer.accept:
+            if accept:
                 dialog.accept(value) if value is not None else dialog.accept()
             else:
                 dialog.dismiss()
@@ -135,7 +127,7 @@ class Dialogs:
             ) from None
         finally:
             self._answering = False
-        outcome = "accepted" if answer.accept else "dismissed"
+        outcome = "accepted" if accept else "dismissed"
         self._record_outcome(dialog, outcome)
 
     def dismiss_pending(self, why: str) -> None:
@@ -207,10 +199,10 @@ def may_open(page: Page) -> Iterator[None]:
         yield
 
 
-def answer_dialog(page: Page, method: str, text: str | None, value: str | None) -> None:
+def answer_dialog(page: Page, method: str, value: str | None) -> None:
     dialogs = _DIALOGS.get(page)
     if dialogs is None:
         raise ActionFailed(
             f"{method} needs the page's dialogs watched: act through an AIPage (ai_page)."
         )
-    dialogs.answer(method, text, value)
+    dialogs.answer(method, value)
