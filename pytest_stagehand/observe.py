@@ -9,10 +9,11 @@ from playwright.sync_api import Page
 
 from . import prompts
 from .actions import Action, action_for, settle
+from .chunks import DEFAULT_BUDGET, parts_for
 from .errors import InvalidModelChoice
 from .events import StepLog
 from .heal import context_of, unique_first
-from .llm import ModelClient
+from .llm import Message, ModelClient
 from .prompts import ChoiceProblem, Observation
 from .snapshot import Snapshot, snapshot
 
@@ -28,11 +29,14 @@ def observe(
     scope: str | None = None,
     *,
     recorder: StepRecorder | None = None,
+    prompt_budget: int = DEFAULT_BUDGET,
 ) -> list[Action]:
     """Elements matching `instruction` (or the page's main interactive ones), best first.
 
     `scope` is a selector limiting the snapshot to part of the page. With a `recorder`,
-    recorded elements that still verify replace the model call.
+    recorded elements that still verify replace the model call. A page larger than
+    `prompt_budget` tokens is shown in parts, the most relevant first (chunks.py); the
+    next part only when the model found nothing in the last.
     """
     settle(page)
     asked_for = instruction or prompts.OBSERVE_ALL
@@ -43,16 +47,23 @@ def observe(
             event.result = f"{found} ({event.result})" if event.result else found
             return recalled
         page_snapshot = snapshot(page, scope)
-        messages = prompts.observe_messages(instruction, page_snapshot.url, page_snapshot.text)
+
+        def messages(text: str, part: str = "") -> list[Message]:
+            return prompts.observe_messages(instruction, page_snapshot.url, text, part)
+
         try:
-            actions = prompts.ask_checked(
-                client,
-                messages,
-                Observation,
-                lambda answer: _actions(page_snapshot, answer),
-                event=event,
-                steplog=steplog,
-            )
+            for part in parts_for(page_snapshot.text, asked_for, prompt_budget, messages):
+                note = prompts.part_note(part.number, part.count, prompts.NOT_FOUND_OBSERVE)
+                actions = prompts.ask_checked(
+                    client,
+                    messages(part.text, note),
+                    Observation,
+                    lambda answer, shown=part.ids: _actions(page_snapshot, answer, shown),
+                    event=event,
+                    steplog=steplog,
+                )
+                if actions:
+                    break
         except ChoiceProblem as exc:
             raise InvalidModelChoice(
                 f"The model's answer to observe {instruction!r} on {page_snapshot.url} cannot "
@@ -67,14 +78,16 @@ def observe(
     return actions
 
 
-def _actions(page_snapshot: Snapshot, answer: Observation) -> list[Action]:
+def _actions(
+    page_snapshot: Snapshot, answer: Observation, shown: frozenset[str] | None
+) -> list[Action]:
     actions = []
     for index, found in enumerate(answer.elements):
         try:
             actions.append(
                 action_for(
                     page_snapshot, found.element_id, found.method, found.arguments,
-                    found.description,
+                    found.description, shown,
                 )
             )
         except ChoiceProblem as exc:
