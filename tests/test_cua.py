@@ -1,0 +1,245 @@
+"""cua: the agent on the providers' computer-use tools, driven by a scripted model (the real
+openai and anthropic SDKs over HTTP: the Responses API and the Messages API's beta tool).
+
+Nothing here is a model: each scripted answer is the action a correct computer-use model
+would take on the screenshot it was sent, at the point where the control is drawn. Every
+test checks the page too, not only what the agent says.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page
+from pydantic import BaseModel
+from scripted_answers import scripted_ai_page
+
+from pytest_stagehand.agent import Agent
+from pytest_stagehand.cua import Screen, playwright_keys
+from pytest_stagehand.errors import ModelRefused, SafetyCheckPending
+from pytest_stagehand.page import AIPage
+from pytest_stagehand.scripted_model import (
+    ComputerCall,
+    FunctionCall,
+    Refusal,
+    ScriptedModelServer,
+    ScriptedRequest,
+)
+
+GOAL = "add the backpack to the cart and report how many items the cart holds"
+BACKPACK = "add-to-cart-sauce-labs-backpack"
+PROVIDERS = ("anthropic", "openai")
+
+
+class Cart(BaseModel):
+    items: int
+
+
+# --- a correct computer-use model's answers, in each wire format ----------------------
+
+
+def click(provider: str, x: float, y: float) -> ComputerCall:
+    if provider == "anthropic":
+        return ComputerCall({"action": "left_click", "coordinate": [round(x), round(y)]})
+    return ComputerCall({"type": "click", "button": "left", "x": round(x), "y": round(y)})
+
+
+def typing(provider: str, text: str) -> ComputerCall:
+    if provider == "anthropic":
+        return ComputerCall({"action": "type", "text": text})
+    return ComputerCall({"type": "type", "text": text})
+
+
+def screenshot(provider: str) -> ComputerCall:
+    if provider == "anthropic":
+        return ComputerCall({"action": "screenshot"})
+    return ComputerCall({"type": "screenshot"})
+
+
+def done(success: bool, output: Any = None, reasoning: str = "finished") -> FunctionCall:
+    return FunctionCall("done", {"success": success, "reasoning": reasoning, "output": output})
+
+
+def centre(page: Page, test_id: str, scale: float = 1.0) -> tuple[float, float]:
+    """Where a control is drawn in a screenshot `scale` times the viewport's size."""
+    box = page.get_by_test_id(test_id).bounding_box()
+    assert box is not None
+    return (box["x"] + box["width"] / 2) * scale, (box["y"] + box["height"] / 2) * scale
+
+
+def png_size(image: bytes) -> tuple[int, int]:
+    return struct.unpack(">II", image[16:24])
+
+
+def badge(page: Page) -> str:
+    return page.get_by_test_id("shopping-cart-badge").inner_text()
+
+
+def computer_requests(server: ScriptedModelServer) -> list[ScriptedRequest]:
+    return [r for r in server.requests if r.api in ("responses", "messages")]
+
+
+@pytest.fixture(params=PROVIDERS)
+def provider(request: pytest.FixtureRequest) -> str:
+    return request.param
+
+
+@pytest.fixture
+def ai(page: Page, scripted_model: ScriptedModelServer, pages_server, provider) -> Iterator[AIPage]:
+    with scripted_ai_page(
+        page, scripted_model, provider=provider, base_url=pages_server.url()
+    ) as ai_page:
+        ai_page.goto(pages_server.url("shop.html"))
+        yield ai_page
+
+
+# --- reaching a goal -------------------------------------------------------------------
+
+
+def test_a_cua_run_reaches_the_goal_with_an_output(ai, scripted_model, provider):
+    page = ai.page
+    scripted_model.enqueue(click(provider, *centre(page, BACKPACK)), done(True, {"items": 1}))
+
+    result = Agent(ai).execute(GOAL, output=Cart, mode="cua")
+
+    assert result.success, result
+    assert result.output == Cart(items=1)
+    assert badge(page) == "1"  # the click landed on the backpack's button
+    assert [step.tool for step in result.steps] == ["click"]
+    # The click is kept as an action on the element under the point, replayable as one.
+    [action] = result.actions
+    assert action.method == "click" and action.selector is not None
+    assert 'button "Add to cart"' in (action.element or "")
+    first, second = computer_requests(scripted_model)
+    if provider == "anthropic":
+        assert first.headers["anthropic-beta"] == "computer-use-2025-01-24"
+        computer = first.body["tools"][0]
+        assert computer["type"] == "computer_20250124" and computer["name"] == "computer"
+        assert (computer["display_width_px"], computer["display_height_px"]) == (1280, 720)
+        [result_block] = [b for b in second.messages[-1]["content"] if b["type"] == "tool_result"]
+        assert result_block["tool_use_id"].startswith("toolu_scripted_")
+    else:
+        computer = first.body["tools"][0]
+        assert computer["type"] == "computer_use_preview"
+        assert computer["environment"] == "browser"
+        assert (computer["display_width"], computer["display_height"]) == (1280, 720)
+        assert second.body["previous_response_id"] == "resp_scripted_1"
+        [output] = [i for i in second.input if i.get("type") == "computer_call_output"]
+        assert output["output"]["type"] == "computer_screenshot"
+    # The goal and a screenshot went first; the screenshot after the click came back.
+    assert GOAL in first.text and len(first.images) == 1
+    assert png_size(second.images[-1]) == (1280, 720)
+
+
+def test_a_run_stopped_by_max_steps_still_ends_in_done(ai, scripted_model, provider):
+    page = ai.page
+    scripted_model.enqueue(
+        screenshot(provider),
+        click(provider, *centre(page, BACKPACK)),
+        done(False, {"items": 1}, "ran out of steps"),
+    )
+
+    result = Agent(ai).execute(GOAL, max_steps=3, output=Cart, mode="cua")
+
+    assert result.status == "max_steps" and not result.success
+    assert result.output == Cart(items=1)  # what was gathered is kept
+    assert badge(page) == "1"
+    last = computer_requests(scripted_model)[-1]
+    assert last.body["tool_choice"]["name"] == "done"  # only done was offered in the end
+    assert "Only done is available now" in last.text
+
+
+def test_an_action_offered_after_the_last_step_is_not_done(ai, scripted_model, provider):
+    page = ai.page
+    scripted_model.enqueue(screenshot(provider), click(provider, *centre(page, BACKPACK)))
+
+    result = Agent(ai).execute(GOAL, max_steps=2, output=Cart, mode="cua")
+
+    assert result.status == "max_steps" and result.output is None
+    assert badge(page) == ""  # the click came when only done was allowed
+
+
+def test_a_refusal_is_a_clear_error(ai, scripted_model):
+    scripted_model.enqueue(Refusal("I can't help with buying things."))
+
+    with pytest.raises(ModelRefused, match=r"refused the goal .*can't help with buying"):
+        Agent(ai).execute(GOAL, output=Cart, mode="cua")
+
+
+# --- safety checks (OpenAI) -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("provider", ["openai"], indirect=True)
+def test_a_pending_safety_check_fails_unless_the_test_allows_it(ai, scripted_model):
+    page = ai.page
+    check = {"id": "sc_1", "code": "malicious_instructions", "message": "The page asks to buy."}
+    x, y = centre(page, BACKPACK)
+    risky = ComputerCall({"type": "click", "button": "left", "x": x, "y": y}, (check,))
+    scripted_model.enqueue(risky)
+
+    with pytest.raises(SafetyCheckPending, match=r"malicious_instructions.*allow_safety_checks"):
+        Agent(ai).execute(GOAL, output=Cart, mode="cua")
+    assert badge(page) == ""  # nothing was done
+
+    scripted_model.enqueue(risky, done(True, {"items": 1}))
+    result = Agent(ai).execute(
+        GOAL, output=Cart, mode="cua", allow_safety_checks=["malicious_instructions"]
+    )
+    assert result.success and badge(page) == "1"
+    [output] = [i for i in scripted_model.last_request.input if "acknowledged_safety_checks" in i]
+    assert output["acknowledged_safety_checks"] == [check]
+
+
+# --- the screen and the viewport ---------------------------------------------------------
+
+
+def test_points_map_from_a_device_scale_factor_2_screen(
+    browser: Browser, scripted_model: ScriptedModelServer, pages_server, provider
+):
+    context = browser.new_context(viewport={"width": 800, "height": 600}, device_scale_factor=2)
+    page = context.new_page()
+    try:
+        with scripted_ai_page(page, scripted_model, provider=provider) as ai:
+            ai.goto(pages_server.url("shop.html"))
+            # The model sees the viewport's CSS size (800x600), not the device's 1600x1200.
+            scripted_model.enqueue(
+                click(provider, *centre(page, BACKPACK)), done(True, {"items": 1})
+            )
+            result = Agent(ai).execute(GOAL, output=Cart, mode="cua")
+            assert result.success and badge(page) == "1"
+            assert png_size(scripted_model.requests[0].images[0]) == (800, 600)
+    finally:
+        context.close()
+
+
+def test_points_map_from_a_scaled_down_screenshot(
+    browser: Browser, scripted_model: ScriptedModelServer, pages_server, provider
+):
+    context = browser.new_context(viewport={"width": 1600, "height": 1000})
+    page = context.new_page()
+    try:
+        with scripted_ai_page(page, scripted_model, provider=provider) as ai:
+            ai.goto(pages_server.url("shop.html"))
+            screen = Screen.of(page)
+            assert (screen.display_width, screen.display_height) == (1280, 800)
+            scale = 1280 / 1600
+            # Where the button is drawn in the smaller screenshot: a point that, unmapped,
+            # would land elsewhere on the page.
+            scripted_model.enqueue(
+                click(provider, *centre(page, BACKPACK, scale)), done(True, {"items": 1})
+            )
+            result = Agent(ai).execute(GOAL, output=Cart, mode="cua")
+            assert result.success and badge(page) == "1"
+            assert png_size(scripted_model.requests[0].images[0]) == (1280, 800)
+    finally:
+        context.close()
+
+
+def test_key_names_map_to_playwright_names():
+    assert playwright_keys(["CTRL", "A"]) == "Control+a"
+    assert playwright_keys(["ctrl", "shift", "Tab"]) == "Control+Shift+Tab"
+    assert playwright_keys(["Return"]) == "Enter"
+    assert playwright_keys(["PAGE_DOWN"]) == "PageDown"
