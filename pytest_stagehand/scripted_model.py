@@ -26,6 +26,7 @@ OpenAI `response_format` shapes it accepts and which it refuses, as real servers
 from __future__ import annotations
 
 import base64
+import dataclasses
 import itertools
 import json
 import threading
@@ -171,6 +172,9 @@ class ScriptedRequest:
     path: str
     headers: dict[str, str]
     body: dict[str, Any]
+    # Responses API: the requests of the turns before, by previous_response_id, as the
+    # provider keeps the conversation: `text` reads them too.
+    earlier: tuple[ScriptedRequest, ...] = ()
 
     @property
     def model(self) -> str:
@@ -214,9 +218,9 @@ class ScriptedRequest:
 
     @property
     def text(self) -> str:
-        """All prompt text (system, instructions and messages) joined: what a scripted
-        answer reads."""
-        parts: list[str] = []
+        """All prompt text (system, instructions and messages; a Responses conversation's
+        earlier turns too) joined: what a scripted answer reads."""
+        parts: list[str] = [turn.text for turn in self.earlier[-1:]]
         system = self.body.get("system") or self.body.get("instructions")
         if isinstance(system, str):
             parts.append(system)
@@ -305,6 +309,7 @@ class ScriptedModelServer:
         )
         self._queue: deque[ScriptedReply] = deque()
         self._requests: list[ScriptedRequest] = []
+        self._responses: dict[str, ScriptedRequest] = {}  # Responses API id → its request
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
         self._httpd: ThreadingHTTPServer | None = None
@@ -396,6 +401,14 @@ class ScriptedModelServer:
 
     # --- answering -------------------------------------------------------------------
 
+    def _in_conversation(self, request: ScriptedRequest) -> ScriptedRequest:
+        """A Responses request with the turns its previous_response_id continues."""
+        with self._lock:
+            before = self._responses.get(str(request.body.get("previous_response_id")))
+        if before is None:
+            return request
+        return dataclasses.replace(request, earlier=(*before.earlier, before))
+
     def _next_reply(self, request: ScriptedRequest) -> Reply | Fault | Broken:
         with self._lock:
             self._requests.append(request)
@@ -422,6 +435,7 @@ class ScriptedModelServer:
         return None
 
     def _answer(self, request: ScriptedRequest) -> tuple[int, dict[str, str], bytes]:
+        request = self._in_conversation(request)
         reply = self._next_reply(request)
         if isinstance(reply, Reply | Fault) and reply.delay:
             time.sleep(reply.delay)
@@ -431,6 +445,8 @@ class ScriptedModelServer:
             return _broken_body(request, reply, next(self._ids))
         n = next(self._ids)
         if request.api == "responses":
+            with self._lock:
+                self._responses[f"resp_scripted_{n}"] = request
             return 200, {}, _json(_responses_reply(request, reply, n))
         if request.provider == "openai":
             return 200, {}, _json(_openai_completion(request, reply, n))
