@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,11 +19,16 @@ from pydantic import BaseModel
 from scripted_answers import scripted_ai_page
 
 from pytest_stagehand.agent import Agent
+from pytest_stagehand.cache import RecordingStore
 from pytest_stagehand.cua import Screen, playwright_keys
-from pytest_stagehand.errors import ModelRefused, SafetyCheckPending
+from pytest_stagehand.errors import HealFailed, ModelRefused, SafetyCheckPending
+from pytest_stagehand.evaluator import Recordings
+from pytest_stagehand.llm import ModelConfig, create_client
 from pytest_stagehand.page import AIPage
 from pytest_stagehand.scripted_model import (
+    Broken,
     ComputerCall,
+    Fault,
     FunctionCall,
     Refusal,
     ScriptedModelServer,
@@ -243,3 +249,119 @@ def test_key_names_map_to_playwright_names():
     assert playwright_keys(["ctrl", "shift", "Tab"]) == "Control+Shift+Tab"
     assert playwright_keys(["Return"]) == "Enter"
     assert playwright_keys(["PAGE_DOWN"]) == "PageDown"
+
+
+# --- recording and replay ------------------------------------------------------------------
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[RecordingStore]:
+    store = RecordingStore(tmp_path / "store")
+    yield store
+    store.close()
+
+
+def offline_agent(page: Page, store: RecordingStore, test_file: Path) -> Agent:
+    """An agent with no model at all: it can only replay the recording."""
+    return Agent(AIPage(page, None), recordings=Recordings(store, test_file, "offline"))
+
+
+@pytest.mark.parametrize("provider", ["openai"], indirect=True)
+def test_a_click_is_recorded_on_the_element_and_replays_verified_where_it_moved(
+    ai, scripted_model, store, tmp_path
+):
+    page = ai.page
+    test_file = tmp_path / "test_shop.py"
+    scripted_model.enqueue(click("openai", *centre(page, BACKPACK)), done(True, {"items": 1}))
+    recorded = Agent(ai, recordings=Recordings(store, test_file, "auto")).execute(
+        GOAL, output=Cart, mode="cua"
+    )
+    assert recorded.success and not recorded.replayed
+    calls = scripted_model.calls
+
+    # The backpack moves to the end of the list: its old point is now the bike light's
+    # button. The replay follows the element, not the point, with no model.
+    page.reload()
+    page.evaluate("() => { const list = document.querySelector('.inventory'); "
+                  "list.append(list.firstElementChild); }")  # fmt: skip
+    result = offline_agent(page, store, test_file).execute(GOAL, output=Cart, mode="cua")
+
+    assert (result.success, result.replayed) == (True, True)
+    assert result.output == Cart(items=1)
+    assert page.get_by_test_id(BACKPACK).inner_text() == "Remove"
+    assert page.get_by_test_id("add-to-cart-sauce-labs-bike-light").inner_text() == "Add to cart"
+    assert scripted_model.calls == calls
+
+    # With the backpack gone, nothing is clicked in its place.
+    page.reload()
+    page.evaluate("() => document.querySelector('.inventory').firstElementChild.remove()")
+    with pytest.raises(HealFailed, match="diverged"):
+        offline_agent(page, store, test_file).execute(GOAL, output=Cart, mode="cua")
+    assert badge(page) == ""
+
+
+@pytest.mark.parametrize("provider", ["anthropic"], indirect=True)
+def test_a_click_where_no_element_is_replays_only_on_the_same_element(
+    ai, scripted_model, pages_server, store, tmp_path
+):
+    page = ai.page
+    test_file = tmp_path / "test_board.py"
+    ai.goto(pages_server.url("cua/canvas.html"))
+    box = page.locator("#board").bounding_box()
+    assert box is not None
+    x, y = box["x"] + 290, box["y"] + 190  # the red square drawn on the canvas
+    scripted_model.enqueue(click("anthropic", x, y), done(True, "Square hit"))
+    goal = "click the red square on the board"
+    recorded = Agent(ai, recordings=Recordings(store, test_file, "auto")).execute(goal, mode="cua")
+    assert recorded.success and page.locator("#status").inner_text() == "Square hit"
+    assert recorded.actions == []  # no element to replay with ai_page.act
+
+    page.reload()
+    result = offline_agent(page, store, test_file).execute(goal, mode="cua")
+    assert (result.success, result.replayed) == (True, True)
+    assert page.locator("#status").inner_text() == "Square hit"
+
+    # A banner now covers the square: the replay refuses to click it.
+    page.reload()
+    page.evaluate("() => document.body.insertAdjacentHTML('beforeend', '<div id=ad>Ad</div>')")
+    with pytest.raises(HealFailed, match=r"there is div#ad now, not canvas#board"):
+        offline_agent(page, store, test_file).execute(goal, mode="cua")
+
+
+# --- faults on the computer-use endpoints ---------------------------------------------------
+
+
+@pytest.fixture
+def patient(page: Page, scripted_model: ScriptedModelServer, pages_server, provider):
+    """An AIPage whose client retries twice, quickly, and gives up on a slow answer."""
+    server = scripted_model
+    endpoint = server.openai_base_url if provider == "openai" else server.anthropic_base_url
+    config = ModelConfig(
+        f"{provider}/scripted", base_url=endpoint, max_retries=2, backoff_base=0.01, timeout=2.0
+    )
+    with create_client(config) as client:
+        ai_page = AIPage(page, client)
+        ai_page.goto(pages_server.url("shop.html"))
+        yield ai_page
+
+
+def test_faults_are_retried_and_an_outage_ends_the_run_in_error(patient, scripted_model, provider):
+    page = patient.page
+    scripted_model.enqueue(
+        Fault(429), Broken("not_json"), click(provider, *centre(page, BACKPACK)),
+        Fault(500), done(True, {"items": 1}),
+    )  # fmt: skip
+    result = Agent(patient).execute(GOAL, output=Cart, mode="cua")
+    assert result.success and badge(page) == "1"
+    assert result.usage.retries == 3 and scripted_model.pending == 0
+
+    scripted_model.enqueue(Fault(500), Fault(500), Fault(500))
+    result = Agent(patient).execute(GOAL, output=Cart, mode="cua")
+    assert result.status == "error" and "kept failing (HTTP 500" in result.message
+
+
+def test_a_timeout_and_malformed_bodies_end_the_run_in_error(patient, scripted_model, provider):
+    scripted_model.enqueue(Fault.timeout(6), Broken("truncated_body"), Broken("html"))
+    result = Agent(patient).execute(GOAL, output=Cart, mode="cua")
+    assert result.status == "error"
+    assert "replies that are not answers" in result.message or "no answer within" in result.message
