@@ -168,6 +168,27 @@ def test_an_action_offered_after_the_last_step_is_not_done(ai, scripted_model, p
     assert badge(page) == ""  # the click came when only done was allowed
 
 
+@pytest.mark.parametrize("provider", ["anthropic"], indirect=True)
+def test_a_run_that_changes_nothing_stagnates_into_done(ai, scripted_model, provider):
+    scripted_model.enqueue(*[screenshot(provider)] * 5, done(False, None, "nothing to do"))
+
+    result = Agent(ai).execute(GOAL, output=Cart, mode="cua")
+
+    assert result.status == "stagnated"
+    assert "Refused: this exact screenshot" in result.steps[-1].outcome  # repeats refused
+    assert computer_requests(scripted_model)[-1].body["tool_choice"]["name"] == "done"
+
+
+@pytest.mark.parametrize("provider", ["openai"], indirect=True)
+def test_the_time_limit_leaves_only_done(ai, scripted_model, provider):
+    scripted_model.enqueue(done(False, {"items": 0}, "out of time"))
+
+    result = Agent(ai).execute(GOAL, output=Cart, mode="cua", timeout_s=0.001)
+
+    assert result.status == "timeout" and result.output == Cart(items=0)
+    assert "time limit" in computer_requests(scripted_model)[-1].text
+
+
 def test_a_refusal_is_a_clear_error(ai, scripted_model):
     scripted_model.enqueue(Refusal("I can't help with buying things."))
 
