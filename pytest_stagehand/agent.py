@@ -591,21 +591,25 @@ class _Run:
     def run_tool(self, number: int, answer: Any) -> None:
         call = answer.call
         arguments = call.model_dump(mode="json", exclude={"tool"})
-        key = (self.signature, call.tool, json.dumps(arguments, sort_keys=True))
-        self.repeats[key] += 1
-        if self.repeats[key] > REPEAT_LIMIT:
-            outcome = _Outcome(
-                f"Refused: this exact {call.tool} was already done {REPEAT_LIMIT} times on this "
-                "page without changing anything. Do something else, or call done.",
-                ok=False,
-            )
-        else:
-            outcome = self.attempt(call)
+        key = (call.tool, json.dumps(arguments, sort_keys=True))
+        outcome = self.repeated(key, call.tool) or self.attempt(call)
         summary = f"{number}. {call.tool} {json.dumps(arguments)[:120]} → " + (
             "ok" if outcome.ok else f"error: {outcome.text[:120]}"
         )
         self.steps.append(AgentStep(number, call.tool, arguments, outcome.text, outcome.ok))
         self.turns.append(_Turn(answer.model_dump_json(), summary, outcome))
+
+    def repeated(self, call: tuple[Any, ...], name: str) -> _Outcome | None:
+        """The refusal of a call done REPEAT_LIMIT times already on this page state."""
+        key = (self.signature, *call)
+        self.repeats[key] += 1
+        if self.repeats[key] <= REPEAT_LIMIT:
+            return None
+        return _Outcome(
+            f"Refused: this exact {name} was already done {REPEAT_LIMIT} times on this page "
+            "without changing anything. Do something else, or call done.",
+            ok=False,
+        )
 
     def attempt(self, call: Any) -> _Outcome:
         """Carry out one call; errors of the page become its (failed) outcome."""

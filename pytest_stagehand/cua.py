@@ -32,7 +32,6 @@ from .act import field_refusal
 from .actions import VARIABLE, Action, from_ref, settle, substitute
 from .agent import (
     PAGE_ERRORS,
-    REPEAT_LIMIT,
     AgentResult,
     AgentStep,
     Status,
@@ -712,16 +711,7 @@ class CuaRun(_Run):
         shown = {"problem": call.problem} if call.problem else {}
         for action in call.actions if outcome.ok else ():
             shown = {"action": action.describe()}
-            key = (self.signature, action)
-            self.repeats[key] += 1
-            if self.repeats[key] > REPEAT_LIMIT:
-                outcome = _Outcome(
-                    f"Refused: this exact {action.kind} was already done {REPEAT_LIMIT} times "
-                    "on this page without changing anything. Do something else, or call done.",
-                    ok=False,
-                )
-            else:
-                outcome = self.attempt_action(action)
+            outcome = self.repeated((action,), action.kind) or self.attempt_action(action)
             if not outcome.ok:
                 break
         fenced = self.back_on_origin()
