@@ -21,7 +21,7 @@ from scripted_answers import scripted_ai_page
 from pytest_stagehand.agent import Agent
 from pytest_stagehand.cache import RecordingStore
 from pytest_stagehand.cua import Screen, playwright_keys
-from pytest_stagehand.errors import HealFailed, ModelRefused, SafetyCheckPending
+from pytest_stagehand.errors import ConfigError, HealFailed, ModelRefused, SafetyCheckPending
 from pytest_stagehand.evaluator import Recordings
 from pytest_stagehand.llm import ModelConfig, create_client
 from pytest_stagehand.page import AIPage
@@ -34,6 +34,7 @@ from pytest_stagehand.scripted_model import (
     ScriptedModelServer,
     ScriptedRequest,
 )
+from pytest_stagehand.settings import resolve
 
 GOAL = "add the backpack to the cart and report how many items the cart holds"
 BACKPACK = "add-to-cart-sauce-labs-backpack"
@@ -386,3 +387,17 @@ def test_a_timeout_and_malformed_bodies_end_the_run_in_error(patient, scripted_m
     result = Agent(patient).execute(GOAL, output=Cart, mode="cua")
     assert result.status == "error"
     assert "replies that are not answers" in result.message or "no answer within" in result.message
+
+
+# --- settings ------------------------------------------------------------------------------
+
+
+def test_the_mode_and_the_cua_model_are_settings():
+    settings, _ = resolve({"agent_mode": "cua", "cua_model": "openai/computer-use-preview"}, {})
+    assert (settings.agent_mode, settings.cua_model) == ("cua", "openai/computer-use-preview")
+    marked = resolve({}, {})[0].with_marker({"agent_mode": "cua"}, frozenset())
+    assert marked.agent_mode == "cua"
+    with pytest.raises(ConfigError, match="must be one of dom, cua"):
+        resolve({"agent_mode": "vision"}, {})
+    with pytest.raises(ConfigError, match=r"Gemini \(google/\.\.\.\) is not supported"):
+        resolve({"cua_model": "google/gemini-2.5-computer-use-preview"}, {})
