@@ -23,10 +23,11 @@ from pydantic.fields import FieldInfo
 from . import prompts
 from .actions import element_id, settle
 from .errors import InvalidModelChoice, ModelOutputError
-from .events import StepLog
+from .events import StepEvent, StepLog
 from .llm import ModelClient
 from .prompts import ChoiceProblem, ExtractedText
 from .snapshot import Snapshot, estimate_tokens, snapshot
+from .waiting import Waiting, is_empty
 
 if TYPE_CHECKING:
     from .replay import StepRecorder
@@ -42,7 +43,7 @@ LINK_ID = "the element id of the link, e.g. e12"
 def extract(
     page: Page, client: ModelClient | None, steplog: StepLog, instruction: str | None,
     schema: type[T], scope: str | None = ..., *, chunk_tokens: int = ...,
-    recorder: StepRecorder | None = ...,
+    recorder: StepRecorder | None = ..., waiting: Waiting | None = ...,
 ) -> T: ...
 
 
@@ -50,7 +51,7 @@ def extract(
 def extract(
     page: Page, client: ModelClient | None, steplog: StepLog, instruction: str | None = ...,
     schema: None = ..., scope: str | None = ..., *, chunk_tokens: int = ...,
-    recorder: StepRecorder | None = ...,
+    recorder: StepRecorder | None = ..., waiting: Waiting | None = ...,
 ) -> str: ...
 
 
@@ -64,62 +65,87 @@ def extract(
     *,
     chunk_tokens: int = CHUNK_TOKENS,
     recorder: StepRecorder | None = None,
+    waiting: Waiting | None = None,
 ) -> BaseModel | str:
     """A `schema` instance; text without a schema; the page text without either.
 
     `scope` is a selector limiting the snapshot to part of the page. With a `recorder`,
-    a recorded answer that the page still agrees with replaces the model call.
+    a recorded answer that the page still agrees with replaces the model call. With
+    `waiting`, an empty answer is asked again on each page change until its timeout.
     """
     settle(page)
     label = instruction or (f"{schema.__name__} from the page" if schema else "the page text")
     with steplog.step("extract", label, page.url) as event:
-        page_snapshot = snapshot(page, scope)
         if instruction is None and schema is None:
-            text = ID_MARK.sub("", page_snapshot.text)
+            text = ID_MARK.sub("", snapshot(page, scope).text)
             event.result = f"page text, {len(text)} characters"
             return text
         wanted = schema or ExtractedText
         asked_for = instruction or prompts.EXTRACT_ALL
-        recalled = recorder.recall_extract(asked_for, wanted, scope, event) if recorder else None
-        if recalled is not None:
-            event.result = _preview(recalled)
-            return recalled.text if isinstance(recalled, ExtractedText) else recalled
-        parts = split(page_snapshot.text, chunk_tokens)
-        asked = model_schema(wanted, partial=len(parts) > 1)
-        merged: Any = None
-        for number, part in enumerate(parts, 1):
-            messages = prompts.extract_messages(
-                instruction, page_snapshot.url, part, number, len(parts)
-            )
-            try:
-                answer = prompts.ask_checked(
-                    client,
-                    messages,
-                    asked,
-                    lambda value: links_to_urls(
-                        wanted, value.model_dump(mode="json", by_alias=True), page_snapshot
-                    ),
-                    event=event,
-                    steplog=steplog,
-                )
-            except ChoiceProblem as exc:
-                raise InvalidModelChoice(
-                    f"The model's answer to extract {instruction!r} on {page_snapshot.url} "
-                    f"names a link that is not on the page, even after feedback: {exc}"
-                ) from None
-            merged = merge(merged, answer)
-        try:
-            value = wanted.model_validate(merged)
-        except ValidationError as exc:
-            raise ModelOutputError(
-                f"What the model extracted from {page_snapshot.url} for {instruction!r} "
-                f"is not a valid {wanted.__name__}: {exc}",
-                raw=str(merged),
-            ) from None
+
+        def attempt() -> tuple[BaseModel, bool]:
+            """The answer, and whether it was recalled from the recording."""
+            if recorder is not None:
+                recalled = recorder.recall_extract(asked_for, wanted, scope, event)
+                if recalled is not None:
+                    return recalled, True
+            asked = _ask(client, steplog, event, instruction, wanted, snapshot(page, scope),
+                         chunk_tokens)
+            return asked, False
+
+        # An empty answer may be a page still loading: wait for it (a recalled answer is
+        # what the page agreed with when it was recorded).
+        value, recalled = (waiting or Waiting(page, 0)).until(
+            attempt, lambda answer: answer[1] or not is_empty(answer[0]), event
+        )
         event.result = _preview(value)
-        if recorder is not None:
+        if recorder is not None and not recalled:
             recorder.record_extract(asked_for, wanted, scope, value, event)
     return value.text if isinstance(value, ExtractedText) else value
+
+
+def _ask(
+    client: ModelClient | None,
+    steplog: StepLog,
+    event: StepEvent,
+    instruction: str | None,
+    wanted: type[BaseModel],
+    page_snapshot: Snapshot,
+    chunk_tokens: int,
+) -> BaseModel:
+    """The model's answer from the snapshot, in parts when it is large, validated."""
+    parts = split(page_snapshot.text, chunk_tokens)
+    asked = model_schema(wanted, partial=len(parts) > 1)
+    merged: Any = None
+    for number, part in enumerate(parts, 1):
+        messages = prompts.extract_messages(
+            instruction, page_snapshot.url, part, number, len(parts)
+        )
+        try:
+            answer = prompts.ask_checked(
+                client,
+                messages,
+                asked,
+                lambda value: links_to_urls(
+                    wanted, value.model_dump(mode="json", by_alias=True), page_snapshot
+                ),
+                event=event,
+                steplog=steplog,
+            )
+        except ChoiceProblem as exc:
+            raise InvalidModelChoice(
+                f"The model's answer to extract {instruction!r} on {page_snapshot.url} "
+                f"names a link that is not on the page, even after feedback: {exc}"
+            ) from None
+        merged = merge(merged, answer)
+    try:
+        return wanted.model_validate(merged)
+    except ValidationError as exc:
+        raise ModelOutputError(
+            f"What the model extracted from {page_snapshot.url} for {instruction!r} "
+            f"is not a valid {wanted.__name__}: {exc}",
+            raw=str(merged),
+        ) from None
 
 
 def _preview(value: BaseModel) -> str:

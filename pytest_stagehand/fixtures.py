@@ -219,7 +219,8 @@ def ai_page(
     ai_usage.begin_test(request.node.nodeid, _test_budget(request.node))
     try:
         yield AIPage(page, client, steplog=steplog, base_url=base_url, resolver=resolver,
-                     evaluator=evaluator, recorder=recorder)
+                     evaluator=evaluator, recorder=recorder,
+                     wait_timeout=ai_settings.wait_timeout)
     finally:
         ai_usage.end_test()
         if own_client is not None:
