@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import types
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar, Union, get_args, get_origin, overload
 
 from playwright.sync_api import Page
@@ -43,7 +44,7 @@ LINK_ID = "the element id of the link, e.g. e12"
 def extract(
     page: Page, client: ModelClient | None, steplog: StepLog, instruction: str | None,
     schema: type[T], scope: str | None = ..., *, chunk_tokens: int = ...,
-    recorder: StepRecorder | None = ..., waiting: Waiting | None = ...,
+    recorder: StepRecorder | None = ...,
 ) -> T: ...
 
 
@@ -51,7 +52,7 @@ def extract(
 def extract(
     page: Page, client: ModelClient | None, steplog: StepLog, instruction: str | None = ...,
     schema: None = ..., scope: str | None = ..., *, chunk_tokens: int = ...,
-    recorder: StepRecorder | None = ..., waiting: Waiting | None = ...,
+    recorder: StepRecorder | None = ...,
 ) -> str: ...
 
 
@@ -70,8 +71,9 @@ def extract(
     """A `schema` instance; text without a schema; the page text without either.
 
     `scope` is a selector limiting the snapshot to part of the page. With a `recorder`,
-    a recorded answer that the page still agrees with replaces the model call. With
-    `waiting`, an empty answer is asked again on each page change until its timeout.
+    the step follows the recorded-step protocol (steps.py): a recording read again from
+    the page replaces the model call. With `waiting`, an empty answer is asked again on
+    each page change until its timeout.
     """
     settle(page)
     label = instruction or (f"{schema.__name__} from the page" if schema else "the page text")
@@ -83,37 +85,31 @@ def extract(
         wanted = schema or ExtractedText
         asked_for = instruction or prompts.EXTRACT_ALL
 
-        def attempt() -> tuple[BaseModel, bool]:
-            """The answer, and whether it was recalled from the recording."""
-            if recorder is not None:
-                recalled = recorder.recall_extract(asked_for, wanted, scope, event)
-                if recalled is not None:
-                    return recalled, True
-            asked = _ask(client, steplog, event, instruction, wanted, snapshot(page, scope),
-                         chunk_tokens)
-            return asked, False
+        def ask() -> BaseModel:
+            page_snapshot = snapshot(page, scope)  # a fresh one each time it is asked
+            return _ask(client, steplog, instruction, wanted, page_snapshot, chunk_tokens, event)
 
-        # An empty answer may be a page still loading: wait for it (a recalled answer is
-        # what the page agreed with when it was recorded).
-        value, recalled = (waiting or Waiting(page, 0)).until(
-            attempt, lambda answer: answer[1] or not is_empty(answer[0]), event
+        def step(ask: Callable[[], BaseModel]) -> BaseModel:
+            return recorder.extract(asked_for, wanted, scope, event, ask) if recorder else ask()
+
+        # An empty answer may be a page still loading: asked again when the page changes.
+        value = (waiting or Waiting(page, 0)).answered(
+            step, ask, lambda answer: not is_empty(answer), event
         )
         event.result = _preview(value)
-        if recorder is not None and not recalled:
-            recorder.record_extract(asked_for, wanted, scope, value, event)
     return value.text if isinstance(value, ExtractedText) else value
 
 
 def _ask(
     client: ModelClient | None,
     steplog: StepLog,
-    event: StepEvent,
     instruction: str | None,
-    wanted: type[BaseModel],
+    wanted: type[T],
     page_snapshot: Snapshot,
     chunk_tokens: int,
-) -> BaseModel:
-    """The model's answer from the snapshot, in parts when it is large, validated."""
+    event: StepEvent,
+) -> T:
+    """The model's answer, in parts when the snapshot is over `chunk_tokens`."""
     parts = split(page_snapshot.text, chunk_tokens)
     asked = model_schema(wanted, partial=len(parts) > 1)
     merged: Any = None

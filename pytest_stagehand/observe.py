@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -34,33 +35,24 @@ def observe(
     """Elements matching `instruction` (or the page's main interactive ones), best first.
 
     `scope` is a selector limiting the snapshot to part of the page. With a `recorder`,
-    recorded elements that still verify replace the model call. With `waiting`, finding
-    nothing is tried again on each page change until its timeout.
+    the step follows the recorded-step protocol (steps.py): recorded elements found again
+    and verified replace the model call. With `waiting`, finding nothing is asked again on
+    each page change until its timeout.
     """
     settle(page)
     asked_for = instruction or prompts.OBSERVE_ALL
     with steplog.step("observe", asked_for, page.url) as event:
 
-        def attempt() -> tuple[list[Action], bool]:
-            """The elements, and whether they were recalled from the recording."""
-            if recorder is not None:
-                recalled = recorder.recall_observe(asked_for, scope, event)
-                if recalled is not None:
-                    return recalled, True
-            return _ask(page, client, steplog, event, instruction, scope), False
+        def ask() -> list[Action]:
+            return _ask(page, client, steplog, instruction, scope, event)
 
-        # Nothing found may be a page still loading: wait for it (recalled elements are
-        # what the page agreed with when they were recorded).
-        actions, recalled = (waiting or Waiting(page, 0)).until(
-            attempt, lambda answer: answer[1] or bool(answer[0]), event
-        )
+        def step(ask: Callable[[], list[Action]]) -> list[Action]:
+            return recorder.observe(asked_for, scope, event, ask) if recorder else ask()
+
+        # Nothing found may be a page still loading: asked again when the page changes.
+        actions = (waiting or Waiting(page, 0)).answered(step, ask, bool, event)
         found = "; ".join(action.description for action in actions) or "nothing matched"
-        if recalled:
-            event.result = f"{found} ({event.result})" if event.result else found
-            return actions
-        event.result = found
-        if recorder is not None:
-            recorder.record_observe(asked_for, scope, actions, event)
+        event.result = f"{found} ({event.result})" if event.result else found
     return actions
 
 
@@ -68,11 +60,11 @@ def _ask(
     page: Page,
     client: ModelClient | None,
     steplog: StepLog,
-    event: StepEvent,
     instruction: str | None,
     scope: str | None,
+    event: StepEvent,
 ) -> list[Action]:
-    """The model's answer from a fresh snapshot, each element noted for replay."""
+    """The model's answer, each element noted as found now (it replays verified like act's)."""
     page_snapshot = snapshot(page, scope)
     messages = prompts.observe_messages(instruction, page_snapshot.url, page_snapshot.text)
     try:

@@ -33,11 +33,19 @@ if TYPE_CHECKING:
     from .cache import Recordings
 
 R = TypeVar("R")
+V = TypeVar("V")
 
 DEFAULT_TIMEOUT_MS = 5_000.0  # like Playwright's expect
+
+
+class _NothingYet(StagehandError):
+    """The model's answer is empty and there is time to wait for more (internal: it keeps
+    the empty answer from being recorded)."""
+
+
 # What "found nothing" raises: the model found no element, a recorded element or value is
 # not (yet) on the page. Other errors (a wrong choice, an action that failed) end the step.
-NOT_THERE_YET: tuple[type[StagehandError], ...] = (ElementNotFound, HealFailed)
+NOT_THERE_YET: tuple[type[StagehandError], ...] = (ElementNotFound, HealFailed, _NothingYet)
 
 
 @dataclass(frozen=True)
@@ -63,13 +71,12 @@ class Waiting:
         answer returned, noting the wait on the error and the last snapshot on `event`.
         """
         deadline = time.monotonic() + self.timeout_ms / 1000
-        first_use = [recordings.bookmark() for recordings in self.recordings]
+        first_use = self._first_use()
         tries = 0
         while True:
             since = page_mark(self.page) if self.timeout_ms > 0 else None
             if tries:
-                for back in first_use:
-                    back()
+                first_use()
             tries += 1
             failure: StagehandError | None = None
             try:
@@ -88,6 +95,43 @@ class Waiting:
         if failure is not None:
             raise failure
         return answer
+
+    def answered(
+        self,
+        step: Callable[[Callable[[], V]], V],
+        ask: Callable[[], V],
+        found: Callable[[V], bool],
+        event: StepEvent | None = None,
+    ) -> V:
+        """`step(ask)`, a recorded step that asks the model through `ask`, tried again on
+        each page change while the model's answer is not `found` (an empty answer is not
+        recorded while there is time to wait). When the time is up, the last answer is the
+        step's, recorded like any other, with no further question to the model."""
+        last: list[V] = []
+
+        def ask_until_found() -> V:
+            value = ask()
+            if found(value) or self.timeout_ms <= 0:
+                return value
+            last[:] = [value]
+            raise _NothingYet
+
+        first_use = self._first_use()
+        try:
+            return self.until(lambda: step(ask_until_found), event=event)
+        except _NothingYet:
+            first_use()
+            return step(lambda: last[0])
+
+    def _first_use(self) -> Callable[[], None]:
+        """Takes back the uses of steps counted from now: a try again is the same use."""
+        backs = [recordings.bookmark() for recordings in self.recordings]
+
+        def back() -> None:
+            for each in backs:
+                each()
+
+        return back
 
     def _gave_up(self, tries: int, event: StepEvent | None, failure: Exception | None) -> None:
         waited = (
