@@ -16,6 +16,7 @@ from typing_extensions import is_typeddict
 from .act import ModelResolver, Resolver, act
 from .actions import Action, ActResult, settle, watch_network
 from .cache import Recordings
+from .chunks import DEFAULT_BUDGET
 from .errors import InvalidArgument, PageClosed, WaitTimeout
 from .evaluator import Evaluator, Verdict
 from .events import StepLog
@@ -35,8 +36,10 @@ class AIPage:
     Anything else is the Playwright page's own (`ai_page.locator(...)`, `ai_page.url`),
     and `ai_page.page` is the page itself. `client` None means no model: steps that need
     one raise ModelRequired. `resolver` is how act instructions become actions: the model
-    by default, or a cache wrapped around it. `wait_timeout` (ms) is how long a step waits
-    for what it looks for (waiting.py); a step's own `timeout=` overrides it.
+    by default, or a cache wrapped around it. `prompt_budget`: the most tokens an act,
+    observe or assertion prompt takes; a larger page is sent in parts (chunks.py).
+    `wait_timeout` (ms) is how long a step waits for what it looks for (waiting.py); a
+    step's own `timeout=` overrides it.
     """
 
     def __init__(
@@ -50,13 +53,17 @@ class AIPage:
         evaluator: Evaluator | None = None,
         recorder: StepRecorder | None = None,
         wait_timeout: float = DEFAULT_TIMEOUT_MS,
+        prompt_budget: int = DEFAULT_BUDGET,
     ) -> None:
         self.page = page
         self.client = client
         self.steplog = steplog if steplog is not None else StepLog()
         self.base_url = base_url
-        self.resolver = resolver or ModelResolver(page, client, self.steplog)
-        self.evaluator = evaluator or Evaluator(page, client, self.steplog)  # judges claims
+        self.prompt_budget = prompt_budget  # tokens per prompt (--ai-prompt-budget)
+        self.resolver = resolver or ModelResolver(page, client, self.steplog, prompt_budget)
+        self.evaluator = evaluator or Evaluator(  # judges claims
+            page, client, self.steplog, prompt_budget=prompt_budget
+        )
         self.recorder = recorder  # recordings of extract and observe, when there are any
         self.wait_timeout = wait_timeout
         watch_network(page)  # from now on, so settling sees the requests goto starts
@@ -151,7 +158,8 @@ class AIPage:
         with self.open_page(f"observe({instruction!r})"):
             return observe(
                 self.page, self.client, self.steplog, instruction, scope,
-                recorder=self.recorder, waiting=self.waiting(timeout),
+                recorder=self.recorder, prompt_budget=self.prompt_budget,
+                waiting=self.waiting(timeout),
             )
 
     @overload
