@@ -491,6 +491,8 @@ class PageMark:
 
 def page_mark(page: Page) -> PageMark:
     """The page's changes so far, to wait for the next one with `wait_for_change`."""
+    if blocked(page):  # a held dialog: nothing changes until a step answers it
+        return PageMark("", -1)
     try:
         document, changes = page.evaluate(
             f"() => {{ const state = {PAGE_CHANGES}; return [state.id, state.changes]; }}"
@@ -504,6 +506,8 @@ def wait_for_change(page: Page, since: PageMark, timeout_ms: float) -> bool:
     """Wait, for at most `timeout_ms`, until the page changed after `since`: a DOM change,
     a CSS transition or animation ending, or another document. No polling: the page wakes
     the wait. True at once when it has changed already; False when it did not in time."""
+    if blocked(page):  # a held dialog: the page cannot change until a step answers it
+        return False
     try:
         return bool(page.evaluate(NEXT_CHANGE, [since.document, since.changes, timeout_ms]))
     except PlaywrightError:
