@@ -18,23 +18,11 @@
     return s;
   };
   const parentOf = (el) => el.parentElement || (el.parentNode && el.parentNode.host) || null;
-  // Attributes read once per element into a plain object: DOM calls dominate the cost of a walk.
-  const attributeCache = new Map();
-  const NO_ATTRIBUTES = Object.freeze(Object.create(null));
-  const attr = (el, name) => {
-    let attrs = attributeCache.get(el);
-    if (!attrs) {
-      attrs = NO_ATTRIBUTES;
-      if (el.hasAttributes()) {
-        attrs = Object.create(null);
-        for (const a of el.attributes) attrs[a.name] = a.value;
-      }
-      attributeCache.set(el, attrs);
-    }
-    const value = attrs[name];
-    return value === undefined ? null : value;
-  };
-  const collapse = (s) => s.replace(/[\u200b\u00ad]/g, "").replace(/\s+/g, " ").trim();
+  // getAttribute reads a string without creating Attr nodes: cheaper than caching `attributes`.
+  const attr = (el, name) => el.getAttribute(name);
+  const COLLAPSED = /^(?:\S+ )*\S+$/;  // already one space between words: most names and labels
+  const collapse = (s) => COLLAPSED.test(s) && !/[\u200b\u00ad]/.test(s) ? s
+    : s.replace(/[\u200b\u00ad]/g, "").replace(/\s+/g, " ").trim();
   const NONE = Object.freeze([]);
   const idRefs = (el, name) => {
     const value = attr(el, name);
@@ -578,17 +566,16 @@
     // The walk has just checked what name computation would check again on the way up.
     chainCache.set(el, false);
     if (visible && !contents) hiddenCache.set(el, false);
-    let zero = false;
-    if (!contents) {
-      const rect = el.getBoundingClientRect();
-      zero = !(rect.width > 0 && rect.height > 0);
-    }
-    const childTextVisible = visible && !(zero && style.overflow !== "visible");
+    // Layout is read only where it decides something: a box that clips its text, an iframe,
+    // and a would-be line with no lines under it (a zero-size control is left out).
+    let zero = contents ? false : undefined;
+    const zeroSize = () => zero === undefined ? (zero = isZeroSize(el)) : zero;
+    const childTextVisible = visible && (contents || style.overflow === "visible" || !zeroSize());
     const role = outlineRole(el);
     const block = !contents && style.display !== "inline";
 
     if (role === "iframe") {
-      if (!visible || zero) return;
+      if (!visible || zeroSize()) return;
       const line = { el, role, items: [], frame: frameElements.indexOf(el) };
       lineOf.set(el, line);
       lineCount++;
@@ -627,6 +614,10 @@
     lineCount++;
     out.push(line);
   }
+  const isZeroSize = (el) => {
+    const rect = el.getBoundingClientRect();
+    return !(rect.width > 0 && rect.height > 0);
+  };
   const isLine = (item) => !!item && typeof item === "object" && !item.leaf;
   const hasControl = (item) => isLine(item) && (item.control || item.items.some(hasControl));
 
@@ -683,7 +674,7 @@
 
   // ---------------------------------------------------------------- rendering
 
-  const quote = (s) => `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+  const quote = (s) => /["\\]/.test(s) ? `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"` : `"${s}"`;
   const absoluteHref = (el) => {
     if (typeof el.href === "string") return el.href;  // <a> and <area> resolve it themselves
     const raw = attr(el, "href");
@@ -760,6 +751,7 @@
       !(text === parentName || repeatsName(text, parts[i - 1]) || repeatsName(text, parts[i + 1]));
   });
 
+  const WRAPPERS = new Set(["listitem", "cell", "paragraph"]);
   function render(line, depth) {
     const { el, role } = line;
     const name = line.nativeOption ? shownNameOf(line) : nameOf(el).text;
@@ -774,6 +766,9 @@
     const suffix = parts.length === 1 && typeof parts[0] === "string" ? parts[0] : "";
     const outline = line.nativeOption ? line.control
       : line.control || !!shownName || !!suffix || (LIVE_REGIONS.has(role) && parts.length > 0);
+    // A list item or table cell around a single control adds a line and says nothing.
+    const wrapper = WRAPPERS.has(role) && !outline && !suffix && parts.length === 1 && isLine(parts[0]);
+    if (wrapper && !stateText(states)) { render(parts[0], depth); return; }
     const index = outline ? outlined.length : -1;
     if (outline) outlined.push({ el, role, name, states, href });
     let body = role + (shownName ? ` ${quote(shownName)}` : "") + stateText(states);
@@ -944,8 +939,8 @@
     (el.localName === "input" && ["button", "submit", "reset"].includes(el.type));
   function attributesOf(el) {
     const attributes = {};
-    for (const { name, value } of el.attributes) {
-      if (STABLE_ATTRS.has(name) && (name !== "value" || VALUE_IS_LABEL(el))) attributes[name] = value;
+    for (const name of el.getAttributeNames()) {
+      if (STABLE_ATTRS.has(name) && (name !== "value" || VALUE_IS_LABEL(el))) attributes[name] = el.getAttribute(name);
     }
     return attributes;
   }
