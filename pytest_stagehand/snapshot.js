@@ -1006,7 +1006,7 @@
     return attributes;
   }
 
-  // [row, tag, role, name, states, href, text, id, classes, attributes, test id attribute,
+  // [row, tag, role, name, states, href, text (null: the name), id, classes, attributes, test id attribute,
   //  test id, test id unique, label, own text, exact selector]
   function describe({ el, role, name, states, href }) {
     const row = rowIndex(el);
@@ -1015,7 +1015,7 @@
     if (icon) attributes.icon = icon;
     const testId = testIdOf(el) || ["", ""];
     const text = FORM_FIELDS.has(el.localName) ? "" : collapse(el.textContent.slice(0, 2000)).slice(0, 120);
-    return [row, el.localName, role, name, states, href, text, attr(el, "id") || "", attr(el, "class") || "",
+    return [row, el.localName, role, name, states, href, text === name ? null : text, attr(el, "id") || "", attr(el, "class") || "",
       attributes, testId[0], testId[1], testId[0] && countOf(...testId) === 1 ? 1 : 0, labelTextOf(el),
       ownText(el, name) ? 1 : 0, exactSelector(el, row)];
   }

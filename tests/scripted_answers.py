@@ -85,6 +85,20 @@ def act_answer(
 NOT_FOUND = act_answer(None, found=False)
 
 
+def choose_described(word: str, method: str = "click") -> Answer:
+    """An act answer for a control with no name: the first whose snapshot description
+    (`hint="..."`: title, icon, id and class words, neighbour) contains `word`."""
+
+    def answer(request: ScriptedRequest) -> dict[str, Any]:
+        outline = latest_snapshot(request.text)
+        found = re.search(rf'\[(\w+)\] [^\n]*hint="[^"\n]*\b{re.escape(word)}\b', outline)
+        if found is None:
+            raise AssertionError(f"the scripted model sees no control described as {word!r}")
+        return act_answer(found.group(1), method)
+
+    return answer
+
+
 def drag(source: tuple[str, str], target: tuple[str, str]) -> Answer:
     """An act answer dragging `role "name"` onto another, both by id."""
 

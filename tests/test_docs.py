@@ -41,7 +41,7 @@ from typing import Any
 
 import pytest
 import yaml
-from scripted_answers import NOT_FOUND, choose, latest_snapshot
+from scripted_answers import NOT_FOUND, choose, choose_described, latest_snapshot
 
 from pytest_stagehand import errors
 from pytest_stagehand.cache import (
@@ -722,6 +722,7 @@ ACTS: dict[str, Callable[[ScriptedRequest], Answer]] = {
     "type mug into the search box": choose("searchbox", "Search", "fill", ["mug"]),
     "add the Trail Backpack to the cart": choose("button", "Add to cart", after="Trail Backpack"),
     "open the cart": choose("link", "Cart"),
+    "open the cart by its icon": choose_described("cart"),
     "show only bags": choose("checkbox", "Bags", "check"),
     "click the gift wrap button": lambda request: NOT_FOUND,
     "sort the products by price, low to high": choose(

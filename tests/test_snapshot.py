@@ -13,7 +13,7 @@ import re
 import pytest
 import yaml
 from playwright.sync_api import Frame, Locator, Page
-from scripted_answers import act_answer, latest_snapshot, scripted_ai_page
+from scripted_answers import choose_described, scripted_ai_page
 
 from pytest_stagehand.act import ModelResolver
 from pytest_stagehand.cache import Recordings, RecordingStore
@@ -530,18 +530,6 @@ def test_live_fingerprint_follows_the_page(page: Page, pages_server):
 
 
 # --- unnamed controls -----------------------------------------------------------------------
-def by_hint(word: str):
-    """An act answer as a correct model gives it: the control whose description names `word`."""
-
-    def answer(request):
-        outline = latest_snapshot(request.text)
-        found = re.search(rf'\[(\w+)\] [^\n]*hint="[^"\n]*\b{word}\b', outline)
-        assert found, f"the scripted model sees no control described as {word!r}"
-        return act_answer(found[1])
-
-    return answer
-
-
 def test_icon_only_controls_are_described_by_their_icon_classes_and_neighbour(
     page: Page, pages_server
 ):
@@ -573,7 +561,7 @@ def test_an_icon_only_cart_link_is_recorded_by_its_icon_and_replayed_offline(
     with scripted_ai_page(page, scripted_model, base_url=pages_server.url()) as ai:
         ai.goto("icons.html")
         icon_resolver(ai, store, test_file, "auto", has_model=True)
-        scripted_model.enqueue(by_hint("cart"))
+        scripted_model.enqueue(choose_described("cart"))
         ai.act("open the cart by its icon")
         assert page.evaluate("window.__clicks") == ["Your cart"]
 
