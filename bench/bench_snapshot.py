@@ -344,9 +344,10 @@ def free_port() -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--only", help="pages whose label contains this")
+    parser.add_argument("--only", help="pages whose label contains one of these (a,b,...)")
     args = parser.parse_args()
-    chosen = {k: v for k, v in pages().items() if not args.only or args.only in k}
+    wanted = args.only.split(",") if args.only else [""]
+    chosen = {k: v for k, v in pages().items() if any(part in k for part in wanted)}
     tokens, tokenizer = token_counter()
     choice = find_chromium()
     options = choice.launch_options()
@@ -363,10 +364,11 @@ def main() -> None:
         stagehand = Stagehand(port)
         try:
             for label in chosen:
-                page.goto(f"{ORIGIN}/{label.replace(' ', '_')}")
+                page.goto(f"{ORIGIN}/{label.replace(' ', '_')}", timeout=0)
                 # Lay the page out first, as a browser does before anyone looks at it.
                 page.evaluate("document.body.getBoundingClientRect()")
                 results.append(measure(page, stagehand, label, args.runs, tokens))
+                print(" | ".join(table_rows(results)[-1]), flush=True)  # progress
         finally:
             stagehand.close()
             browser.close()
