@@ -765,7 +765,7 @@
 
   // ---------------------------------------------------------------- unnamed controls
   // A control with no accessible name (an icon link, a clickable <div>) is described by what
-  // it has: its title, its icon's file name, the words of its id and classes, and the named
+  // it has: its title, its icon's file name, the words of its id and classes, else the named
   // line before it, so that a model can choose it. The icon is part of its fingerprint too,
   // so that a replay can tell it from another icon in its place.
   const NOISE_WORDS = new Set(("icon icons ico btn button link div span svg img image fa fas far fab " +
@@ -800,7 +800,9 @@
     if (icon) parts.push(`icon ${icon}`);
     const words = new Set([...wordsOf(attr(el, "id")), ...wordsOf(attr(el, "class")), ...wordsOf(attr(el, "name"))]);
     if (words.size) parts.push([...words].slice(0, 6).join(" "));
-    if (lastNamed) parts.push(`after ${lastNamed}`);
+    // The line before says where it is, when nothing else does; not always: the line
+    // before a list's checkbox is the item above, not the one the checkbox belongs to.
+    if (lastNamed && !parts.length) parts.push(`after ${lastNamed}`);
     return parts.join("; ");
   }
 
