@@ -33,14 +33,12 @@ from pydantic import BaseModel, Field, ValidationError, create_model
 from . import prompts
 from .actions import Action, settle
 from .cache import (
-    CachePolicy,
     RecordedAction,
     RecordedElement,
     Recording,
     Recordings,
     StepKey,
     normalise_url,
-    step_key,
 )
 from .errors import (
     ActionError,
@@ -57,6 +55,7 @@ from .prompts import ChoiceProblem, DoneTool
 from .readback import ground, reread, unreadable_fields
 from .replay import recorded_action, resolved_action
 from .snapshot import snapshot
+from .steps import RecordedStep, RecordedSteps, Replayed, Stale
 from .usage import UsageTotals
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -254,49 +253,16 @@ class Agent:
         return result
 
     def _run(self, run: _Run, timeout_s: float) -> AgentResult:
-        """Replay the recording if the mode allows; else, or when it diverges and a model may
-        be asked, run the loop with the model; record a success."""
-        key = (self.recordings.step if self.recordings else step_key)(
-            "agent", run.goal, self.page.page.url, run.values
+        """The run by the recorded-step protocol (steps.py): the recording followed with no
+        model where the mode allows; else, or when it diverges and a model may be asked,
+        the loop with the model; a success recorded."""
+        run.timeout_s = timeout_s
+        client = self.page.client
+        steps = RecordedSteps(
+            self.page.page, self.recordings, self.page.steplog, has_model=client is not None,
+            model=client.config.model if client is not None else None,
         )
-        policy = CachePolicy(
-            self.recordings.mode if self.recordings else "off", self.page.client is not None
-        )
-        recording = None
-        if self.recordings is not None and policy.may_replay:
-            recording = self.recordings.lookup(key)
-            if recording is None:
-                policy.check_miss(key, self.recordings.test_file)
-        diverged = None
-        if recording is not None:
-            try:
-                result = run.replay(recording)
-            except _Diverged as exc:
-                if not policy.may_call_model:
-                    raise HealFailed(
-                        f"Replay of {key.describe()} diverged, and no model may be asked to "
-                        f"take over: {exc}\nIf the app changed on purpose, re-record with a "
-                        "model: --ai-cache=refresh."
-                    ) from None
-                diverged = exc
-            else:
-                self._put(run.healed(recording), run.values)
-                return result
-        run.event.cache = {"refresh": "refreshed", "off": "off"}.get(policy.mode, "miss")
-        with self.page.unrecorded():  # this run's recording covers its steps
-            result = run.live(timeout_s)
-        if diverged is not None:
-            result.message = f"Replay diverged ({diverged}); the model took over. {result.message}"
-            if result.success:
-                run.event.cache = "healed"
-                run.event.heal = Heal("model", str(diverged), "re-recorded from the model's run")
-        if result.success and policy.may_record:
-            self._put(run.recording(key, result.output), run.values)
-        return result
-
-    def _put(self, recording: Recording | None, values: Mapping[str, str]) -> None:
-        if recording is not None and self.recordings is not None:
-            self.recordings.put(recording.masked(self.page.steplog.mask), values)
+        return steps.run(run, run.event)
 
 
 # --- one run -----------------------------------------------------------------------------
@@ -355,8 +321,12 @@ class _Diverged(Exception):
     """Replay could not follow the recording; the message names the step and why."""
 
 
-class _Run:
-    """The state of one `execute`: the loop, its tools, the fence, the tape and replay."""
+class _Run(RecordedStep[AgentResult]):
+    """The state of one `execute`: the loop, its tools, the fence, the tape and replay; as
+    a recorded step, a run replays by following its recording (`follow`)."""
+
+    kind = "agent"
+    scope = None
 
     def __init__(
         self,
@@ -371,7 +341,9 @@ class _Run:
         self.ai = agent.page
         self.page: Page = agent.page.page
         self.event = event
-        self.goal = goal
+        self.goal = self.instruction = goal
+        self.variables = tuple(values)  # the names: the recording's key
+        self.timeout_s = DEFAULT_TIMEOUT_S
         self.max_steps = max_steps
         self.output = output
         self.values = values
@@ -416,7 +388,7 @@ class _Run:
                 self.view = self.look()
                 notice, limit = self.pressure(number)
                 try:
-                    answer = self.ask(number, notice, only_done=limit is not None)
+                    answer = self.next_step(number, notice, only_done=limit is not None)
                 except (ModelOutputError, ChoiceProblem) as exc:
                     return self.cut_short(None, f"the model's answer could not be used: {exc}")
                 if isinstance(answer.call, DoneTool):
@@ -462,7 +434,7 @@ class _Run:
             return f"nothing changed for {self.still} steps"
         return None
 
-    def ask(self, number: int, notice: str | None, *, only_done: bool) -> Any:
+    def next_step(self, number: int, notice: str | None, *, only_done: bool) -> Any:
         assert self.view is not None
         parts = split(self.view.outline, PAGE_VIEW_TOKENS)
         outline = parts[0] + ("\n" + prompts.AGENT_PAGE_CUT if len(parts) > 1 else "")
@@ -518,7 +490,7 @@ class _Run:
             return self.finish(None, limit, why)
         notice = prompts.DONE_ONLY.format(why=prompts.CUT_SHORT.format(why=why))
         try:
-            answer = self.ask(len(self.turns) + 1, notice, only_done=True)
+            answer = self.next_step(len(self.turns) + 1, notice, only_done=True)
         except (ModelError, ChoiceProblem):
             return self.finish(None, limit, why)
         return self.finish(answer.call, limit, why, self.unearned(answer.call))
@@ -770,19 +742,43 @@ class _Run:
             "output_reads": ground(self.page, shown),
             "end_url": normalise_url(self.page.url),
         }
-        model = self.ai.client.config.model if self.ai.client else None
-        return Recording.of(key, self.tape.actions, data=data, model=model)
+        return Recording.of(key, self.tape.actions, data=data)
 
-    def healed(self, recording: Recording) -> Recording | None:
-        """The recording with this replay's heals noted; None when nothing was healed."""
+    def replay(self, recording: Recording) -> Replayed[AgentResult]:
+        try:
+            result = self.follow(recording)
+        except _Diverged as exc:
+            failure = HealFailed(
+                f"Replay of {recording.key.describe()} diverged, and no model may be asked to "
+                f"take over: {exc}\nIf the app changed on purpose, re-record with a model: "
+                "--ai-cache=refresh."
+            )
+            raise Stale(str(exc), failure) from None
+        if not self.heals:
+            return Replayed(result)
+        healed = recording
         for index, element, heal in self.heals:
-            recording = recording.healed(index, element, heal)
-        return recording if self.heals else None
+            healed = healed.healed(index, element, heal)
+        return Replayed(result, healed, self.heals[-1][2])
 
-    def replay(self, recording: Recording) -> AgentResult:
+    def ask(self, stale: Stale | None) -> AgentResult:
+        with self.ai.unrecorded():  # this run's recording covers its steps
+            result = self.live(self.timeout_s)
+        if stale is not None:
+            result.message = f"Replay diverged ({stale.problem}); the model took over. " + (
+                result.message
+            )
+        return result
+
+    def record(self, key: StepKey, value: AgentResult) -> Recording | None:
+        return self.recording(key, value.output) if value.success else None
+
+    def model_heal(self, stale: Stale, fresh: Recording) -> Heal:
+        return Heal("model", stale.problem, "re-recorded from the model's run")
+
+    def follow(self, recording: Recording) -> AgentResult:
         """Follow the recording with no model; raise _Diverged at the first step that does
         not hold, or when what was read is no longer on the page."""
-        self.event.cache = "hit"
         steps = recording.data.get("steps", [])
         for number, step in enumerate(steps, 1):
             name = f"step {number} of {len(steps)} ({_describe(step)})"
@@ -809,8 +805,6 @@ class _Run:
             output = shown if self.output is None else self.output.model_validate(shown)
         except ValidationError as exc:
             raise _Diverged(f"the recorded output does not fit the output model: {exc}") from None
-        if self.heals:
-            self.event.cache, self.event.heal = "healed", self.heals[-1][2]
         message = f"Replayed {len(steps)} recorded steps with no model; what they read still holds."
         return self.result("completed", True, message, output, replayed=True)
 
