@@ -7,11 +7,11 @@ structured `done` carrying the caller's output schema: when the steps run out, p
 stalls, time is up or the model's answers become unusable, one last request offers only
 done. Navigation is fenced to the allowed origins, so page text cannot steer it away.
 
-Acts go through the page's resolver, so the cache and healing apply to them. A
-successful run is recorded: its acts as verified, healable elements (like the act cache),
-its extracts with the values read and the words of them the page showed. Replay runs the
-steps with no model, checks those words are still on the page, and never reports a
-success it did not reach.
+A run is a recorded step (steps.py's protocol, `_Run`): a successful run is recorded, its
+acts as verified, healable elements (like act's), its extracts and its output with where
+the page showed them. Replay follows the steps with no model, reads what they read and the
+output again from the page, and never reports a success it did not reach; a replay that
+diverges is taken over by the model where the mode allows.
 """
 
 from __future__ import annotations
