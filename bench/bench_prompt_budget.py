@@ -8,7 +8,9 @@ form. Each instruction (act, observe or an assertion, worded as a test author wo
 a known target element. Per instruction it prints whether the target is in the first
 part sent and in any part, how many parts the page makes, and the tokens of the first
 prompt against the whole-snapshot prompt; then the first-part hit rate (target at least
-95%), the all-parts hit rate (must be 100%), and the median and largest prompt sizes.
+95%), the all-parts hit rate (must be 100%), the median and largest prompt sizes, and the
+time it takes to plan the parts. Rows marked * were written after the ranking's last
+change and never tuned on.
 No model is called: this measures what the model would be shown.
 """
 
@@ -18,6 +20,7 @@ import argparse
 import re
 import statistics
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -163,7 +166,7 @@ def big_form() -> str:
         "<option>Driveway</option><option>Garage</option></select></label>"
         + f'<label><input type="checkbox" name="business{v}"> Used for business</label>'
         "</fieldset>"
-        for v in range(1, 41)
+        for v in range(1, 101)
     )
     drivers = "".join(
         f"<fieldset><legend>Driver {d}</legend>"
@@ -172,7 +175,7 @@ def big_form() -> str:
         + text("Claims in the last 5 years", f"claims{d}", "number")
         + f'<label><input type="checkbox" name="conv{d}"> Has motoring convictions</label>'
         "</fieldset>"
-        for d in range(1, 21)
+        for d in range(1, 41)
     )
     medical = "".join(
         f'<label><input type="checkbox" name="med{i}"> {c}</label>'
@@ -249,6 +252,7 @@ class Case:
     kind: str  # act, observe or assert
     instruction: str
     target: Target
+    held_out: bool = False  # written after the ranking was last changed, and never tuned on
 
 
 name750, email750, _, _ = user(749)
@@ -314,6 +318,42 @@ CASES: dict[str, list[Case]] = {
         Case("act", "choose self-employed as employment status", nth("radio", "Self-employed")),
     ],
 }  # fmt: skip
+# Written after the ranking's last change (which followed two misses of the set above:
+# an id the first part showed but did not count, and "the last user"), to check it on
+# instructions it was never tuned on.
+HELD_OUT: dict[str, list[Case]] = {
+    "table": [
+        Case("act", "click Edit next to frances.lovelace8@example.com",
+             nth("button", "Edit", 7)),
+        Case("act", "export the users as CSV", nth("button", "Export CSV")),
+        Case("act", "log out", nth("link", "Log out")),
+        Case("act", "delete the second-to-last row", nth("button", "Delete", 1498)),
+    ],
+    "catalogue": [
+        Case("act", "click Details for Product 150", nth("link", "Details", 150)),
+        Case("act", "open the specs page of product 2", linking("/p/2/specs")),
+        Case("assert", "Product 8 is priced at $17.99", line('"$17.99"', 0)),
+    ],
+    "article": [
+        Case("act", "share this article", nth("button", "Share")),
+        Case("observe", "the glossary links in the ENIAC section", linking("/glossary/eniac-0")),
+        Case("act", "go back to the top from the Unix section",
+             nth("link", "Back to top", TOPICS.index("Unix"))),
+        Case("act", "click the privacy link in the footer", nth("link", "Privacy")),
+    ],
+    "form": [
+        Case("act", "type the postcode", nth("textbox", "Postcode")),
+        Case("act", "mark vehicle 30 as used for business",
+             nth("checkbox", "Used for business", 29)),
+        Case("act", "set driver 12's claims in the last five years to 2",
+             nth("spinbutton", "Claims in the last 5 years", 11)),
+        Case("act", "tick that the fifth driver has motoring convictions",
+             nth("checkbox", "Has motoring convictions", 4)),
+        Case("act", "Save the form as a draft", nth("button", "Save draft")),
+    ],
+}  # fmt: skip
+for _page, _cases in HELD_OUT.items():
+    CASES[_page] += [Case(c.kind, c.instruction, c.target, held_out=True) for c in _cases]
 PAGES: dict[str, Callable[[], str]] = {
     "table": user_table,
     "catalogue": lambda: catalogue(400),
@@ -343,6 +383,8 @@ def main() -> None:
     rows = [("page", "kind", "first", "any", "parts", "first tok", "whole tok", "ratio",
              "instruction")]  # fmt: skip
     first_hits = any_hits = 0
+    held_out_hits = held_out = 0
+    planning: dict[str, list[float]] = {}  # seconds to split, rank and count, per page
     sizes: list[int] = []
     ratios: list[float] = []
     with sync_playwright() as p:
@@ -354,17 +396,22 @@ def main() -> None:
             for case in CASES[label]:
                 target = case.target(outline).id
                 build_messages = messages_for(case, outline.url)
+                start = time.perf_counter()
                 parts = parts_for(outline.text, case.instruction, budget, build_messages)
+                planning.setdefault(label, []).append(time.perf_counter() - start)
                 whole = prompt_size(build_messages(outline.text))
                 first = prompt_size(build_messages(parts[0].text))
                 in_first = parts[0].whole or target in parts[0].ids
                 in_any = any(part.whole or target in part.ids for part in parts)
                 first_hits += in_first
                 any_hits += in_any
+                held_out += case.held_out
+                held_out_hits += case.held_out and in_first
                 sizes.append(first)
                 ratios.append(first / whole)
                 rows.append((
-                    label, case.kind, "yes" if in_first else "NO", "yes" if in_any else "NO",
+                    label + ("*" if case.held_out else ""), case.kind,
+                    "yes" if in_first else "NO", "yes" if in_any else "NO",
                     str(len(parts)), f"{first:,}", f"{whole:,}", f"{first / whole:.3f}",
                     case.instruction,
                 ))  # fmt: skip
@@ -380,9 +427,13 @@ def main() -> None:
         " (target >= 95%)"
         f"\nsome part holds the target:  {any_hits}/{total} = {any_hits / total:.1%}"
         " (must be 100%)"
+        f"\nof which held out (*): first part {held_out_hits}/{held_out}; tuned on: first part "
+        f"{first_hits - held_out_hits}/{total - held_out}"
         f"\nfirst prompt tokens: median {statistics.median(sizes):,.0f}, max {max(sizes):,}"
         f" (budget {budget:,}); vs the whole-snapshot prompt: median ratio "
         f"{statistics.median(ratios):.3f}, max {max(ratios):.3f}"
+        "\nseconds to split, rank and count the parts (median per page): "
+        + ", ".join(f"{page} {statistics.median(s):.2f}" for page, s in planning.items())
     )
 
 

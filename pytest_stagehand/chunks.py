@@ -27,9 +27,9 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -140,8 +140,9 @@ def _tree(text: str) -> list[_Node]:
     return roots
 
 
-def _measure(node: _Node) -> int:
-    node.size = count_tokens(node.line + "\n") + sum(_measure(c) for c in node.children)
+def _measure(node: _Node, sizes: Iterator[int]) -> int:
+    """Set the size of `node` and of everything under it, from each line's own count."""
+    node.size = next(sizes) + sum(_measure(child, sizes) for child in node.children)
     return node.size
 
 
@@ -154,7 +155,7 @@ class Chunk:
     lines: tuple[tuple[int, str], ...]  # (line number, line)
     tokens: int
 
-    @property
+    @cached_property
     def ids(self) -> frozenset[str]:
         """The element ids this chunk shows, its sections' lines included."""
         return frozenset(
@@ -167,22 +168,27 @@ class Chunk:
         return "\n".join(line for _, line in (*self.context, *self.lines))
 
 
-def split(text: str, chunk_tokens: int) -> list[Chunk]:
-    """The snapshot in chunks of at most `chunk_tokens` (a single longer line is its own
-    chunk), cut at section boundaries where the page has them."""
+def split(
+    text: str, chunk_tokens: int, tokens_per_char: float = 1 / CHARS_PER_TOKEN
+) -> list[Chunk]:
+    """The snapshot in chunks of about `chunk_tokens` (a single longer line is its own
+    chunk), cut at section boundaries where the page has them. Sizes are estimated from
+    each line's length at `tokens_per_char` (the page's own rate, from one exact count
+    of the whole): encoding every line apart would take seconds on a large page."""
     roots = _tree(text)
+    lines = text.splitlines()
+    sizes = [math.ceil((len(line) + 1) * tokens_per_char) for line in lines]
     for root in roots:
-        _measure(root)
+        _measure(root, iter(sizes))
     pieces: list[tuple[tuple[int, str], ...]] = []  # lines of each chunk
     contexts: list[tuple[tuple[int, str], ...]] = []
     numbers: dict[int, int] = {}  # id(node) -> line number, in page order
     _number(roots, numbers)
     _chunk(roots, (), chunk_tokens, numbers, pieces, contexts)
-    chunks = []
-    for index, (lines, context) in enumerate(zip(pieces, contexts, strict=True)):
-        tokens = count_tokens("\n".join(line for _, line in (*context, *lines)) + "\n")
-        chunks.append(Chunk(index, context, lines, tokens))
-    return chunks
+    return [
+        Chunk(index, context, own, sum(sizes[number] for number, _ in (*context, *own)))
+        for index, (own, context) in enumerate(zip(pieces, contexts, strict=True))
+    ]
 
 
 def _number(nodes: list[_Node], numbers: dict[int, int]) -> None:
@@ -356,6 +362,7 @@ SYNONYM_WEIGHT = 0.3
 PHRASE_WEIGHT = 1.5  # two words of the instruction side by side in the chunk too
 
 
+@cache
 def _stem(word: str) -> str:
     """A light English stemmer: plural and verb endings, so "rows" finds "row"."""
     for ending, keep in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
@@ -379,7 +386,12 @@ def _query(instruction: str) -> tuple[dict[str, float], list[tuple[str, str]]]:
         for other in SYNONYMS.get(word, ()):
             stem = _stem(other)
             terms.setdefault(stem, SYNONYM_WEIGHT)
-    return terms, list(itertools.pairwise(kept))
+    pairs = list(itertools.pairwise(kept))
+    for ordinal, noun in pairs:  # "the second vehicle" is headed "Vehicle 2"
+        if ordinal in ORDINALS:
+            terms[str(ORDINALS[ordinal])] = 1.0
+            pairs.append((noun, str(ORDINALS[ordinal])))
+    return terms, pairs
 
 
 def rank(chunks: Sequence[Chunk], instruction: str) -> list[Chunk]:
@@ -464,24 +476,36 @@ def page_parts(
     """The snapshot as the parts to send, in order, each prompt within `budget` tokens
     (where a single line allows). `prompt_tokens(text)` counts the whole prompt that
     shows `text`; a prompt that fits with the whole snapshot is one whole part."""
-    if prompt_tokens(snapshot_text) <= budget:
+    whole = prompt_tokens(snapshot_text)
+    if whole <= budget:
         return [PagePart(snapshot_text, None)]
-    room = max(budget - prompt_tokens(""), budget // CHUNK_SHARE)
-    chunks = split(snapshot_text, max(1, room // CHUNK_SHARE))
+    empty = prompt_tokens("")
+    room = max(budget - empty, budget // CHUNK_SHARE)
+    rate = max(whole - empty, 1) / max(len(snapshot_text), 1)
+    chunks = split(snapshot_text, max(1, room // CHUNK_SHARE), rate)
     groups: list[list[Chunk]] = []
     size = room
     for chunk in rank(chunks, instruction):
-        gap_cost = 2 * len(chunk.context) + 2  # shared context and "…" lines, roughly
-        if groups and size + chunk.tokens + gap_cost <= room:
+        if groups and size + chunk.tokens <= room:
             groups[-1].append(chunk)
-            size += chunk.tokens + gap_cost
+            size += chunk.tokens
         else:
             groups.append([chunk])
-            size = chunk.tokens + gap_cost
-    count, total = len(groups), len(snapshot_text.splitlines())
+            size = chunk.tokens
+    total = len(snapshot_text.splitlines())
+    texts = []
+    for number, group in enumerate(groups):  # sizes were estimates: count each part
+        text = render(group, total)
+        while prompt_tokens(text) > budget and len(group) > 1:
+            if number + 1 == len(groups):
+                groups.append([])
+            groups[number + 1].insert(0, group.pop())  # the least relevant waits a part
+            text = render(group, total)
+        texts.append(text)
+    count = len(groups)
     return [
-        PagePart(render(group, total), frozenset().union(*(c.ids for c in group)), number, count)
-        for number, group in enumerate(groups, 1)
+        PagePart(text, frozenset().union(*(c.ids for c in group)), number, count)
+        for number, (text, group) in enumerate(zip(texts, groups, strict=True), 1)
     ]
 
 

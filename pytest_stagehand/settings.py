@@ -21,6 +21,8 @@ CACHE_MODES: tuple[str, ...] = ("auto", "offline", "refresh", "off")
 SCREENSHOT_MODES: tuple[str, ...] = ("off", "on-failure", "every-step")
 JudgeInputs = Literal["auto", "both"]  # evaluator (issue 6)
 JUDGE_INPUTS: tuple[str, ...] = ("auto", "both")
+AgentMode = Literal["dom", "cua"]  # computer-use agents (issue 17)
+AGENT_MODES: tuple[str, ...] = ("dom", "cua")
 
 # Which model to use when only a key is present in the environment.
 DEFAULT_MODELS = {
@@ -216,6 +218,17 @@ OPTIONS: tuple[Option, ...] = (
         "URL's origin (or the first page's).",
     ),
     Option(
+        "agent_mode", "--ai-agent-mode", "ai_agent_mode", "STAGEHAND_AGENT_MODE",
+        _choice(AGENT_MODES), "dom",
+        "How the agent fixture reaches goals: dom (tools over the page's elements) or cua "
+        "(the provider's own computer-use tool, acting on screenshots).",
+    ),
+    Option(
+        "cua_model", "--ai-cua-model", "ai_cua_model", "STAGEHAND_CUA_MODEL", _text, None,
+        "Model for agent runs in mode cua, e.g. openai/computer-use-preview or "
+        "anthropic/claude-sonnet-4-5, at the same --ai-base-url. Default: --ai-model.",
+    ),
+    Option(
         "browser_executable_path", "--browser-executable-path", "browser_executable_path",
         "STAGEHAND_BROWSER_PATH", _text, None,
         "Chromium/Chrome binary to launch. Default: Playwright's own, else a system "
@@ -272,6 +285,8 @@ class Settings:
     report: str | None = None
     export_dir: str | None = None
     allowed_origins: tuple[str, ...] = ()
+    agent_mode: AgentMode = "dom"
+    cua_model: str | None = None
     browser_executable_path: str | None = None
     connect: str | None = None
     cdp_url: str | None = None
@@ -343,6 +358,7 @@ def resolve(
         values["model"] = _model_from_environment(env)
     settings = Settings(**values)
     _check_model_string(settings.model)
+    _check_model_string(settings.cua_model)
     if settings.connect and settings.cdp_url:
         raise ConfigError(
             "--ai-connect and --ai-cdp-url both name a remote browser; give one of them."
@@ -361,6 +377,12 @@ def _check_model_string(model: str | None) -> None:
     if model is None:
         return
     provider, _, name = model.partition("/")
+    if provider == "google":
+        raise ConfigError(
+            f"--ai-model/--ai-cua-model {model!r}: Gemini (google/...) is not supported, not "
+            "even for computer use (--ai-agent-mode=cua). Use anthropic/<model> or "
+            "openai/computer-use-preview."
+        )
     if provider not in ("openai", "anthropic") or not name:
         raise ConfigError(
             f"--ai-model {model!r} is not valid: write provider/name, e.g. "
