@@ -283,13 +283,12 @@ class Agent:
         """The run by the recorded-step protocol (steps.py): the recording followed with no
         model where the mode allows; else, or when it diverges and a model may be asked,
         the loop with the model; a success recorded."""
-        run.timeout_s = timeout_s
         client = self.page.client
         steps = RecordedSteps(
             self.page.page, self.recordings, self.page.steplog, has_model=client is not None,
             model=client.config.model if client is not None else None,
         )
-        return steps.run(run, run.event)
+        return steps.run(_RecordedRun(run, timeout_s), run.event)
 
 
 # --- one run -----------------------------------------------------------------------------
@@ -348,12 +347,8 @@ class _Diverged(Exception):
     """Replay could not follow the recording; the message names the step and why."""
 
 
-class _Run(RecordedStep[AgentResult]):
-    """The state of one `execute`: the loop, its tools, the fence, the tape and replay; as
-    a recorded step, a run replays by following its recording (`follow`)."""
-
-    kind = "agent"
-    scope = None
+class _Run:
+    """The state of one `execute`: the loop, its tools, the fence, the tape and replay."""
 
     def __init__(
         self,
@@ -368,9 +363,7 @@ class _Run(RecordedStep[AgentResult]):
         self.ai = agent.page
         self.page: Page = agent.page.page
         self.event = event
-        self.goal = self.instruction = goal
-        self.variables = tuple(values)  # the names: the recording's key
-        self.timeout_s = DEFAULT_TIMEOUT_S
+        self.goal = goal
         self.max_steps = max_steps
         self.output = output
         self.values = values
@@ -415,7 +408,7 @@ class _Run(RecordedStep[AgentResult]):
                 self.view = self.look()
                 notice, limit = self.pressure(number)
                 try:
-                    answer = self.next_step(number, notice, only_done=limit is not None)
+                    answer = self.ask(number, notice, only_done=limit is not None)
                 except (ModelOutputError, ChoiceProblem) as exc:
                     return self.cut_short(None, f"the model's answer could not be used: {exc}")
                 if isinstance(answer.call, DoneTool):
@@ -461,7 +454,7 @@ class _Run(RecordedStep[AgentResult]):
             return f"nothing changed for {self.still} steps"
         return None
 
-    def next_step(self, number: int, notice: str | None, *, only_done: bool) -> Any:
+    def ask(self, number: int, notice: str | None, *, only_done: bool) -> Any:
         assert self.view is not None
         parts = split(self.view.outline, PAGE_VIEW_TOKENS)
         outline = parts[0] + ("\n" + prompts.AGENT_PAGE_CUT if len(parts) > 1 else "")
@@ -517,7 +510,7 @@ class _Run(RecordedStep[AgentResult]):
             return self.finish(None, limit, why)
         notice = prompts.DONE_ONLY.format(why=prompts.CUT_SHORT.format(why=why))
         try:
-            answer = self.next_step(len(self.turns) + 1, notice, only_done=True)
+            answer = self.ask(len(self.turns) + 1, notice, only_done=True)
         except (ModelError, ChoiceProblem):
             return self.finish(None, limit, why)
         return self.finish(answer.call, limit, why, self.unearned(answer.call))
@@ -775,38 +768,6 @@ class _Run(RecordedStep[AgentResult]):
         }
         return Recording.of(key, self.tape.actions, data=data)
 
-    def replay(self, recording: Recording) -> Replayed[AgentResult]:
-        try:
-            result = self.follow(recording)
-        except _Diverged as exc:
-            failure = HealFailed(
-                f"Replay of {recording.key.describe()} diverged, and no model may be asked to "
-                f"take over: {exc}\nIf the app changed on purpose, re-record with a model: "
-                "--ai-cache=refresh."
-            )
-            raise Stale(str(exc), failure) from None
-        if not self.heals:
-            return Replayed(result)
-        healed = recording
-        for index, element, heal in self.heals:
-            healed = healed.healed(index, element, heal)
-        return Replayed(result, healed, self.heals[-1][2])
-
-    def ask(self, stale: Stale | None) -> AgentResult:
-        with self.ai.unrecorded():  # this run's recording covers its steps
-            result = self.live(self.timeout_s)
-        if stale is not None:
-            result.message = f"Replay diverged ({stale.problem}); the model took over. " + (
-                result.message
-            )
-        return result
-
-    def record(self, key: StepKey, value: AgentResult) -> Recording | None:
-        return self.recording(key, value.output) if value.success else None
-
-    def model_heal(self, stale: Stale, fresh: Recording) -> Heal:
-        return Heal("model", stale.problem, "re-recorded from the model's run")
-
     def follow(self, recording: Recording) -> AgentResult:
         """Follow the recording with no model; raise _Diverged at the first step that does
         not hold, or when what was read is no longer on the page."""
@@ -882,6 +843,57 @@ class _Run(RecordedStep[AgentResult]):
             return f"no tool {tool!r} is registered"
         self.tape.add(**step)
         return None
+
+@dataclass
+class _RecordedRun(RecordedStep[AgentResult]):
+    """A run as a recorded step (steps.py): replayed by following its recording with no
+    model, the model's run when it diverges, a success recorded."""
+
+    kind = "agent"
+    scope = None
+    run: _Run
+    timeout_s: float
+
+    @property
+    def instruction(self) -> str:  # type: ignore[override]
+        return self.run.goal
+
+    @property
+    def variables(self) -> tuple[str, ...]:  # type: ignore[override]
+        return tuple(self.run.values)  # the names only
+
+    def replay(self, recording: Recording) -> Replayed[AgentResult]:
+        try:
+            result = self.run.follow(recording)
+        except _Diverged as exc:
+            failure = HealFailed(
+                f"Replay of {recording.key.describe()} diverged, and no model may be asked to "
+                f"take over: {exc}\nIf the app changed on purpose, re-record with a model: "
+                "--ai-cache=refresh."
+            )
+            raise Stale(str(exc), failure) from None
+        if not self.run.heals:
+            return Replayed(result)
+        healed = recording
+        for index, element, heal in self.run.heals:
+            healed = healed.healed(index, element, heal)
+        return Replayed(result, healed, self.run.heals[-1][2])
+
+    def ask(self, stale: Stale | None) -> AgentResult:
+        with self.run.ai.unrecorded():  # this run's recording covers its steps
+            result = self.run.live(self.timeout_s)
+        if stale is not None:
+            result.message = f"Replay diverged ({stale.problem}); the model took over. " + (
+                result.message
+            )
+        return result
+
+    def record(self, key: StepKey, value: AgentResult) -> Recording | None:
+        return self.run.recording(key, value.output) if value.success else None
+
+    def model_heal(self, stale: Stale, fresh: Recording) -> Heal:
+        return Heal("model", stale.problem, "re-recorded from the model's run")
+
 
 # --- helpers -----------------------------------------------------------------------------
 
