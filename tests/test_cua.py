@@ -401,3 +401,14 @@ def test_the_mode_and_the_cua_model_are_settings():
         resolve({"agent_mode": "vision"}, {})
     with pytest.raises(ConfigError, match=r"Gemini \(google/\.\.\.\) is not supported"):
         resolve({"cua_model": "google/gemini-2.5-computer-use-preview"}, {})
+
+
+@pytest.mark.ai(
+    model="openai/scripted", base_url="http://127.0.0.1:9/v1", agent_mode="cua",
+    cua_model="anthropic/scripted",
+)  # fmt: skip
+def test_the_agent_fixture_runs_in_the_mode_and_with_the_cua_model_set(agent, ai_page):
+    assert agent.mode == "cua"
+    assert agent.cua_client is not None and agent.cua_client is not ai_page.client
+    assert agent.cua_client.config.model == "anthropic/scripted"
+    assert agent.cua_client.config.endpoint == "http://127.0.0.1:9/v1"
