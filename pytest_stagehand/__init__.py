@@ -30,6 +30,7 @@ from .errors import (
     ModelUnavailable,
     PageClosed,
     RecordingFileError,
+    RegionChanged,
     StagehandError,
     StoreError,
 )
@@ -66,6 +67,7 @@ __all__ = [
     "ModelUnavailable",
     "PageClosed",
     "RecordingFileError",
+    "RegionChanged",
     "StagehandError",
     "StoreError",
     "Verdict",

@@ -19,6 +19,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, Request
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from .cache import RecordedPoint
 from .errors import ElementCovered
 from .events import CacheStatus
 from .prompts import ChoiceProblem, Method
@@ -56,6 +57,9 @@ class Action:
     # one "Add to cart" from the others when the step is replayed (see heal.py).
     context: str = field(default="", repr=False, compare=False)
     distinct: str = field(default="", repr=False, compare=False)
+    # A point on the element to act at instead of its centre (a bar of a canvas chart),
+    # with the look of the region around it that replay checks first (vision.py).
+    point: RecordedPoint | None = None
 
     def locator(self, page: Page) -> Locator:
         """The element in `page` (through its frames). Only for element actions."""
@@ -226,7 +230,15 @@ def perform(
             page.evaluate(f"amount => ({SCROLL})(null, amount)", args[0])
         return
     target = action.locator(page)
-    if method == "click":
+    if action.point is not None:  # where no element of its own is: the point itself
+        at = {"x": action.point.x, "y": action.point.y}
+        if method == "double_click":
+            target.dblclick(position=at, timeout=timeout)
+        elif method == "hover":
+            target.hover(position=at, timeout=timeout)
+        else:
+            target.click(position=at, timeout=timeout)
+    elif method == "click":
         _click_as_a_person(target, timeout)
     elif method == "double_click":
         target.dblclick(timeout=timeout)

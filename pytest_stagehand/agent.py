@@ -597,7 +597,11 @@ class _Run:
         return outcome
 
     def tool_act(self, call: prompts.ActTool) -> _Outcome:
-        result = self.ai.act(call.instruction, variables=self.values, secret_fields=self.fields)
+        # The agent's model decides what to do when an act finds nothing (it may take a
+        # screenshot): its steps do not fall back to vision on their own.
+        result = self.ai.act(
+            call.instruction, variables=self.values, secret_fields=self.fields, vision=False
+        )
         self.performed("act", result.actions, instruction=call.instruction)
         return _Outcome(f"Done: {result.message}.")
 

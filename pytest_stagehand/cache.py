@@ -179,11 +179,30 @@ class RecordedElement(_Model):
     distinct: str = ""
 
 
+class RecordedPoint(_Model):
+    """Where on its element an action acts, when no element of its own is there (a bar of
+    a canvas chart): CSS pixels from the element's top-left corner, and a grayscale
+    signature of the region around the point that replay checks first (vision.py)."""
+
+    x: float
+    y: float
+    look: str
+
+
 class RecordedAction(_Model):
     method: str  # click, fill, press, select_option, ...
     arguments: list[str] = []  # with %name% placeholders, never values
     description: str = ""  # e.g. 'button "Log in"', for readers of the file
     element: RecordedElement | None = None
+    point: RecordedPoint | None = None  # a point on the element (vision), else its centre
+
+    @model_serializer(mode="wrap")
+    def _point_only_when_set(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """Recordings without points stay as they were written."""
+        data = handler(self)
+        if data.get("point") is None:
+            data.pop("point", None)
+        return data
 
 
 class HealNote(_Model):

@@ -20,13 +20,14 @@ from playwright.sync_api import Page
 from pydantic import AnyUrl, BaseModel, Field, ValidationError, create_model
 from pydantic.fields import FieldInfo
 
-from . import prompts
+from . import prompts, vision
 from .actions import element_id, settle
 from .errors import InvalidModelChoice, ModelOutputError
 from .events import StepLog
 from .llm import ModelClient
 from .prompts import ChoiceProblem, ExtractedText
 from .snapshot import Snapshot, estimate_tokens, snapshot
+from .vision import VisionMode
 
 if TYPE_CHECKING:
     from .replay import StepRecorder
@@ -42,7 +43,7 @@ LINK_ID = "the element id of the link, e.g. e12"
 def extract(
     page: Page, client: ModelClient | None, steplog: StepLog, instruction: str | None,
     schema: type[T], scope: str | None = ..., *, chunk_tokens: int = ...,
-    recorder: StepRecorder | None = ...,
+    recorder: StepRecorder | None = ..., vision_mode: VisionMode = ...,
 ) -> T: ...
 
 
@@ -50,7 +51,7 @@ def extract(
 def extract(
     page: Page, client: ModelClient | None, steplog: StepLog, instruction: str | None = ...,
     schema: None = ..., scope: str | None = ..., *, chunk_tokens: int = ...,
-    recorder: StepRecorder | None = ...,
+    recorder: StepRecorder | None = ..., vision_mode: VisionMode = ...,
 ) -> str: ...
 
 
@@ -64,11 +65,14 @@ def extract(
     *,
     chunk_tokens: int = CHUNK_TOKENS,
     recorder: StepRecorder | None = None,
+    vision_mode: VisionMode = "fallback",
 ) -> BaseModel | str:
     """A `schema` instance; text without a schema; the page text without either.
 
     `scope` is a selector limiting the snapshot to part of the page. With a `recorder`,
-    a recorded answer that the page still agrees with replaces the model call.
+    a recorded answer that the page still agrees with replaces the model call. With
+    `vision_mode` "always", or "fallback" on a view that is mostly canvas/SVG, the model
+    reads a screenshot too, and the answer is recorded with the look of what it read.
     """
     settle(page)
     label = instruction or (f"{schema.__name__} from the page" if schema else "the page text")
@@ -86,11 +90,19 @@ def extract(
             return recalled.text if isinstance(recalled, ExtractedText) else recalled
         parts = split(page_snapshot.text, chunk_tokens)
         asked = model_schema(wanted, partial=len(parts) > 1)
+        by_sight = vision_mode == "always" or (
+            vision_mode == "fallback" and vision.mostly_visual(page, scope)
+        )
+        seen = vision.look(page, page_snapshot, scope) if by_sight else None
         merged: Any = None
         for number, part in enumerate(parts, 1):
             messages = prompts.extract_messages(
                 instruction, page_snapshot.url, part, number, len(parts)
             )
+            if seen is not None:
+                messages = prompts.with_screenshot(
+                    messages, seen.caption, seen.image, pointing=False
+                )
             try:
                 answer = prompts.ask_checked(
                     client,
@@ -118,7 +130,8 @@ def extract(
             ) from None
         event.result = _preview(value)
         if recorder is not None:
-            recorder.record_extract(asked_for, wanted, scope, value, event)
+            looked = vision.look_signature(page, scope) if seen is not None else None
+            recorder.record_extract(asked_for, wanted, scope, value, event, looked)
     return value.text if isinstance(value, ExtractedText) else value
 
 

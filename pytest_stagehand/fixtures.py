@@ -219,7 +219,7 @@ def ai_page(
     ai_usage.begin_test(request.node.nodeid, _test_budget(request.node))
     try:
         yield AIPage(page, client, steplog=steplog, base_url=base_url, resolver=resolver,
-                     evaluator=evaluator, recorder=recorder)
+                     evaluator=evaluator, recorder=recorder, vision=ai_settings.vision)
     finally:
         ai_usage.end_test()
         if own_client is not None:

@@ -322,6 +322,8 @@ class ModelClient(ABC):
                 self.config.model, answer.input_tokens, answer.output_tokens, answer.cached_tokens
             ),
             retries=retries,
+            images=sum(len(m.images) for m in messages),
+            image_pixels=sum(_pixels(image) for m in messages for image in m.images),
         )
         answered.append(usage)
         if self.ledger is not None:
@@ -806,6 +808,20 @@ def _retry_after(exc: Exception) -> float | None:
         return float(value) if value is not None else None
     except ValueError:
         return None  # an HTTP date; our own backoff will do
+
+
+def _pixels(image: bytes) -> int:
+    """Width x height of a PNG or JPEG (0 when neither), read from its header."""
+    if image.startswith(b"\x89PNG") and len(image) >= 24:
+        return int.from_bytes(image[16:20], "big") * int.from_bytes(image[20:24], "big")
+    at = 2
+    while image.startswith(b"\xff\xd8") and at + 9 < len(image) and image[at] == 0xFF:
+        marker, length = image[at + 1], int.from_bytes(image[at + 2 : at + 4], "big")
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):  # a frame header
+            height = int.from_bytes(image[at + 5 : at + 7], "big")
+            return height * int.from_bytes(image[at + 7 : at + 9], "big")
+        at += 2 + length
+    return 0
 
 
 def _media_type(image: bytes) -> str:

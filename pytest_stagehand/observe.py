@@ -7,14 +7,15 @@ from typing import TYPE_CHECKING
 
 from playwright.sync_api import Page
 
-from . import prompts
+from . import prompts, vision
 from .actions import Action, action_for, settle
 from .errors import InvalidModelChoice
 from .events import StepLog
 from .heal import context_of, unique_first
 from .llm import ModelClient
-from .prompts import ChoiceProblem, Observation
+from .prompts import ChoiceProblem, Observation, VisionObservation
 from .snapshot import Snapshot, snapshot
+from .vision import Look, VisionMode
 
 if TYPE_CHECKING:
     from .replay import StepRecorder
@@ -28,11 +29,14 @@ def observe(
     scope: str | None = None,
     *,
     recorder: StepRecorder | None = None,
+    vision_mode: VisionMode = "fallback",
 ) -> list[Action]:
     """Elements matching `instruction` (or the page's main interactive ones), best first.
 
     `scope` is a selector limiting the snapshot to part of the page. With a `recorder`,
-    recorded elements that still verify replace the model call.
+    recorded elements that still verify replace the model call. `vision_mode`: when the
+    model is shown a marked screenshot (vision.py); "fallback" when it lists nothing from
+    the text, or the view is mostly canvas/SVG.
     """
     settle(page)
     asked_for = instruction or prompts.OBSERVE_ALL
@@ -44,8 +48,11 @@ def observe(
             return recalled
         page_snapshot = snapshot(page, scope)
         messages = prompts.observe_messages(instruction, page_snapshot.url, page_snapshot.text)
+        by_sight = vision_mode == "always" or (
+            vision_mode == "fallback" and vision.mostly_visual(page, scope)
+        )
         try:
-            actions = prompts.ask_checked(
+            actions = [] if by_sight else prompts.ask_checked(
                 client,
                 messages,
                 Observation,
@@ -53,6 +60,16 @@ def observe(
                 event=event,
                 steplog=steplog,
             )
+            if not actions and vision_mode != "off":
+                seen = vision.look(page, page_snapshot, scope)
+                actions = prompts.ask_checked(
+                    client,
+                    prompts.with_screenshot(messages, seen.caption, seen.image),
+                    VisionObservation,
+                    lambda answer: _actions(page_snapshot, answer, page, seen),
+                    event=event,
+                    steplog=steplog,
+                )
         except ChoiceProblem as exc:
             raise InvalidModelChoice(
                 f"The model's answer to observe {instruction!r} on {page_snapshot.url} cannot "
@@ -67,16 +84,33 @@ def observe(
     return actions
 
 
-def _actions(page_snapshot: Snapshot, answer: Observation) -> list[Action]:
+def _actions(
+    page_snapshot: Snapshot,
+    answer: Observation | VisionObservation,
+    page: Page | None = None,
+    seen: Look | None = None,
+) -> list[Action]:
+    """The answer's elements as Actions; with `seen`, an element may be a point on that
+    screenshot (vision.action_at), and what was chosen by sight keeps its look."""
     actions = []
     for index, found in enumerate(answer.elements):
+        point = getattr(found, "point", None)
         try:
-            actions.append(
-                action_for(
+            if page is not None and seen is not None and found.element_id is None:
+                if point is None or len(point) != 2:
+                    raise ChoiceProblem("give an element_id, or a point [x, y].")
+                action, _ = vision.action_at(
+                    page, page_snapshot, seen, (point[0], point[1]), found.method,
+                    found.arguments, found.description,
+                )
+            else:
+                action = action_for(
                     page_snapshot, found.element_id, found.method, found.arguments,
                     found.description,
                 )
-            )
+            if page is not None and seen is not None:
+                action = vision.by_its_look(page, action)
+            actions.append(action)
         except ChoiceProblem as exc:
             raise ChoiceProblem(f"elements[{index}]: {exc}") from None
     return actions

@@ -22,6 +22,7 @@ from .extract import extract
 from .llm import ModelClient
 from .observe import observe
 from .replay import RecordingResolver, StepRecorder
+from .vision import VisionMode, vision_mode
 
 T = TypeVar("T", bound=BaseModel)
 D = TypeVar("D")
@@ -46,6 +47,7 @@ class AIPage:
         resolver: Resolver | None = None,
         evaluator: Evaluator | None = None,
         recorder: StepRecorder | None = None,
+        vision: VisionMode = "fallback",
     ) -> None:
         self.page = page
         self.client = client
@@ -54,6 +56,7 @@ class AIPage:
         self.resolver = resolver or ModelResolver(page, client, self.steplog)
         self.evaluator = evaluator or Evaluator(page, client, self.steplog)  # judges claims
         self.recorder = recorder  # recordings of extract and observe, when there are any
+        self.vision = vision  # when steps show the model a marked screenshot (--ai-vision)
         watch_network(page)  # from now on, so settling sees the requests goto starts
 
     @contextmanager
@@ -108,35 +111,53 @@ class AIPage:
         timeout: float | None = None,
         *,
         secret_fields: Mapping[str, Sequence[str]] | None = None,
+        vision: bool | str | None = None,
     ) -> ActResult:
         """Do what `step` says: an instruction, or an Action (from observe or a result),
         which runs with no model. `%name%` in the instruction stands for
         `variables[name]`; the model sees only the name. `timeout` in ms per action.
         `secret_fields` limits, per variable, the fields its value may be typed into (the
-        agent passes it; by default the instruction names the field)."""
+        agent passes it; by default the instruction names the field). `vision`: show the
+        model a marked screenshot (True), never (False), or a mode; None: --ai-vision."""
+        mode = vision_mode(vision, self.vision)
         with self.open_page(f"act({step!r})"):
             return act(
-                self.page, self.resolver, self.steplog, step, variables, timeout, secret_fields
+                self.page, self.resolver, self.steplog, step, variables, timeout, secret_fields,
+                mode,
             )
 
-    def observe(self, instruction: str | None = None, scope: str | None = None) -> list[Action]:
-        """Elements matching `instruction` (or the main interactive ones) as replayable Actions."""
+    def observe(
+        self,
+        instruction: str | None = None,
+        scope: str | None = None,
+        *,
+        vision: bool | str | None = None,
+    ) -> list[Action]:
+        """Elements matching `instruction` (or the main interactive ones) as replayable
+        Actions. `vision` as for act."""
+        mode = vision_mode(vision, self.vision)
         with self.open_page(f"observe({instruction!r})"):
             return observe(
-                self.page, self.client, self.steplog, instruction, scope, recorder=self.recorder
+                self.page, self.client, self.steplog, instruction, scope, recorder=self.recorder,
+                vision_mode=mode,
             )
 
     @overload
     def extract(
-        self, instruction: str | None, schema: type[T], scope: str | None = None
+        self, instruction: str | None, schema: type[T], scope: str | None = None, *,
+        vision: bool | str | None = None,
     ) -> T: ...
 
     @overload
-    def extract(self, instruction: str | None, schema: type[D], scope: str | None = None) -> D: ...
+    def extract(
+        self, instruction: str | None, schema: type[D], scope: str | None = None, *,
+        vision: bool | str | None = None,
+    ) -> D: ...
 
     @overload
     def extract(
-        self, instruction: str | None = None, schema: None = None, scope: str | None = None
+        self, instruction: str | None = None, schema: None = None, scope: str | None = None, *,
+        vision: bool | str | None = None,
     ) -> str: ...
 
     def extract(
@@ -144,16 +165,21 @@ class AIPage:
         instruction: str | None = None,
         schema: type[Any] | BaseModel | None = None,
         scope: str | None = None,
+        *,
+        vision: bool | str | None = None,
     ) -> Any:
         """A validated `schema` instance; text without a schema; the page text without either.
 
         `schema` is a pydantic model class; a dataclass or TypedDict is converted (and the
-        answer given back as one), and a model instance stands for its class."""
+        answer given back as one), and a model instance stands for its class. `vision`:
+        read a screenshot of the page (or of `scope`) too (True), never (False), or a mode;
+        None: --ai-vision, whose "fallback" reads one where the view is mostly canvas/SVG."""
         model, give_back = (None, None) if schema is None else _as_model(schema)
+        mode = vision_mode(vision, self.vision)
         with self.open_page(f"extract({instruction!r})"):
             value = extract(
                 self.page, self.client, self.steplog, instruction, model, scope,
-                recorder=self.recorder,
+                recorder=self.recorder, vision_mode=mode,
             )
         return give_back(value) if give_back is not None else value
 

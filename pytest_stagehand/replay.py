@@ -35,6 +35,7 @@ from .events import Heal, StepEvent, StepLog, each_text
 from .heal import SAME_CONTEXT, Identity, context_of, describe_recorded, differences, unique_first
 from .readback import ground, reread, unreadable_fields
 from .snapshot import frame_scope, inspect, origin_of, snapshot
+from .vision import look_signature, same_look
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -59,6 +60,7 @@ def recorded_action(action: Action, steplog: StepLog) -> RecordedAction:
         arguments=list(action.arguments),
         description=action.description,
         element=element,
+        point=action.point,
     )
 
 
@@ -81,7 +83,9 @@ def resolved_action(
     Returns the action to perform, the element to record from now on, and the heal.
     Raises HealFailed when the element is not found safely.
     """
-    action = Action(recorded.method, tuple(recorded.arguments), recorded.description)
+    action = Action(
+        recorded.method, tuple(recorded.arguments), recorded.description, point=recorded.point
+    )
     if recorded.element is None:
         return action, None, None
     typed = {name for argument in recorded.arguments for name in VARIABLE.findall(argument)}
@@ -305,6 +309,12 @@ class StepRecorder(_Replaying):
         step = f"extract {instruction!r}"
         if data.get("schema") != schema_id(schema):
             problem = f"the schema {schema.__name__} changed since it was recorded"
+        elif "look" in data:  # read from a screenshot: replayed while it looks the same
+            if not same_look(data["look"], look_signature(self.page, scope)):
+                problem = "what it was read from on a screenshot looks different now"
+                return self._stale_or_fail(key, recording, step, problem)
+            event.cache = "hit"
+            return schema.model_validate(data["value"])
         elif "reads" not in data:
             problem = "it was recorded before extracts were read again from the page"
         elif unreadable := list(unreadable_fields(data["reads"])):
@@ -342,18 +352,24 @@ class StepRecorder(_Replaying):
         scope: str | None,
         value: BaseModel,
         event: StepEvent,
+        look: str | None = None,
     ) -> None:
-        """Record the answer with where each value of it is shown (readback.ground)."""
+        """Record the answer with where each value of it is shown (readback.ground), or,
+        read from a screenshot, with the `look` of what it was read from (vision.py)."""
         key = self.recordings.key("extract", instruction, self.page.url, scope=scope)
-        # The model saw variable values as %name%: the page shows the values themselves.
-        plan = ground(self.page, _filled(value.model_dump(mode="json"), self.steplog.variables))
         # Page text may echo a variable's value: it is recorded as its %name% placeholder.
         # Links on the page's own origin are recorded as %origin%/..., so they follow the
         # app from a test server's random port, or from staging to production.
         shown = self.steplog.mask(value.model_dump_json())
         if origin := origin_of(self.page.url):
             shown = shown.replace(origin, ORIGIN)
-        data = {"schema": schema_id(schema), "value": json.loads(shown), "reads": plan}
+        data: dict[str, Any] = {"schema": schema_id(schema), "value": json.loads(shown)}
+        if look is not None:
+            data["look"] = look
+        else:  # the model saw variable values as %name%: the page shows the values
+            data["reads"] = ground(
+                self.page, _filled(value.model_dump(mode="json"), self.steplog.variables)
+            )
         self._record(key, Recording.of(key, data=data, model=self.model), event, _preview(shown))
 
     def recall_observe(

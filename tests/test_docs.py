@@ -844,7 +844,7 @@ class DocsModel:
                     for q, a in asked
                 ]
             }
-        if schema == "ActChoice":
+        if schema in ("ActChoice", "VisionActChoice"):
             wanted = instruction(text, "Instruction")
             bought = re.match(r'click "Add to cart" for the (.+)$', wanted)
             if bought:
