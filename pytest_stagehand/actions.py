@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from weakref import WeakKeyDictionary
 
 from playwright.sync_api import Error as PlaywrightError
@@ -57,6 +57,9 @@ class Action:
     # one "Add to cart" from the others when the step is replayed (see heal.py).
     context: str = field(default="", repr=False, compare=False)
     distinct: str = field(default="", repr=False, compare=False)
+    # What a person's click went to in the element's place, when it was covered or
+    # invisible: 'label "Dark mode"', or the visible part of its own wrapper (see `perform`).
+    via: str = field(default="", compare=False)
     # A point on the element to act at instead of its centre (a bar of a canvas chart),
     # with the look of the region around it that replay checks first (vision.py).
     point: RecordedPoint | None = None
@@ -213,11 +216,13 @@ def substitute(text: str, values: Mapping[str, str]) -> str:
 
 def perform(
     page: Page, action: Action, values: Mapping[str, str] = {}, timeout: float | None = None
-) -> None:
+) -> Action:
     """Do `action` with Playwright (which waits until the element can take it), as a
     person would: a covered or transparent control is clicked through what stands for it
     (`_click_as_a_person`), and a checkbox's outcome is verified even if it is redrawn.
 
+    Returns the action as performed: with `via` naming the stand-in when one was clicked,
+    so the recording and the report say so.
     `timeout` in milliseconds, per Playwright call; None means the page's default.
     Raises Playwright's errors; the pipelines turn them into ActionFailed.
     """
@@ -228,8 +233,9 @@ def perform(
             page.keyboard.press(args[0])
         else:
             page.evaluate(f"amount => ({SCROLL})(null, amount)", args[0])
-        return
+        return action
     target = action.locator(page)
+    via = ""
     if action.point is not None:  # where no element of its own is: the point itself
         at = {"x": action.point.x, "y": action.point.y}
         if method == "double_click":
@@ -239,7 +245,7 @@ def perform(
         else:
             target.click(position=at, timeout=timeout)
     elif method == "click":
-        _click_as_a_person(target, timeout)
+        via = _click_as_a_person(target, timeout)
     elif method == "double_click":
         target.dblclick(timeout=timeout)
     elif method == "fill":
@@ -251,7 +257,7 @@ def perform(
     elif method == "select_option":
         target.select_option(args, timeout=timeout)
     elif method in ("check", "uncheck"):
-        _set_checked(page, target, method == "check", timeout)
+        via = _set_checked(page, target, method == "check", timeout)
     elif method == "hover":
         target.hover(timeout=timeout)
     elif method == "scroll":
@@ -260,13 +266,14 @@ def perform(
         target.drag_to(frame_scope(page, action.frame_path).locator(args[0]), timeout=timeout)
     else:
         raise ValueError(f"unknown method {method!r}")
+    return replace(action, via=via) if via != action.via else action
 
 
 # "" when a person could click the element itself, or when something else covers it (a
 # banner, a modal: Playwright then waits and names it, and `covered` says so); else what
-# stands for it: "label:<i>" (its i-th visible <label>) or "point" (what covers its centre,
-# when that is part of the control's own wrapper and no control itself: the visible slider
-# of a styled checkbox). A covering button or link is never clicked in its place.
+# stands for it: "label:<i>" (its i-th visible <label>) or "point:<what>" (what covers its
+# centre, when that is part of the control's own wrapper and no control itself: the visible
+# slider of a styled checkbox). A covering button or link is never clicked in its place.
 STAND_IN = """el => {
   const box = el.getBoundingClientRect();
   if (!box.width || !box.height) return "";
@@ -285,33 +292,40 @@ STAND_IN = """el => {
   const control = "a[href], button, input, select, textarea, [role=button], [role=link]";
   const own = !!hit && !!wrapper && wrapper !== document.body && wrapper.contains(hit)
     && !hit.closest(control);
-  return covered && own ? "point" : "";
+  if (!covered || !own) return "";
+  const words = (hit.className && typeof hit.className === "string" ? hit.className : "")
+    .split(/\\s+/).filter(Boolean).slice(0, 2);
+  return `point:${[hit.localName, ...words].join(".")}`;
 }"""
 CHECKED_WAIT_MS = 1000  # how long a click's effect on a checkbox may take to show
 
 
-def _click_as_a_person(target: Locator, timeout: float | None) -> None:
+def _click_as_a_person(target: Locator, timeout: float | None) -> str:
     """Click the element, or, when it is transparent or covered (a styled checkbox under
     its slider), the control that stands for it: its label, else the part of its own
     wrapper that covers it. Playwright alone would wait for the element to be clickable
-    until the step times out."""
+    until the step times out. Returns what stood in for the element ("" for itself)."""
     stand_in = target.evaluate(STAND_IN, timeout=timeout)
     if not stand_in:
         target.click(timeout=timeout)
-    elif stand_in == "point":
+        return ""
+    kind, _, detail = stand_in.partition(":")
+    if kind == "point":
         target.click(force=True, timeout=timeout)  # the mouse, at its centre: what covers it
-    else:
-        index = int(stand_in.split(":")[1])
-        label = target.evaluate_handle(f"el => el.labels[{index}]").as_element()
-        label.click(timeout=timeout)
+        return f"<{detail}> over it in its own wrapper"
+    label = target.evaluate_handle(f"el => el.labels[{int(detail)}]").as_element()
+    text = " ".join(label.inner_text().split())
+    label.click(timeout=timeout)
+    return f'label "{text}"' if text else "its label"
 
 
-def _set_checked(page: Page, target: Locator, wanted: bool, timeout: float | None) -> None:
+def _set_checked(page: Page, target: Locator, wanted: bool, timeout: float | None) -> str:
     """Check or uncheck like a person, and verify the outcome, not the old element: an app
-    that redraws the control on change (a new generated id) has still done what was asked."""
+    that redraws the control on change (a new generated id) has still done what was asked.
+    Returns what stood in for the element, as `_click_as_a_person` does."""
     if target.is_checked(timeout=timeout) == wanted:
-        return
-    _click_as_a_person(target, timeout)
+        return ""
+    via = _click_as_a_person(target, timeout)
     deadline = time.monotonic() + CHECKED_WAIT_MS / 1000
     while target.count() == 1 and target.is_checked() != wanted:
         if time.monotonic() >= deadline:
@@ -319,6 +333,7 @@ def _set_checked(page: Page, target: Locator, wanted: bool, timeout: float | Non
                 f"clicking did not {'check' if wanted else 'uncheck'} the element"
             )
         page.wait_for_timeout(POLL_MS)
+    return via
 
 
 # Scrolls the element (or the nearest scrollable box around it; the page for null) by a

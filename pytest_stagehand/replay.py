@@ -60,6 +60,7 @@ def recorded_action(action: Action, steplog: StepLog) -> RecordedAction:
         arguments=list(action.arguments),
         description=action.description,
         element=element,
+        via=action.via,
         point=action.point,
     )
 
@@ -229,7 +230,7 @@ class RecordingResolver(_Replaying):
                 instruction=request.instruction, mask=self.steplog.mask,
             )
             try:
-                perform(self.page, action, request.values, request.timeout)
+                action = perform(self.page, action, request.values, request.timeout)
             except PlaywrightError as exc:
                 if cover := covered(self.page, action, exc):
                     raise cover from None  # not a moved element: neither heal nor model
@@ -239,7 +240,7 @@ class RecordingResolver(_Replaying):
                     f"{request.instruction!r} on {self.page.url}: {reason}"
                 ) from None
             if heal is not None and element is not None:
-                updated = updated.healed(index, element, heal)
+                updated = updated.healed(index, element, heal, action.via)
                 event.heal = heal
             performed.append(action)
         if updated is not recording and self.policy.may_record:
