@@ -163,7 +163,7 @@ class ModelResolver:
         event: StepEvent,
     ) -> tuple[Action, bool]:
         """The model's choice from the snapshot and a screenshot with its elements marked."""
-        seen = vision.look(self.page, page_snapshot)
+        seen = vision.look(self.page, page_snapshot, secrets=self.steplog.secrets)
         shown = prompts.with_screenshot(messages, seen.caption, seen.image)
         return self._choose(shown, page_snapshot, request, event, seen=seen)
 

@@ -630,7 +630,7 @@ class Evaluator:
         visual = screenshot or any(is_visual(text) for text in texts)
         both = self.inputs == "both"
         page_snapshot = snapshot(self.page) if both or not visual else None
-        png = vision.screenshot(self.page) if both or visual else None
+        png = vision.screenshot(self.page, self.steplog.secrets) if both or visual else None
         if png is not None:
             event.screenshot = png
         if page_snapshot is not None and png is not None:

@@ -93,7 +93,7 @@ def extract(
         by_sight = vision_mode == "always" or (
             vision_mode == "fallback" and vision.mostly_visual(page, scope)
         )
-        seen = vision.look(page, page_snapshot, scope) if by_sight else None
+        seen = vision.look(page, page_snapshot, scope, steplog.secrets) if by_sight else None
         merged: Any = None
         for number, part in enumerate(parts, 1):
             messages = prompts.extract_messages(

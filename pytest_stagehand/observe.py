@@ -61,7 +61,7 @@ def observe(
                 steplog=steplog,
             )
             if not actions and vision_mode != "off":
-                seen = vision.look(page, page_snapshot, scope)
+                seen = vision.look(page, page_snapshot, scope, steplog.secrets)
                 actions = prompts.ask_checked(
                     client,
                     prompts.with_screenshot(messages, seen.caption, seen.image),

@@ -16,6 +16,7 @@ a changed chart never gets a click meant for another bar.
 from __future__ import annotations
 
 import base64
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from playwright.sync_api import Error as PlaywrightError
@@ -78,27 +79,42 @@ class Look:
         )
 
 
-def look(page: Page, page_snapshot: Snapshot, scope: str | None = None) -> Look:
-    """The viewport (or the `scope` element) with the snapshot's elements marked."""
+def look(
+    page: Page,
+    page_snapshot: Snapshot,
+    scope: str | None = None,
+    secrets: Mapping[str, str] | None = None,
+) -> Look:
+    """The viewport (or the `scope` element) with the snapshot's elements marked, and
+    every field or text showing a secret value covered by its placeholder (`secrets`:
+    value -> shown, StepLog.secrets): values never reach a prompt, not even as pixels."""
     area = _area(page, scope)
     boxes = _boxes(page, page_snapshot, area)
-    page.evaluate(OVERLAY, [MARKS_ID, boxes])
-    try:
-        png = page.screenshot(clip=area, scale="css", animations="disabled", caret="hide")
-    finally:
-        page.evaluate("id => document.getElementById(id)?.remove()", MARKS_ID)
+    png = _shot(page, area, boxes, secrets)
     png, width, height, scale = _bounded(page, png, area)
     return Look(
         png, width, height, scale, area["x"], area["y"], tuple(box[0] for box in boxes)
     )
 
 
-def screenshot(page: Page) -> bytes:
-    """The viewport as a PNG of at most MAX_EDGE pixels on its longest edge, unmarked:
-    what a judge reads a visual claim from."""
+def screenshot(page: Page, secrets: Mapping[str, str] | None = None) -> bytes:
+    """The viewport as a PNG of at most MAX_EDGE pixels on its longest edge, unmarked and
+    with secrets covered as in `look`: what a judge reads a visual claim from."""
     area = _area(page, None)
-    png = page.screenshot(clip=area, scale="css", animations="disabled", caret="hide")
-    return _bounded(page, png, area)[0]
+    return _bounded(page, _shot(page, area, [], secrets), area)[0]
+
+
+def _shot(
+    page: Page, area: dict[str, float], boxes: list[list], secrets: Mapping[str, str] | None
+) -> bytes:
+    """A screenshot of `area` with the overlay drawn (marks, covered secrets), which is
+    removed again before anything else happens to the page."""
+    hidden = [[value, shown] for value, shown in (secrets or {}).items()]
+    page.evaluate(OVERLAY, [MARKS_ID, boxes, hidden])
+    try:
+        return page.screenshot(clip=area, scale="css", animations="disabled", caret="hide")
+    finally:
+        page.evaluate("id => document.getElementById(id)?.remove()", MARKS_ID)
 
 
 def _bounded(
@@ -296,12 +312,35 @@ BOXES = """items => items.map(([id, selector]) => {
   return [id, r.x, r.y, r.width, r.height];
 })"""
 
-# Outlines and numbers the boxes above everything, taking no clicks; removed by id.
-OVERLAY = """([id, boxes]) => {
+# Outlines and numbers the boxes above everything, taking no clicks, and covers every
+# field whose value and every text that shows a secret with its placeholder; removed by id.
+OVERLAY = """([id, boxes, secrets]) => {
   document.getElementById(id)?.remove();
   const root = document.createElement("div");
   root.id = id;
   root.style.cssText = "all:initial;position:fixed;inset:0;pointer-events:none;z-index:2147483647";
+  const cover = (r, shown) => {
+    if (!r.width || !r.height) return;
+    const box = document.createElement("div");
+    box.textContent = shown;
+    box.style.cssText = `all:initial;position:fixed;left:${r.x}px;top:${r.y}px;` +
+      `width:${r.width}px;height:${r.height}px;background:#777;color:#fff;` +
+      "font:11px/1 monospace;overflow:hidden";
+    root.append(box);
+  };
+  const holds = (text) => secrets.find(
+    ([value]) => text.toLowerCase().includes(value.toLowerCase()));
+  if (secrets.length) {
+    for (const field of document.querySelectorAll("input, textarea, select")) {
+      const found = holds(String(field.value || ""));
+      if (found) cover(field.getBoundingClientRect(), found[1]);
+    }
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const found = holds(node.data);
+      if (found && node.parentElement) cover(node.parentElement.getBoundingClientRect(), found[1]);
+    }
+  }
   const colours = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#008080"];
   boxes.forEach(([mark, x, y, w, h], i) => {
     const colour = colours[i % colours.length];

@@ -371,3 +371,21 @@ def test_a_claim_about_what_a_canvas_click_showed_replays_by_its_element(
     use_judge(ai, store, test_file, "offline", has_model=False)
     with pytest.raises(AIAssertionError):
         ai.assert_that(claim)  # nothing picked: "none"
+
+
+# --- secrets -------------------------------------------------------------------------------
+
+
+def test_a_secret_value_on_the_page_never_reaches_a_screenshot(ai, scripted_model):
+    """The name typed and echoed ("Saved ...") is covered by its placeholder: the image
+    sent is the same whatever the value."""
+    sent = []
+    for value in ("Ada Lovelace", "Grace Hopper"):
+        ai.goto("vision.html")
+        ai.locator("#name").fill(value)
+        ai.locator("button", has_text="Save").click()
+        ai.steplog.add_secrets({"name": value})
+        scripted_model.enqueue(marked(lambda text: "e6"))
+        ai.act("click Save", vision=True)
+        sent.append(scripted_model.last_request.images[0])
+    assert sent[0] == sent[1]
