@@ -10,7 +10,7 @@ from playwright.sync_api import Page
 from . import prompts, vision
 from .actions import Action, action_for, settle
 from .errors import InvalidModelChoice
-from .events import StepLog
+from .events import StepEvent, StepLog
 from .heal import context_of, unique_first
 from .llm import ModelClient
 from .prompts import ChoiceProblem, Observation, VisionObservation
@@ -34,54 +34,66 @@ def observe(
     """Elements matching `instruction` (or the page's main interactive ones), best first.
 
     `scope` is a selector limiting the snapshot to part of the page. With a `recorder`,
-    recorded elements that still verify replace the model call. `vision_mode`: when the
-    model is shown a marked screenshot (vision.py); "fallback" when it lists nothing from
-    the text, or the view is mostly canvas/SVG.
+    the step follows the recorded-step protocol (steps.py): recorded elements found again
+    and verified replace the model call. `vision_mode`: when the model is shown a marked
+    screenshot (vision.py); "fallback" when it lists nothing from the text, or the view is
+    mostly canvas/SVG.
     """
     settle(page)
     asked_for = instruction or prompts.OBSERVE_ALL
     with steplog.step("observe", asked_for, page.url) as event:
-        recalled = recorder.recall_observe(asked_for, scope, event) if recorder else None
-        if recalled is not None:
-            found = "; ".join(a.description for a in recalled) or "nothing matched"
-            event.result = f"{found} ({event.result})" if event.result else found
-            return recalled
-        page_snapshot = snapshot(page, scope)
-        messages = prompts.observe_messages(instruction, page_snapshot.url, page_snapshot.text)
-        by_sight = vision_mode == "always" or (
-            vision_mode == "fallback" and vision.mostly_visual(page, scope)
+
+        def ask() -> list[Action]:
+            return _ask(page, client, steplog, instruction, scope, event, vision_mode)
+
+        actions = recorder.observe(asked_for, scope, event, ask) if recorder else ask()
+        found = "; ".join(action.description for action in actions) or "nothing matched"
+        event.result = f"{found} ({event.result})" if event.result else found
+    return actions
+
+
+def _ask(
+    page: Page,
+    client: ModelClient | None,
+    steplog: StepLog,
+    instruction: str | None,
+    scope: str | None,
+    event: StepEvent,
+    vision_mode: VisionMode = "fallback",
+) -> list[Action]:
+    """The model's answer, each element noted as found now (it replays verified like act's)."""
+    page_snapshot = snapshot(page, scope)
+    messages = prompts.observe_messages(instruction, page_snapshot.url, page_snapshot.text)
+    by_sight = vision_mode == "always" or (
+        vision_mode == "fallback" and vision.mostly_visual(page, scope)
+    )
+    try:
+        actions = [] if by_sight else prompts.ask_checked(
+            client,
+            messages,
+            Observation,
+            lambda answer: _actions(page_snapshot, answer),
+            event=event,
+            steplog=steplog,
         )
-        try:
-            actions = [] if by_sight else prompts.ask_checked(
+        if not actions and vision_mode != "off":
+            seen = vision.look(page, page_snapshot, scope, steplog.secrets)
+            actions = prompts.ask_checked(
                 client,
-                messages,
-                Observation,
-                lambda answer: _actions(page_snapshot, answer),
+                prompts.with_screenshot(messages, seen.caption, seen.image),
+                VisionObservation,
+                lambda answer: _actions(page_snapshot, answer, page, seen),
                 event=event,
                 steplog=steplog,
             )
-            if not actions and vision_mode != "off":
-                seen = vision.look(page, page_snapshot, scope, steplog.secrets)
-                actions = prompts.ask_checked(
-                    client,
-                    prompts.with_screenshot(messages, seen.caption, seen.image),
-                    VisionObservation,
-                    lambda answer: _actions(page_snapshot, answer, page, seen),
-                    event=event,
-                    steplog=steplog,
-                )
-        except ChoiceProblem as exc:
-            raise InvalidModelChoice(
-                f"The model's answer to observe {instruction!r} on {page_snapshot.url} cannot "
-                f"be used, even after feedback: {exc}"
-            ) from None
-        # Nothing was done to the page yet: note each element's surroundings and own
-        # selectors now, so the actions replay verified like act's.
-        actions = [_noted(page, action) for action in actions]
-        event.result = "; ".join(action.description for action in actions) or "nothing matched"
-        if recorder is not None:
-            recorder.record_observe(asked_for, scope, actions, event)
-    return actions
+    except ChoiceProblem as exc:
+        raise InvalidModelChoice(
+            f"The model's answer to observe {instruction!r} on {page_snapshot.url} cannot "
+            f"be used, even after feedback: {exc}"
+        ) from None
+    # Nothing was done to the page yet: note each element's surroundings and own
+    # selectors now, so the actions replay verified like act's.
+    return [_noted(page, action) for action in actions]
 
 
 def _actions(
