@@ -27,11 +27,18 @@ from scripted_answers import (
 
 from pytest_stagehand.act import ModelResolver
 from pytest_stagehand.cache import Recordings, RecordingStore, recordings_file
-from pytest_stagehand.errors import AIAssertionError, ElementNotFound, HealFailed, RegionChanged
+from pytest_stagehand.errors import (
+    AIAssertionError,
+    ConfigError,
+    ElementNotFound,
+    HealFailed,
+    RegionChanged,
+)
 from pytest_stagehand.evaluator import Evaluator
 from pytest_stagehand.replay import RecordingResolver, StepRecorder
 from pytest_stagehand.scripted_model import ScriptedRequest
-from pytest_stagehand.vision import MAX_EDGE
+from pytest_stagehand.settings import Settings
+from pytest_stagehand.vision import MAX_EDGE, vision_mode
 
 VIEWPORT = 1280
 # The chart: a 400x200 canvas at (20, 60) with a 1px border; bar i spans x 30+90i..90+90i.
@@ -389,3 +396,18 @@ def test_a_secret_value_on_the_page_never_reaches_a_screenshot(ai, scripted_mode
         ai.act("click Save", vision=True)
         sent.append(scripted_model.last_request.images[0])
     assert sent[0] == sent[1]
+
+
+# --- settings --------------------------------------------------------------------------------
+
+
+def test_vision_is_set_per_call_per_test_and_per_run():
+    assert vision_mode(True, "fallback") == "always"
+    assert vision_mode(False, "always") == "off"
+    assert vision_mode(None, "off") == "off" and vision_mode("fallback", "off") == "fallback"
+    with pytest.raises(ConfigError, match="not a vision mode"):
+        vision_mode("sometimes", "fallback")
+    assert Settings().vision == "fallback"
+    assert Settings().with_marker({"vision": "always"}, frozenset()).vision == "always"
+    with pytest.raises(ConfigError, match="must be one of fallback, off, always"):
+        Settings().with_marker({"vision": "never"}, frozenset())
