@@ -29,6 +29,7 @@ from .actions import (
     settle,
 )
 from .cache import RecordedElement
+from .chunks import DEFAULT_BUDGET, parts_for
 from .errors import ActionFailed, ElementNotFound, InvalidArgument, InvalidModelChoice
 from .events import Heal, StepEvent, StepLog
 from .heal import describe, recorded_element, resolve
@@ -91,10 +92,17 @@ class ModelResolver:
     cannot perform gets one fresh snapshot and one more question (the self-heal).
     """
 
-    def __init__(self, page: Page, client: ModelClient | None, steplog: StepLog) -> None:
+    def __init__(
+        self,
+        page: Page,
+        client: ModelClient | None,
+        steplog: StepLog,
+        prompt_budget: int = DEFAULT_BUDGET,
+    ) -> None:
         self.page = page
         self.client = client
         self.steplog = steplog
+        self.prompt_budget = prompt_budget  # tokens; a larger page goes in parts (chunks.py)
 
     def act(self, request: ActRequest, event: StepEvent) -> list[Action]:
         event.cache = "off"
@@ -121,25 +129,36 @@ class ModelResolver:
         self, request: ActRequest, event: StepEvent, failure: str | None = None
     ) -> list[Action]:
         before = snapshot(self.page)
-        messages = prompts.act_messages(
-            request.instruction,
-            before.url,
-            before.text,
-            request.variable_names,
-            failure,
-            request.recorded,
-        )
+
+        def messages(text: str, part: str = "") -> list[Message]:
+            return prompts.act_messages(
+                request.instruction, before.url, text, request.variable_names, failure,
+                request.recorded, part,
+            )
+
+        # The most relevant part of a large page first; the next only on "not found".
+        parts = list(parts_for(before.text, request.instruction, self.prompt_budget, messages))
         if request.vision == "always" or (
             request.vision == "fallback" and vision.mostly_visual(self.page)
         ):
-            action, two_step = self._choose_by_sight(messages, before, request, event)
+            chosen = None
         else:
             try:
-                action, two_step = self._choose(messages, before, request, event)
-            except ElementNotFound:
+                for part in parts:
+                    note = prompts.part_note(part.number, part.count, prompts.NOT_FOUND_ACT)
+                    chosen = self._choose(
+                        messages(part.text, note), before, request, event, part.ids,
+                        last=part.last,
+                    )
+                    if chosen is not None:
+                        break
+            except ElementNotFound:  # on every part: a screenshot may show what text cannot
                 if request.vision == "off":
                     raise
-                action, two_step = self._choose_by_sight(messages, before, request, event)
+                chosen = None
+        if chosen is None:  # the most relevant part, and a screenshot
+            chosen = self._choose_by_sight(messages(parts[0].text), before, request, event)
+        action, two_step = chosen
         action = self._perform(action, request)
         if not two_step:
             return [action]
@@ -151,11 +170,13 @@ class ModelResolver:
                 f"No element matches {request.instruction!r} on {after.url}: clicking "
                 f"{action.description} to open a list showed nothing new to choose from."
             )
-        messages = prompts.act_option_messages(
+        option_messages = prompts.act_option_messages(
             request.instruction, action.description, after.url, _lines_of(after, appeared),
             request.variable_names,
         )
-        option, _ = self._choose(messages, after, request, event, frozenset(appeared))
+        chosen = self._choose(option_messages, after, request, event, frozenset(appeared))
+        assert chosen is not None  # the last (only) part: "not found" raised
+        option, _ = chosen
         return [action, self._perform(option, request)]
 
     def _choose_by_sight(
@@ -165,7 +186,9 @@ class ModelResolver:
         """The model's choice from the snapshot and a screenshot with its elements marked."""
         seen = vision.look(self.page, page_snapshot, secrets=self.steplog.secrets)
         shown = prompts.with_screenshot(messages, seen.caption, seen.image)
-        return self._choose(shown, page_snapshot, request, event, seen=seen)
+        chosen = self._choose(shown, page_snapshot, request, event, seen=seen)
+        assert chosen is not None  # the last word: "not found" raised
+        return chosen
 
     def _choose(
         self,
@@ -175,11 +198,17 @@ class ModelResolver:
         event: StepEvent,
         allowed: frozenset[str] | None = None,
         seen: Look | None = None,
-    ) -> tuple[Action, bool]:
-        """The model's choice as an Action, checked: never a guess. With `seen`, the model
-        was shown that screenshot and may answer a point on it."""
+        *,
+        last: bool = True,
+    ) -> tuple[Action, bool] | None:
+        """The model's choice as an Action, checked: never a guess. `allowed`: the ids the
+        model was shown, when not all; None when it found nothing and the page has more
+        parts to show (not `last`). With `seen`, the model was shown that screenshot and
+        may answer a point on it."""
 
-        def check(choice: ActChoice) -> tuple[Action, bool]:
+        def check(choice: ActChoice) -> tuple[Action, bool] | None:
+            if not choice.found and not last:
+                return None
             if not choice.found:
                 looked = ", on its text or a screenshot" if seen is not None else ""
                 raise ElementNotFound(

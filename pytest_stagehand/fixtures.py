@@ -204,14 +204,15 @@ def ai_page(
     recordings = replace(ai_recordings, mask=steplog.mask)  # a secret in a URL keys as %name%
     resolver = RecordingResolver(
         page,
-        ModelResolver(page, client, steplog),
+        ModelResolver(page, client, steplog, ai_settings.prompt_budget),
         recordings,
         steplog,
         has_model=client is not None,
         model=ai_settings.model,
     )
     evaluator = Evaluator(
-        page, client, steplog, inputs=ai_settings.judge_inputs, recordings=recordings
+        page, client, steplog, inputs=ai_settings.judge_inputs, recordings=recordings,
+        prompt_budget=ai_settings.prompt_budget,
     )
     recorder = StepRecorder(
         page, recordings, steplog, has_model=client is not None, model=ai_settings.model
@@ -219,7 +220,8 @@ def ai_page(
     ai_usage.begin_test(request.node.nodeid, _test_budget(request.node))
     try:
         yield AIPage(page, client, steplog=steplog, base_url=base_url, resolver=resolver,
-                     evaluator=evaluator, recorder=recorder, vision=ai_settings.vision)
+                     evaluator=evaluator, recorder=recorder, vision=ai_settings.vision,
+                     prompt_budget=ai_settings.prompt_budget)
     finally:
         ai_usage.end_test()
         if own_client is not None:

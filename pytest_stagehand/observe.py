@@ -9,10 +9,11 @@ from playwright.sync_api import Page
 
 from . import prompts, vision
 from .actions import Action, action_for, settle
+from .chunks import DEFAULT_BUDGET, parts_for
 from .errors import InvalidModelChoice
 from .events import StepEvent, StepLog
 from .heal import context_of, unique_first
-from .llm import ModelClient
+from .llm import Message, ModelClient
 from .prompts import ChoiceProblem, Observation, VisionObservation
 from .snapshot import Snapshot, snapshot
 from .vision import Look, VisionMode
@@ -29,13 +30,16 @@ def observe(
     scope: str | None = None,
     *,
     recorder: StepRecorder | None = None,
+    prompt_budget: int = DEFAULT_BUDGET,
     vision_mode: VisionMode = "fallback",
 ) -> list[Action]:
     """Elements matching `instruction` (or the page's main interactive ones), best first.
 
     `scope` is a selector limiting the snapshot to part of the page. With a `recorder`,
     the step follows the recorded-step protocol (steps.py): recorded elements found again
-    and verified replace the model call. `vision_mode`: when the model is shown a marked
+    and verified replace the model call. A page larger than `prompt_budget` tokens is
+    shown in parts, the most relevant first (chunks.py); the next part only when the
+    model found nothing in the one before. `vision_mode`: when the model is shown a marked
     screenshot (vision.py); "fallback" when it lists nothing from the text, or the view is
     mostly canvas/SVG.
     """
@@ -44,7 +48,9 @@ def observe(
     with steplog.step("observe", asked_for, page.url) as event:
 
         def ask() -> list[Action]:
-            return _ask(page, client, steplog, instruction, scope, event, vision_mode)
+            return _ask(
+                page, client, steplog, instruction, scope, event, prompt_budget, vision_mode
+            )
 
         actions = recorder.observe(asked_for, scope, event, ask) if recorder else ask()
         found = "; ".join(action.description for action in actions) or "nothing matched"
@@ -59,30 +65,42 @@ def _ask(
     instruction: str | None,
     scope: str | None,
     event: StepEvent,
+    prompt_budget: int,
     vision_mode: VisionMode = "fallback",
 ) -> list[Action]:
-    """The model's answer, each element noted as found now (it replays verified like act's)."""
+    """The model's answer, each element noted as found now (it replays verified like act's).
+    A large page is asked about part by part until a part holds matches (chunks.py)."""
     page_snapshot = snapshot(page, scope)
-    messages = prompts.observe_messages(instruction, page_snapshot.url, page_snapshot.text)
+
+    def messages(text: str, part: str = "") -> list[Message]:
+        return prompts.observe_messages(instruction, page_snapshot.url, text, part)
+
+    asked_for = instruction or prompts.OBSERVE_ALL
+    parts = list(parts_for(page_snapshot.text, asked_for, prompt_budget, messages))
     by_sight = vision_mode == "always" or (
         vision_mode == "fallback" and vision.mostly_visual(page, scope)
     )
+    actions: list[Action] = []
     try:
-        actions = [] if by_sight else prompts.ask_checked(
-            client,
-            messages,
-            Observation,
-            lambda answer: _actions(page_snapshot, answer),
-            event=event,
-            steplog=steplog,
-        )
-        if not actions and vision_mode != "off":
+        for part in [] if by_sight else parts:
+            note = prompts.part_note(part.number, part.count, prompts.NOT_FOUND_OBSERVE)
+            actions = prompts.ask_checked(
+                client,
+                messages(part.text, note),
+                Observation,
+                lambda answer, shown=part.ids: _actions(page_snapshot, answer, shown),
+                event=event,
+                steplog=steplog,
+            )
+            if actions:
+                break
+        if not actions and vision_mode != "off":  # the most relevant part, and a screenshot
             seen = vision.look(page, page_snapshot, scope, steplog.secrets)
             actions = prompts.ask_checked(
                 client,
-                prompts.with_screenshot(messages, seen.caption, seen.image),
+                prompts.with_screenshot(messages(parts[0].text), seen.caption, seen.image),
                 VisionObservation,
-                lambda answer: _actions(page_snapshot, answer, page, seen),
+                lambda answer: _actions(page_snapshot, answer, None, page, seen),
                 event=event,
                 steplog=steplog,
             )
@@ -99,11 +117,13 @@ def _ask(
 def _actions(
     page_snapshot: Snapshot,
     answer: Observation | VisionObservation,
+    shown: frozenset[str] | None,
     page: Page | None = None,
     seen: Look | None = None,
 ) -> list[Action]:
-    """The answer's elements as Actions; with `seen`, an element may be a point on that
-    screenshot (vision.action_at), and what was chosen by sight keeps its look."""
+    """The answer's elements as Actions (`shown`: the ids the model was shown, when not
+    all); with `seen`, an element may be a point on that screenshot (vision.action_at),
+    and what was chosen by sight keeps its look."""
     actions = []
     for index, found in enumerate(answer.elements):
         point = getattr(found, "point", None)
@@ -118,7 +138,7 @@ def _actions(
             else:
                 action = action_for(
                     page_snapshot, found.element_id, found.method, found.arguments,
-                    found.description,
+                    found.description, shown,
                 )
             if page is not None and seen is not None:
                 action = vision.by_its_look(page, action)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
+from .chunks import DEFAULT_BUDGET, MIN_BUDGET
 from .errors import ConfigError
 
 CacheMode = Literal["auto", "offline", "refresh", "off"]
@@ -48,6 +49,16 @@ def _non_negative_int(text: str) -> int:
     value = int(text)
     if value < 0:
         raise ValueError("must be 0 or more")
+    return value
+
+
+def _prompt_budget(text: str) -> int:
+    value = int(text)
+    if value < MIN_BUDGET:
+        raise ValueError(
+            f"must be at least {MIN_BUDGET} tokens: the instructions of a prompt alone take "
+            "about 800"
+        )
     return value
 
 
@@ -173,6 +184,13 @@ OPTIONS: tuple[Option, ...] = (
         3, "Retries for 429, 5xx and timeouts, with exponential backoff and jitter.",
     ),
     Option(
+        "prompt_budget", "--ai-prompt-budget", "ai_prompt_budget", "STAGEHAND_PROMPT_BUDGET",
+        _prompt_budget, DEFAULT_BUDGET,
+        "Most tokens an act, observe or assertion prompt may take. A larger page is sent in "
+        "parts, the parts most relevant to the instruction first; a further part only when "
+        "the model found no answer in the first.",
+    ),
+    Option(
         "screenshots", "--ai-screenshots", "ai_screenshots", None,
         _choice(SCREENSHOT_MODES), "on-failure",
         "Screenshots for reports and evidence: off, on-failure or every-step.",
@@ -258,6 +276,7 @@ class Settings:
     memo: bool = False
     model_timeout: float = 60.0
     model_retries: int = 3
+    prompt_budget: int = DEFAULT_BUDGET
     screenshots: str = "on-failure"
     evidence_dir: str | None = None
     report: str | None = None
