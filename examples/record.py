@@ -43,7 +43,12 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from pytest_stagehand import prompts  # noqa: E402
-from pytest_stagehand.scripted_model import ScriptedModelServer, ScriptedRequest  # noqa: E402
+from pytest_stagehand.scripted_model import (  # noqa: E402
+    ComputerCall,
+    FunctionCall,
+    ScriptedModelServer,
+    ScriptedRequest,
+)
 
 MODEL = "openai/scripted-shop-oracle"
 PLACEHOLDER_KEY = "scripted-oracle-needs-no-key"
@@ -205,6 +210,10 @@ ACT: dict[str, Pick] = {
     ),
     "type Where is my order? into the message field": fill("Message", "Where is my order?"),
     "click send message": click("button", "Send message"),
+    # order tracking: a menu that opens after the hover, a lookup that takes its time
+    "hover over Help": Pick("button", "Help", "hover"),
+    "click Delivery times in the Help menu": click("link", "Delivery times"),
+    "click track order": click("button", "Track order"),
     # the agent's acts (its instructions come from the plan below)
     'click the "Sign up" link in the header': click("link", "Sign up"),
     'check "I agree to the terms and conditions"': Pick(
@@ -303,7 +312,13 @@ def welcome_banner(lines: list[Line]) -> dict[str, Any]:
     return {"text": line.text if line else "There is no welcome banner on the page."}
 
 
+def order_status(lines: list[Line]) -> dict[str, Any]:
+    line = find(lines, "status", text="Order #1001")
+    return {"text": line.text if line else ""}  # nothing yet: the lookup has not answered
+
+
 EXTRACT: dict[str, Callable[[list[Line]], dict[str, Any]]] = {
+    "the status of order #1001": order_status,
     "the products in the cart and the cart total": cart_lines,
     "the order totals": order_totals,
     "the text of the welcome banner": welcome_banner,
@@ -359,6 +374,9 @@ JUDGE: dict[str, Evidence] = {
     ),
     "the newsletter thanks the customer for subscribing": Evidence(
         "status", text="Thanks for subscribing!"
+    ),
+    "the page says order #1001 has shipped": Evidence(
+        "status", text="Order #1001 has shipped"
     ),
 }
 
@@ -476,6 +494,51 @@ def answer_seen(request: ScriptedRequest, prompt: str) -> dict[str, Any]:
     return {"found": True, "element_id": None, "point": [x, y], "method": "click",
             "arguments": [], "description": instruction.removeprefix("click "),
             "two_step": False}
+# --- the computer-use agent: goal -> its plan, one action per request ---------------------
+# A computer-use model answers in the Responses API's computer_call actions. This plan logs
+# in from the keyboard, as a keyboard user would: Tab to "Skip to content", Enter, Tab into
+# the username field, and so on. Each request carries "Step N of M.", which says where in
+# the plan it is; the count is the one the shop shows after logging in.
+
+LOG_IN_BY_KEYBOARD = (
+    "log in as %user% with the password %password% and report how many products are listed"
+)
+
+
+def keys(*names: str) -> ComputerCall:
+    return ComputerCall({"type": "keypress", "keys": list(names)})
+
+
+def typed(text: str) -> ComputerCall:
+    return ComputerCall({"type": "type", "text": text})
+
+
+def keyboard_log_in_plan(step: int) -> ComputerCall | FunctionCall:
+    plan = [
+        keys("TAB"), keys("ENTER"), keys("TAB"), typed("%user%"), keys("TAB"),
+        typed("%password%"), keys("ENTER"),
+    ]  # fmt: skip
+    if step <= len(plan):
+        return plan[step - 1]
+    return FunctionCall(
+        "done",
+        {"success": True, "reasoning": "Logged in: the product list shows.",
+         "output": {"products": 8}},
+    )  # fmt: skip
+
+
+COMPUTER_USE: dict[str, Callable[[int], ComputerCall | FunctionCall]] = {
+    LOG_IN_BY_KEYBOARD: keyboard_log_in_plan,
+}
+
+
+def answer_computer_use(request: ScriptedRequest) -> ComputerCall | FunctionCall:
+    """A Responses API request of a computer-use run: the goal's plan at the step asked."""
+    goal = asked(request.text, "Goal")
+    plan = COMPUTER_USE.get(goal)
+    if plan is None:
+        raise NoScriptedAnswer(f"no computer-use plan for the goal {goal!r}")
+    return plan(int(re.findall(r"Step (\d+) of \d+\.", request.text)[-1]))
 
 
 # --- the oracle ----------------------------------------------------------------------------
@@ -501,13 +564,15 @@ def user_messages(request: ScriptedRequest) -> list[str]:
     return texts
 
 
-def answer(request: ScriptedRequest) -> dict[str, Any]:
+def answer(request: ScriptedRequest) -> Any:
     """The scripted answer to one request, by the pipeline that sent it (its system
     prompt) and what its prompt asks."""
     system = request.messages[0].get("content", "") if request.messages else ""
     asking = user_messages(request)
     try:
-        if system.startswith(prompts.AGENT_SYSTEM.split("\n")[0]):
+        if request.api == "responses":
+            pipeline, value = "computer use", answer_computer_use(request)
+        elif system.startswith(prompts.AGENT_SYSTEM.split("\n")[0]):
             pipeline, value = "agent", answer_agent(asking[0], asking[-1])
         elif request.images and system.startswith(prompts.ACT_SYSTEM):
             pipeline, value = "vision", answer_seen(request, asking[-1])

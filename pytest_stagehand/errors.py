@@ -90,6 +90,10 @@ class ModelOutputError(ModelError):
     """
 
 
+class ModelRefused(ModelError):
+    """The model declined the task (a refusal, not a failure to answer)."""
+
+
 class BudgetExceeded(ModelError):
     """The configured cost budget was used up; no further calls are made."""
 
@@ -170,5 +174,19 @@ class AIAssertionError(AssertionError, StagehandError):
     """A plain-English assertion was judged false; the message carries the reasoning."""
 
 
+class WaitTimeout(StagehandError):
+    """`ai_page.wait_for(claim)` ran out of time before the claim held; `verdict` is the
+    judge's last verdict (its reasoning says what the page showed)."""
+
+    def __init__(self, message: str, verdict: object = None) -> None:
+        super().__init__(message)
+        self.verdict = verdict
+
+
 class AgentError(StagehandError):
     """The agent could not run (not: the agent ran and did not reach its goal)."""
+
+
+class SafetyCheckPending(AgentError):
+    """A computer-use model asked for a person's confirmation before an action (OpenAI's
+    pending safety checks) and the test does not allow it."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -17,6 +18,7 @@ from .llm import Message, ModelClient
 from .prompts import ChoiceProblem, Observation, VisionObservation
 from .snapshot import Snapshot, snapshot
 from .vision import Look, VisionMode
+from .waiting import Waiting
 
 if TYPE_CHECKING:
     from .replay import StepRecorder
@@ -30,6 +32,7 @@ def observe(
     scope: str | None = None,
     *,
     recorder: StepRecorder | None = None,
+    waiting: Waiting | None = None,
     prompt_budget: int = DEFAULT_BUDGET,
     vision_mode: VisionMode = "fallback",
 ) -> list[Action]:
@@ -39,7 +42,8 @@ def observe(
     the step follows the recorded-step protocol (steps.py): recorded elements found again
     and verified replace the model call. A page larger than `prompt_budget` tokens is
     shown in parts, the most relevant first (chunks.py); the next part only when the
-    model found nothing in the one before. `vision_mode`: when the model is shown a marked
+    model found nothing in the one before. With `waiting`, finding nothing is asked again
+    on each page change until its timeout. `vision_mode`: when the model is shown a marked
     screenshot (vision.py); "fallback" when it lists nothing from the text, or the view is
     mostly canvas/SVG.
     """
@@ -52,7 +56,11 @@ def observe(
                 page, client, steplog, instruction, scope, event, prompt_budget, vision_mode
             )
 
-        actions = recorder.observe(asked_for, scope, event, ask) if recorder else ask()
+        def step(ask: Callable[[], list[Action]]) -> list[Action]:
+            return recorder.observe(asked_for, scope, event, ask) if recorder else ask()
+
+        # Nothing found may be a page still loading: asked again when the page changes.
+        actions = (waiting or Waiting(page, 0)).answered(step, ask, bool, event)
         found = "; ".join(action.description for action in actions) or "nothing matched"
         event.result = f"{found} ({event.result})" if event.result else found
     return actions

@@ -23,6 +23,8 @@ JudgeInputs = Literal["auto", "both"]  # evaluator (issue 6)
 JUDGE_INPUTS: tuple[str, ...] = ("auto", "both")
 VisionMode = Literal["fallback", "off", "always"]  # vision (issue 17)
 VISION_MODES: tuple[str, ...] = ("fallback", "off", "always")
+AgentMode = Literal["dom", "cua"]  # computer-use agents (issue 17)
+AGENT_MODES: tuple[str, ...] = ("dom", "cua")
 
 # Which model to use when only a key is present in the environment.
 DEFAULT_MODELS = {
@@ -49,6 +51,13 @@ def _non_negative_int(text: str) -> int:
     value = int(text)
     if value < 0:
         raise ValueError("must be 0 or more")
+    return value
+
+
+def _milliseconds(text: str) -> float:
+    value = float(text)
+    if value < 0:
+        raise ValueError("must be a time in milliseconds, 0 or more")
     return value
 
 
@@ -180,6 +189,13 @@ OPTIONS: tuple[Option, ...] = (
         60.0, "Seconds to wait for one model response before retrying.",
     ),
     Option(
+        "wait_timeout", "--ai-wait-timeout", "ai_wait_timeout", "STAGEHAND_WAIT_TIMEOUT",
+        _milliseconds, 5000.0,
+        "Milliseconds act, observe, extract and assert_that wait for what they look for to "
+        "appear (retried on each page change, like Playwright's locators and expect); 0 "
+        "does not wait. A step's own timeout= overrides it. (--ai-timeout is the model's.)",
+    ),
+    Option(
         "model_retries", "--ai-retries", "ai_retries", "STAGEHAND_RETRIES", _non_negative_int,
         3, "Retries for 429, 5xx and timeouts, with exponential backoff and jitter.",
     ),
@@ -216,6 +232,17 @@ OPTIONS: tuple[Option, ...] = (
         "allowed_origins", "--ai-allowed-origins", "ai_allowed_origins", None, _origins, (),
         "Origins the agent may navigate to, space or comma separated. Default: the base "
         "URL's origin (or the first page's).",
+    ),
+    Option(
+        "agent_mode", "--ai-agent-mode", "ai_agent_mode", "STAGEHAND_AGENT_MODE",
+        _choice(AGENT_MODES), "dom",
+        "How the agent fixture reaches goals: dom (tools over the page's elements) or cua "
+        "(the provider's own computer-use tool, acting on screenshots).",
+    ),
+    Option(
+        "cua_model", "--ai-cua-model", "ai_cua_model", "STAGEHAND_CUA_MODEL", _text, None,
+        "Model for agent runs in mode cua, e.g. openai/computer-use-preview or "
+        "anthropic/claude-sonnet-4-5, at the same --ai-base-url. Default: --ai-model.",
     ),
     Option(
         "browser_executable_path", "--browser-executable-path", "browser_executable_path",
@@ -275,6 +302,7 @@ class Settings:
     max_cost: float | None = None
     memo: bool = False
     model_timeout: float = 60.0
+    wait_timeout: float = 5000.0  # ms a step waits for what it looks for
     model_retries: int = 3
     prompt_budget: int = DEFAULT_BUDGET
     screenshots: str = "on-failure"
@@ -282,6 +310,8 @@ class Settings:
     report: str | None = None
     export_dir: str | None = None
     allowed_origins: tuple[str, ...] = ()
+    agent_mode: AgentMode = "dom"
+    cua_model: str | None = None
     browser_executable_path: str | None = None
     connect: str | None = None
     cdp_url: str | None = None
@@ -354,6 +384,7 @@ def resolve(
         values["model"] = _model_from_environment(env)
     settings = Settings(**values)
     _check_model_string(settings.model)
+    _check_model_string(settings.cua_model)
     if settings.connect and settings.cdp_url:
         raise ConfigError(
             "--ai-connect and --ai-cdp-url both name a remote browser; give one of them."
@@ -372,6 +403,12 @@ def _check_model_string(model: str | None) -> None:
     if model is None:
         return
     provider, _, name = model.partition("/")
+    if provider == "google":
+        raise ConfigError(
+            f"--ai-model/--ai-cua-model {model!r}: Gemini (google/...) is not supported, not "
+            "even for computer use (--ai-agent-mode=cua). Use anthropic/<model> or "
+            "openai/computer-use-preview."
+        )
     if provider not in ("openai", "anthropic") or not name:
         raise ConfigError(
             f"--ai-model {model!r} is not valid: write provider/name, e.g. "

@@ -61,6 +61,7 @@ if str(ROOT) not in sys.path:  # make `examples` importable
     sys.path.insert(0, str(ROOT))
 
 from examples.app.server import serve_shop  # noqa: E402
+from examples.record import COMPUTER_USE  # noqa: E402
 
 DOCS = ROOT / "docs"
 PAGES = [*sorted(DOCS.glob("*.md")), ROOT / "README.md"]
@@ -708,6 +709,12 @@ def only_the_mug(outline: str) -> Answer:
     )
 
 
+def order_status(outline: str) -> tuple[str, str]:
+    """The tracking status line's id and text; ("", "") while the carrier has not answered."""
+    found = re.search(r"\[(\w+)\] status: (Order #1001[^\n]*)", outline)
+    return (found[1], found[2].strip()) if found else ("", "")
+
+
 def price_of(name: str, outline: str) -> str:
     return next(price for _, product, price in products(outline) if product == name)
 
@@ -728,6 +735,13 @@ ACTS: dict[str, Callable[[ScriptedRequest], Answer]] = {
     "click the Feb bar of the sales chart": lambda request: (
         pointing(40 + 185, 300 + 125, 1280)(request) if request.images else NOT_FOUND
     ),
+    "hover over Help": choose("button", "Help", "hover"),
+    "click Delivery times in the Help menu": lambda request: (
+        choose("link", "Delivery times")(request)
+        if 'link "Delivery times"' in latest_snapshot(request.text)
+        else NOT_FOUND  # the submenu is not there yet
+    ),
+    "click track order": choose("button", "Track order"),
     "sort the products by price, low to high": choose(
         "combobox", "Sort by", "select_option", ["Price (low to high)"]
     ),
@@ -754,12 +768,18 @@ EXTRACTS: dict[str, Callable[[str], Answer]] = {
     "the name and price of the cheapest product": lambda outline: {
         "text": ", ".join(cheapest(outline))
     },
+    "the status of order #1001": lambda outline: {"text": order_status(outline)[1]},
 }
 CLAIMS: dict[str, Callable[[str], Answer]] = {
     "the products page is shown": products_page,
     "the order summary lists 1 item": order_lists(1),
     "the order summary lists 3 items": order_lists(3),
     "only the Enamel Camp Mug is listed": only_the_mug,
+    "the page says order #1001 has shipped": lambda outline: verdict(
+        "has shipped" in order_status(outline)[1],
+        f"The status reads {order_status(outline)[1]!r}.",
+        element_check(*order_status(outline)),
+    ),
 }
 QUESTIONS: dict[tuple[str, str | None], Callable[[str], bool]] = {
     ("Is the Baby Onesie the cheapest product?", None): lambda outline: (
@@ -830,8 +850,11 @@ class DocsModel:
         return table[key]
 
     def answer(self, request: ScriptedRequest) -> Answer:
-        schema = request.body["response_format"]["json_schema"]["name"]
         text = request.text
+        if request.api == "responses":  # a computer-use run: the plan's action at this step
+            step = int(re.findall(r"^Step (\d+) of \d+\.", text, re.MULTILINE)[-1])
+            return self.pick(COMPUTER_USE, instruction(text, "Goal"))(step)
+        schema = request.body["response_format"]["json_schema"]["name"]
         if schema in ("NextStep", "FinalStep"):
             called = [
                 json.loads(m["content"])["call"]["tool"]
@@ -962,7 +985,7 @@ def run_samples(root: Path) -> SamplesRun:
             "replay",
         )
         calls = (after_recording, server.calls)
-    tables = (ACTS, OBSERVATIONS, EXTRACTS, CLAIMS, QUESTIONS, GOALS)
+    tables = (ACTS, OBSERVATIONS, EXTRACTS, CLAIMS, QUESTIONS, GOALS, COMPUTER_USE)
     unasked = [repr(key) for table in tables for key in table if repr(key) not in model.asked]
     return SamplesRun(root, counts, model.unanswered, unasked, recording, replay, calls)
 
