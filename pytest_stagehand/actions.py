@@ -372,7 +372,10 @@ PAGE_CHANGES = """(window.__stagehandDomQuiet ||= (() => {
     state.changes += 1;
     for (const wake of state.wake.splice(0)) wake();
   };
-  new MutationObserver(changed).observe(document, {
+  // The marks vision.py draws over the page for a screenshot, and takes away, are no change.
+  const marks = (record) => record.type === "childList" &&
+    [...record.addedNodes, ...record.removedNodes].every((node) => node.id === "__stagehand_marks");
+  new MutationObserver((records) => { if (!records.every(marks)) changed(); }).observe(document, {
     subtree: true, childList: true, attributes: true, characterData: true,
   });
   for (const type of ["transitionend", "animationend"]) addEventListener(type, changed, true);

@@ -112,7 +112,7 @@ def _shot(
     hidden = [[value, shown] for value, shown in (secrets or {}).items()]
     page.evaluate(OVERLAY, [MARKS_ID, boxes, hidden])
     try:
-        return page.screenshot(clip=area, scale="css", animations="disabled", caret="hide")
+        return page.screenshot(clip=area, scale="css", caret="initial")
     finally:
         page.evaluate("id => document.getElementById(id)?.remove()", MARKS_ID)
 
@@ -235,14 +235,13 @@ def signature(page: Page, x: float, y: float) -> str:
     levels, as hex."""
     half = REGION / 2
     clip = {"x": max(0.0, x - half), "y": max(0.0, y - half), "width": REGION, "height": REGION}
-    return _cells(page, page.screenshot(clip=clip, scale="css", animations="disabled"),
+    return _cells(page, page.screenshot(clip=clip, scale="css", caret="initial"),
                   REGION_CELLS)
 
 
 def look_signature(page: Page, scope: str | None = None) -> str:
     """The look of the viewport (or the scope element): LOOK_CELLS² gray levels, as hex."""
-    png = page.screenshot(clip=_area(page, scope), scale="css", animations="disabled",
-                          caret="hide")
+    png = page.screenshot(clip=_area(page, scope), scale="css", caret="initial")
     return _cells(page, png, LOOK_CELLS)
 
 
