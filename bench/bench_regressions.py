@@ -337,7 +337,7 @@ def _blind_act(page: Page, recording: Any) -> bool:
 
 def _verifies(ai: AIPage, recorded: Any) -> bool:
     try:
-        resolved_action(ai.page, recorded, ai.steplog.variables, ai.steplog.mask)
+        resolved_action(ai.page, recorded, ai.steplog.variables, mask=ai.steplog.mask)
     except StagehandError:
         return False
     return True

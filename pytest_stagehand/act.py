@@ -129,7 +129,7 @@ class ModelResolver:
             request.recorded,
         )
         action, two_step = self._choose(messages, before, request, event)
-        self._perform(action, request)
+        action = self._perform(action, request)
         if not two_step:
             return [action]
         settle(self.page, after_action=True)
@@ -145,8 +145,7 @@ class ModelResolver:
             request.variable_names,
         )
         option, _ = self._choose(messages, after, request, event, frozenset(appeared))
-        self._perform(option, request)
-        return [action, option]
+        return [action, self._perform(option, request)]
 
     def _choose(
         self,
@@ -204,11 +203,17 @@ class ModelResolver:
             distinct=recorded.distinct,
         )
 
-    def _perform(self, action: Action, request: ActRequest) -> None:
+    def _perform(self, action: Action, request: ActRequest) -> Action:
         try:
-            perform(self.page, action, request.values, request.timeout)
+            return perform(self.page, action, request.values, request.timeout)
         except PlaywrightError as exc:
             raise _NotPerformed(action, exc) from None
+
+
+def _as_done(action: Action) -> str:
+    if not action.via:
+        return action.description
+    return f"{action.description} (clicked through {action.via})"
 
 
 def _appeared(before: Snapshot, after: Snapshot) -> list[str]:
@@ -307,7 +312,7 @@ def act(
         event.selector = final.selector
         event.method = final.method
         event.arguments = list(final.arguments)
-        event.result = "; ".join(a.description for a in actions)
+        event.result = "; ".join(_as_done(a) for a in actions)
     return ActResult.of(actions, event.calls, event.cache)
 
 
@@ -364,12 +369,12 @@ def _replay(
 ) -> Action:
     """An Action from observe or a result, verified like a recorded step before it runs:
     the page may have changed since it was found. Returns the action as performed (the
-    given one, unless its element had moved)."""
+    given one, unless its element had moved, with what stood in for it if anything did)."""
     found, _, heal = verified(page, action, element_of(action), frozenset(), request.instruction)
     if heal is not None:
         event.heal, action = heal, found
     try:
-        perform(page, found, request.values, request.timeout)
+        performed = perform(page, found, request.values, request.timeout)
     except PlaywrightError as exc:
         if cover := covered(page, action, exc):
             raise cover from None
@@ -378,4 +383,4 @@ def _replay(
             f"Could not replay {action.method} on {action.element or 'the page'} "
             f"({action.selector}) on {page.url}: {reason}"
         ) from None
-    return action
+    return replace(action, via=performed.via)

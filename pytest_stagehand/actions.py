@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from weakref import WeakKeyDictionary
 
 from playwright.sync_api import Error as PlaywrightError
@@ -58,6 +58,9 @@ class Action:
     # one "Add to cart" from the others when the step is replayed (see heal.py).
     context: str = field(default="", repr=False, compare=False)
     distinct: str = field(default="", repr=False, compare=False)
+    # What a person's click went to in the element's place, when it was covered or
+    # invisible: 'label "Dark mode"', or the visible part of its own wrapper (see `perform`).
+    via: str = field(default="", compare=False)
 
     def locator(self, page: Page) -> Locator:
         """The element in `page` (through its frames). Only for element actions."""
@@ -211,11 +214,13 @@ def substitute(text: str, values: Mapping[str, str]) -> str:
 
 def perform(
     page: Page, action: Action, values: Mapping[str, str] = {}, timeout: float | None = None
-) -> None:
+) -> Action:
     """Do `action` with Playwright (which waits until the element can take it), as a
     person would: a covered or transparent control is clicked through what stands for it
     (`_click_as_a_person`), and a checkbox's outcome is verified even if it is redrawn.
 
+    Returns the action as performed: with `via` naming the stand-in when one was clicked,
+    so the recording and the report say so.
     `timeout` in milliseconds, per Playwright call; None means the page's default.
     Raises Playwright's errors; the pipelines turn them into ActionFailed.
     """
@@ -226,10 +231,11 @@ def perform(
             page.keyboard.press(args[0])
         else:
             page.evaluate(f"amount => ({SCROLL})(null, amount)", args[0])
-        return
+        return action
     target = action.locator(page)
+    via = ""
     if method == "click":
-        _click_as_a_person(target, timeout, _stand_in(page, action))
+        via = _click_as_a_person(target, timeout, _stand_in(page, action))
     elif method == "double_click":
         target.dblclick(timeout=timeout)
     elif method == "fill":
@@ -241,7 +247,7 @@ def perform(
     elif method == "select_option":
         target.select_option(args, timeout=timeout)
     elif method in ("check", "uncheck"):
-        _set_checked(page, target, method == "check", timeout)
+        via = _set_checked(page, target, method == "check", timeout)
     elif method == "hover":
         target.hover(timeout=timeout)
     elif method == "scroll":
@@ -250,6 +256,7 @@ def perform(
         target.drag_to(frame_scope(page, action.frame_path).locator(args[0]), timeout=timeout)
     else:
         raise ValueError(f"unknown method {method!r}")
+    return replace(action, via=via) if via != action.via else action
 
 
 # A selector in Playwright's own syntax: an engine prefix ("role=", "internal:label=",
@@ -290,9 +297,9 @@ def is_plain(selector: str) -> bool:
 
 # "" when a person could click the element itself, or when something else covers it (a
 # banner, a modal: Playwright then waits and names it, and `covered` says so); else what
-# stands for it: "label:<i>" (its i-th visible <label>) or "point" (what covers its centre,
-# when that is part of the control's own wrapper and no control itself: the visible slider
-# of a styled checkbox). A covering button or link is never clicked in its place.
+# stands for it: "label:<i>" (its i-th visible <label>) or "point:<what>" (what covers its
+# centre, when that is part of the control's own wrapper and no control itself: the visible
+# slider of a styled checkbox). A covering button or link is never clicked in its place.
 STAND_IN = """el => {
   const box = el.getBoundingClientRect();
   if (!box.width || !box.height) return "";
@@ -311,7 +318,10 @@ STAND_IN = """el => {
   const control = "a[href], button, input, select, textarea, [role=button], [role=link]";
   const own = !!hit && !!wrapper && wrapper !== document.body && wrapper.contains(hit)
     && !hit.closest(control);
-  return covered && own ? "point" : "";
+  if (!covered || !own) return "";
+  const words = (hit.className && typeof hit.className === "string" ? hit.className : "")
+    .split(/\\s+/).filter(Boolean).slice(0, 2);
+  return `point:${[hit.localName, ...words].join(".")}`;
 }"""
 STAND_IN_BY_SELECTOR = f"""(selector) => {{
   const found = ({PLAIN_QUERY})(selector);
@@ -331,29 +341,34 @@ def _stand_in(page: Page, action: Action) -> str | None:
 
 def _click_as_a_person(
     target: Locator, timeout: float | None, stand_in: str | None = None
-) -> None:
+) -> str:
     """Click the element, or, when it is transparent or covered (a styled checkbox under
     its slider), the control that stands for it: its label, else the part of its own
     wrapper that covers it. Playwright alone would wait for the element to be clickable
-    until the step times out. `stand_in`, when already known, saves looking again."""
+    until the step times out. `stand_in`, when already known, saves looking again.
+    Returns what stood in for the element ("" for itself)."""
     if stand_in is None:
         stand_in = target.evaluate(STAND_IN, timeout=timeout)
     if not stand_in:
         target.click(timeout=timeout)
-    elif stand_in == "point":
+        return ""
+    kind, _, detail = stand_in.partition(":")
+    if kind == "point":
         target.click(force=True, timeout=timeout)  # the mouse, at its centre: what covers it
-    else:
-        index = int(stand_in.split(":")[1])
-        label = target.evaluate_handle(f"el => el.labels[{index}]").as_element()
-        label.click(timeout=timeout)
+        return f"<{detail}> over it in its own wrapper"
+    label = target.evaluate_handle(f"el => el.labels[{int(detail)}]").as_element()
+    text = " ".join(label.inner_text().split())
+    label.click(timeout=timeout)
+    return f'label "{text}"' if text else "its label"
 
 
-def _set_checked(page: Page, target: Locator, wanted: bool, timeout: float | None) -> None:
+def _set_checked(page: Page, target: Locator, wanted: bool, timeout: float | None) -> str:
     """Check or uncheck like a person, and verify the outcome, not the old element: an app
-    that redraws the control on change (a new generated id) has still done what was asked."""
+    that redraws the control on change (a new generated id) has still done what was asked.
+    Returns what stood in for the element, as `_click_as_a_person` does."""
     if target.is_checked(timeout=timeout) == wanted:
-        return
-    _click_as_a_person(target, timeout)
+        return ""
+    via = _click_as_a_person(target, timeout)
     deadline = time.monotonic() + CHECKED_WAIT_MS / 1000
     while target.count() == 1 and target.is_checked() != wanted:
         if time.monotonic() >= deadline:
@@ -361,6 +376,7 @@ def _set_checked(page: Page, target: Locator, wanted: bool, timeout: float | Non
                 f"clicking did not {'check' if wanted else 'uncheck'} the element"
             )
         page.wait_for_timeout(POLL_MS)
+    return via
 
 
 # Scrolls the element (or the nearest scrollable box around it; the page for null) by a

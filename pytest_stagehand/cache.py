@@ -184,6 +184,17 @@ class RecordedAction(_Model):
     arguments: list[str] = []  # with %name% placeholders, never values
     description: str = ""  # e.g. 'button "Log in"', for readers of the file
     element: RecordedElement | None = None
+    # What the click went to in the element's place (it was covered or invisible), e.g.
+    # 'label "Dark mode"': for reviewers; replay decides again on the page it finds.
+    via: str = ""
+
+    @model_serializer(mode="wrap")
+    def _as_written(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """`via` only where a stand-in was clicked: most actions have none."""
+        data = handler(self)
+        if not data.get("via"):
+            data.pop("via", None)
+        return data
 
 
 class HealNote(_Model):
@@ -247,10 +258,14 @@ class Recording(_Model):
             self.occurrence,
         )
 
-    def healed(self, action_index: int, element: RecordedElement, heal: Heal) -> Recording:
-        """This recording with one action's element replaced, and the heal noted."""
+    def healed(
+        self, action_index: int, element: RecordedElement, heal: Heal, via: str = ""
+    ) -> Recording:
+        """This recording with one action's element (and what stood in for it) replaced,
+        and the heal noted."""
         actions = list(self.actions)
-        actions[action_index] = actions[action_index].model_copy(update={"element": element})
+        update = {"element": element, "via": via}
+        actions[action_index] = actions[action_index].model_copy(update=update)
         return self.model_copy(update={"actions": actions}).noted(heal)
 
     def noted(self, heal: Heal) -> Recording:

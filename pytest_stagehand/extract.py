@@ -23,7 +23,7 @@ from pydantic.fields import FieldInfo
 from . import prompts
 from .actions import element_id, settle
 from .errors import InvalidModelChoice, ModelOutputError
-from .events import StepLog
+from .events import StepEvent, StepLog
 from .llm import ModelClient
 from .prompts import ChoiceProblem, ExtractedText
 from .snapshot import Snapshot, estimate_tokens, snapshot
@@ -68,7 +68,8 @@ def extract(
     """A `schema` instance; text without a schema; the page text without either.
 
     `scope` is a selector limiting the snapshot to part of the page. With a `recorder`,
-    a recorded answer that the page still agrees with replaces the model call.
+    the step follows the recorded-step protocol (steps.py): a recording read again from
+    the page replaces the model call.
     """
     settle(page)
     label = instruction or (f"{schema.__name__} from the page" if schema else "the page text")
@@ -80,46 +81,57 @@ def extract(
             return text
         wanted = schema or ExtractedText
         asked_for = instruction or prompts.EXTRACT_ALL
-        recalled = recorder.recall_extract(asked_for, wanted, scope, event) if recorder else None
-        if recalled is not None:
-            event.result = _preview(recalled)
-            return recalled.text if isinstance(recalled, ExtractedText) else recalled
-        parts = split(page_snapshot.text, chunk_tokens)
-        asked = model_schema(wanted, partial=len(parts) > 1)
-        merged: Any = None
-        for number, part in enumerate(parts, 1):
-            messages = prompts.extract_messages(
-                instruction, page_snapshot.url, part, number, len(parts)
-            )
-            try:
-                answer = prompts.ask_checked(
-                    client,
-                    messages,
-                    asked,
-                    lambda value: links_to_urls(
-                        wanted, value.model_dump(mode="json", by_alias=True), page_snapshot
-                    ),
-                    event=event,
-                    steplog=steplog,
-                )
-            except ChoiceProblem as exc:
-                raise InvalidModelChoice(
-                    f"The model's answer to extract {instruction!r} on {page_snapshot.url} "
-                    f"names a link that is not on the page, even after feedback: {exc}"
-                ) from None
-            merged = merge(merged, answer)
-        try:
-            value = wanted.model_validate(merged)
-        except ValidationError as exc:
-            raise ModelOutputError(
-                f"What the model extracted from {page_snapshot.url} for {instruction!r} "
-                f"is not a valid {wanted.__name__}: {exc}",
-                raw=str(merged),
-            ) from None
+
+        def ask() -> BaseModel:
+            return _ask(client, steplog, instruction, wanted, page_snapshot, chunk_tokens, event)
+
+        value = recorder.extract(asked_for, wanted, scope, event, ask) if recorder else ask()
         event.result = _preview(value)
-        if recorder is not None:
-            recorder.record_extract(asked_for, wanted, scope, value, event)
     return value.text if isinstance(value, ExtractedText) else value
+
+
+def _ask(
+    client: ModelClient | None,
+    steplog: StepLog,
+    instruction: str | None,
+    wanted: type[T],
+    page_snapshot: Snapshot,
+    chunk_tokens: int,
+    event: StepEvent,
+) -> T:
+    """The model's answer, in parts when the snapshot is over `chunk_tokens`."""
+    parts = split(page_snapshot.text, chunk_tokens)
+    asked = model_schema(wanted, partial=len(parts) > 1)
+    merged: Any = None
+    for number, part in enumerate(parts, 1):
+        messages = prompts.extract_messages(
+            instruction, page_snapshot.url, part, number, len(parts)
+        )
+        try:
+            answer = prompts.ask_checked(
+                client,
+                messages,
+                asked,
+                lambda value: links_to_urls(
+                    wanted, value.model_dump(mode="json", by_alias=True), page_snapshot
+                ),
+                event=event,
+                steplog=steplog,
+            )
+        except ChoiceProblem as exc:
+            raise InvalidModelChoice(
+                f"The model's answer to extract {instruction!r} on {page_snapshot.url} "
+                f"names a link that is not on the page, even after feedback: {exc}"
+            ) from None
+        merged = merge(merged, answer)
+    try:
+        return wanted.model_validate(merged)
+    except ValidationError as exc:
+        raise ModelOutputError(
+            f"What the model extracted from {page_snapshot.url} for {instruction!r} "
+            f"is not a valid {wanted.__name__}: {exc}",
+            raw=str(merged),
+        ) from None
 
 
 def _preview(value: BaseModel) -> str:

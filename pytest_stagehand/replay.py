@@ -1,10 +1,13 @@
-"""act through recordings: replay verified steps, heal them, or ask the model and record.
+"""The recorded steps of act, extract and observe: how each replays and verifies, asks
+the model, and records (the sequence around them is steps.py's, for every kind).
 
-`RecordingResolver` wraps the model resolver (act.py's seam). A recorded step is
-replayed only on elements that verify as the recorded ones (heal.resolve); when none
-does and the cache mode allows a model, the model resolves the instruction afresh and
-the new answer replaces the recording as a "model" heal. Every change is put back in
-the store, so it reaches the committed file and the pull request.
+- act (`ActStep`, through `RecordingResolver`, act.py's resolver seam): each recorded
+  action runs on its element found now and verified as the recorded one (heal.resolve),
+  healed without a model when it moved; the model answers a step that no longer verifies.
+- extract (`ExtractStep`): every value is read again from where the page showed it
+  (readback.py); the value returned is what the page shows now.
+- observe (`ObserveStep`): a recorded set is queried again (added, missing, reordered
+  members show); a single element is verified like act's.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import hashlib
 import json
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from playwright.sync_api import Error as PlaywrightError
@@ -22,19 +25,13 @@ from pydantic import BaseModel
 
 from .act import ActRequest, Resolver, element_of, verified
 from .actions import VARIABLE, Action, covered, from_ref, perform, settle, substitute
-from .cache import (
-    CachePolicy,
-    RecordedAction,
-    RecordedElement,
-    Recording,
-    Recordings,
-    StepKey,
-)
+from .cache import RecordedAction, RecordedElement, Recording, Recordings, StepKey
 from .errors import ActionFailed, HealFailed
 from .events import Heal, StepEvent, StepLog, each_text
 from .heal import SAME_CONTEXT, Identity, context_of, describe_recorded, differences, unique_first
 from .readback import ground, reread, unreadable_fields
 from .snapshot import frame_scope, inspect, origin_of, snapshot
+from .steps import RecordedStep, RecordedSteps, Replayed, Stale
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -59,6 +56,7 @@ def recorded_action(action: Action, steplog: StepLog) -> RecordedAction:
         arguments=list(action.arguments),
         description=action.description,
         element=element,
+        via=action.via,
     )
 
 
@@ -126,56 +124,9 @@ def _with_values(
     return filled, frozenset(word for value in used for word in _words(value))
 
 
-class _Replaying:
-    """What act's resolver and extract/observe's recorder share: the test's recordings,
-    what the cache mode allows, and how a model's fresh answer is recorded."""
-
-    def __init__(
-        self,
-        page: Page,
-        recordings: Recordings,
-        steplog: StepLog,
-        *,
-        has_model: bool,
-        model: str | None = None,
-    ) -> None:
-        self.page = page
-        self.recordings = recordings
-        self.steplog = steplog
-        self.policy = CachePolicy(recordings.mode, has_model)
-        self.model = model
-        # digest -> the recording the model's next answer replaces (extract and observe),
-        # and what changed on the page since it was recorded
-        self._stale: dict[str, tuple[Recording, tuple[str, ...]]] = {}
-
-    def _record_fresh(
-        self,
-        fresh: Recording,
-        stale: Recording | None,
-        event: StepEvent,
-        before: str,
-        after: str,
-        values: Mapping[str, str] | None = None,
-        changed: tuple[str, ...] = (),
-    ) -> None:
-        """Record what the model answered; replacing a stale recording is a "model" heal."""
-        if not self.policy.may_record:
-            return
-        if stale is not None:
-            event.heal = Heal("model", before, after, changed=changed or _changes(stale, fresh))
-            fresh = fresh.model_copy(update={"heals": stale.heals}).noted(event.heal)
-        self.recordings.put(fresh.masked(self.steplog.mask), values)
-        event.cache = (
-            "healed"
-            if stale is not None
-            else "refreshed"
-            if self.policy.mode == "refresh"
-            else "miss"
-        )
-
-
-class RecordingResolver(_Replaying):
-    """Resolves act steps from recordings first, the inner (model) resolver second."""
+class RecordingResolver(RecordedSteps):
+    """Resolves act steps by the recorded-step protocol (steps.py): replayed from the
+    recording, verified; else the inner (model) resolver answers and is recorded."""
 
     def __init__(
         self,
@@ -191,75 +142,87 @@ class RecordingResolver(_Replaying):
         self.inner = inner
 
     def act(self, request: ActRequest, event: StepEvent) -> list[Action]:
-        recordings = self.recordings
-        key = recordings.step("act", request.instruction, self.page.url, request.variable_names)
-        recording = recordings.lookup(key) if self.policy.may_replay else None
-        if recording is None:
-            self.policy.check_miss(key, recordings.test_file)
-        else:
-            try:
-                return self._replay(recording, request, event)
-            except (HealFailed, ActionFailed):
-                if not self.policy.may_call_model:
-                    raise
-            if (stale := _last_element(recording)) is not None:  # "the same thing", for the model
-                request = replace(request, recorded=describe_recorded(stale))
-        actions = self.inner.act(request, event)  # sets event.cache "off"
-        fresh = Recording.of(
-            key, [recorded_action(a, self.steplog) for a in actions], model=self.model
-        )
-        before = _first_selector(recording) if recording is not None else ""
-        self._record_fresh(fresh, recording, event, before, _first_selector(fresh), request.values)
-        return actions
+        return self.run(ActStep(self, request, event), event)
 
-    def _replay(self, recording: Recording, request: ActRequest, event: StepEvent) -> list[Action]:
+
+@dataclass
+class ActStep(RecordedStep[list[Action]]):
+    """act: each recorded action performed on its element found now, verified and healed
+    (resolved_action); the model answers a recording that no longer verifies."""
+
+    kind = "act"
+    scope = None
+    steps: RecordingResolver
+    request: ActRequest
+    event: StepEvent
+
+    @property
+    def instruction(self) -> str:  # type: ignore[override]
+        return self.request.instruction
+
+    @property
+    def variables(self) -> tuple[str, ...]:  # type: ignore[override]
+        return self.request.variable_names
+
+    def replay(self, recording: Recording) -> Replayed[list[Action]]:
+        page, steplog, request = self.steps.page, self.steps.steplog, self.request
         performed: list[Action] = []
-        updated = recording
+        updated, last = recording, None
         for index, recorded in enumerate(recording.actions):
             if index:  # the options of a custom dropdown appear after the first click
-                settle(self.page, after_action=True)
+                settle(page, after_action=True)
             # Earlier steps' values count too: the page may echo any of them.
-            values = {**self.steplog.variables, **request.values}
-            action, element, heal = resolved_action(
-                self.page, recorded, values,
-                instruction=request.instruction, mask=self.steplog.mask,
-            )
+            values = {**steplog.variables, **request.values}
             try:
-                perform(self.page, action, request.values, request.timeout)
+                action, element, heal = resolved_action(
+                    page, recorded, values, instruction=request.instruction, mask=steplog.mask
+                )
+            except HealFailed as exc:
+                raise Stale(str(exc), exc) from None
+            try:
+                action = perform(page, action, request.values, request.timeout)
             except PlaywrightError as exc:
-                if cover := covered(self.page, action, exc):
+                if cover := covered(page, action, exc):
                     raise cover from None  # not a moved element: neither heal nor model
-                reason = self.steplog.mask(str(exc).splitlines()[0])
-                raise ActionFailed(
+                reason = steplog.mask(str(exc).splitlines()[0])
+                failure = ActionFailed(
                     f"Could not replay the recorded {action.method} on {action.element} for "
-                    f"{request.instruction!r} on {self.page.url}: {reason}"
-                ) from None
+                    f"{request.instruction!r} on {page.url}: {reason}"
+                )
+                raise Stale(reason, failure) from None
             if heal is not None and element is not None:
-                updated = updated.healed(index, element, heal)
-                event.heal = heal
+                updated, last = updated.healed(index, element, heal, action.via), heal
             performed.append(action)
-        if updated is not recording and self.policy.may_record:
-            self.recordings.put(updated.masked(self.steplog.mask), request.values)
-        event.cache = "healed" if updated is not recording else "hit"
-        return performed
+        return Replayed(performed, None if last is None else updated, last)
+
+    def ask(self, stale: Stale | None) -> list[Action]:
+        request = self.request
+        if stale is not None and (element := _last_element(stale.recording)) is not None:
+            request = replace(request, recorded=describe_recorded(element))  # "the same thing"
+        return self.steps.inner.act(request, self.event)
+
+    def record(self, key: StepKey, value: list[Action]) -> Recording:
+        return Recording.of(key, [recorded_action(a, self.steps.steplog) for a in value])
+
+    def summary(self, recording: Recording) -> str:
+        element = _last_element(recording)
+        return element.selectors[0] if element else recording.actions[-1].method
+
+    def changes(self, stale: Recording, fresh: Recording) -> tuple[str, ...]:
+        return element_changes(stale, fresh)
 
 
-def _first_selector(recording: Recording) -> str:
-    element = _last_element(recording)
-    return element.selectors[0] if element else recording.actions[-1].method
-
-
-def _last_element(recording: Recording) -> RecordedElement | None:
-    elements = [a.element for a in recording.actions if a.element is not None]
-    return elements[-1] if elements else None
-
-
-def _changes(stale: Recording, fresh: Recording) -> tuple[str, ...]:
+def element_changes(stale: Recording, fresh: Recording) -> tuple[str, ...]:
     """How the element the model chose now differs from the one recorded before."""
     before, after = _last_element(stale), _last_element(fresh)
     if before is None or after is None:
         return ()
     return differences(Identity.of(before), Identity.of(after))
+
+
+def _last_element(recording: Recording | None) -> RecordedElement | None:
+    elements = [a.element for a in recording.actions if a.element is not None] if recording else []
+    return elements[-1] if elements else None
 
 
 # --- extract and observe: what the model answered, replayed when the page still agrees ---
@@ -279,122 +242,146 @@ def schema_id(schema: type[BaseModel]) -> str:
     return f"{schema.__name__}:{hashlib.sha256(shape.encode()).hexdigest()[:12]}"
 
 
-class StepRecorder(_Replaying):
-    """Recordings for extract and observe, consulted inside their steps.
+class StepRecorder(RecordedSteps):
+    """extract and observe by the recorded-step protocol (steps.py); `ask` is the step's
+    own model call, made only when the recording is missing or no longer holds."""
 
-    extract replays the recorded value when the schema is unchanged and the page still
-    shows the words of the value it showed then; observe replays its elements verified
-    (and healed) like act's. Otherwise the model answers again when the mode allows, and
-    the new answer replaces the recording as a "model" heal.
-    """
-
-    def recall_extract(
-        self, instruction: str, schema: type[T], scope: str | None, event: StepEvent
-    ) -> T | None:
-        """The recorded extract read again from the page now, or None to ask the model.
-
-        Every value is re-read from the element it was recorded from (readback.py); a value
-        the page no longer yields, or yields differently, is a failed replay: the model
-        answers again where the mode allows, else HealFailed says what changed.
-        """
-        key = self.recordings.step("extract", instruction, self.page.url, scope=scope)
-        recording = self._lookup(key)
-        if recording is None:
-            return None
-        data = recording.data
-        step = f"extract {instruction!r}"
-        if data.get("schema") != schema_id(schema):
-            problem = f"the schema {schema.__name__} changed since it was recorded"
-        elif "reads" not in data:
-            problem = "it was recorded before extracts were read again from the page"
-        elif unreadable := list(unreadable_fields(data["reads"])):
-            return self._stale_or_fail(key, recording, step, _unreadable(unreadable))
-        else:
-            recorded = _filled(
-                json.loads(json.dumps(data["value"]).replace(ORIGIN, origin_of(self.page.url))),
-                self.steplog.variables,
-            )  # the page shows the values the model saw as %name%
-            reading = reread(self.page, data["reads"], recorded)
-            changes = reading.changes(recorded)
-            if reading.broken:
-                problem = "; ".join(reading.broken)
-            elif changes:
-                problem = "the page shows other values now: " + "; ".join(changes)
-                return self._stale_or_fail(key, recording, step, problem, tuple(changes))
-            else:
-                # As the model answers it live: a value the page echoes stays its %name%.
-                value = schema.model_validate(each_text(reading.value, self.steplog.mask))
-                event.cache = "hit"
-                if reading.heals:
-                    healed = recording.model_copy(update={"data": {**data, "reads": reading.plan}})
-                    for heal in reading.heals:
-                        healed = healed.noted(heal)
-                    event.cache, event.heal = "healed", reading.heals[-1]
-                    if self.policy.may_record:
-                        self.recordings.put(healed.masked(self.steplog.mask))
-                return value
-        return self._stale_or_fail(key, recording, step, problem)
-
-    def record_extract(
+    def extract(
         self,
         instruction: str,
-        schema: type[BaseModel],
+        schema: type[T],
         scope: str | None,
-        value: BaseModel,
         event: StepEvent,
-    ) -> None:
-        """Record the answer with where each value of it is shown (readback.ground)."""
-        key = self.recordings.key("extract", instruction, self.page.url, scope=scope)
+        ask: Callable[[], T],
+    ) -> T:
+        return self.run(ExtractStep(self, instruction, schema, scope, event, ask), event)
+
+    def observe(
+        self,
+        instruction: str,
+        scope: str | None,
+        event: StepEvent,
+        ask: Callable[[], list[Action]],
+    ) -> list[Action]:
+        return self.run(ObserveStep(self, instruction, scope, event, ask), event)
+
+
+def no_longer_holds(step: str, url: str, problem: str) -> HealFailed:
+    """The failure of a recorded extract or observe the page no longer bears out."""
+    return HealFailed(
+        f"The recorded {step} on {url} no longer holds: {problem}.\n"
+        "Re-record it with a model: run with --ai-model (or OPENAI_API_KEY / "
+        "ANTHROPIC_API_KEY) and --ai-cache=refresh, then review the diff."
+    )
+
+
+@dataclass
+class ExtractStep(RecordedStep[T]):
+    """extract: every value read again from where the page showed it (readback.py), so the
+    value returned is what the page shows now; one that reads otherwise is stale."""
+
+    kind = "extract"
+    variables = ()
+    steps: StepRecorder
+    instruction: str
+    schema: type[T]
+    scope: str | None
+    event: StepEvent
+    asked: Callable[[], T]
+
+    def replay(self, recording: Recording) -> Replayed[T]:
+        page, steplog, data = self.steps.page, self.steps.steplog, recording.data
+        if data.get("schema") != schema_id(self.schema):
+            raise self._stale(f"the schema {self.schema.__name__} changed since it was recorded")
+        if "reads" not in data:
+            raise self._stale("it was recorded before extracts were read again from the page")
+        if unreadable := list(unreadable_fields(data["reads"])):
+            raise self._stale(_unreadable(unreadable))
+        recorded = _filled(
+            json.loads(json.dumps(data["value"]).replace(ORIGIN, origin_of(page.url))),
+            steplog.variables,
+        )  # the page shows the values the model saw as %name%
+        reading = reread(page, data["reads"], recorded)
+        if reading.broken:
+            raise self._stale("; ".join(reading.broken))
+        if changes := reading.changes(recorded):
+            raise self._stale(
+                "the page shows other values now: " + "; ".join(changes), tuple(changes)
+            )
+        # As the model answers it live: a value the page echoes stays its %name%.
+        value = self.schema.model_validate(each_text(reading.value, steplog.mask))
+        if not reading.heals:
+            return Replayed(value)
+        healed = recording.model_copy(update={"data": {**data, "reads": reading.plan}})
+        for heal in reading.heals:
+            healed = healed.noted(heal)
+        return Replayed(value, healed, reading.heals[-1])
+
+    def _stale(self, problem: str, changed: tuple[str, ...] = ()) -> Stale:
+        step = f"extract {self.instruction!r}"
+        return Stale(problem, no_longer_holds(step, self.steps.page.url, problem), changed=changed)
+
+    def ask(self, stale: Stale | None) -> T:
+        return self.asked()
+
+    def record(self, key: StepKey, value: T) -> Recording:
+        """The answer with where each value of it is shown (readback.ground)."""
+        page, steplog = self.steps.page, self.steps.steplog
         # The model saw variable values as %name%: the page shows the values themselves.
-        plan = ground(self.page, _filled(value.model_dump(mode="json"), self.steplog.variables))
+        plan = ground(page, _filled(value.model_dump(mode="json"), steplog.variables))
         # Page text may echo a variable's value: it is recorded as its %name% placeholder.
         # Links on the page's own origin are recorded as %origin%/..., so they follow the
         # app from a test server's random port, or from staging to production.
-        shown = self.steplog.mask(value.model_dump_json())
-        if origin := origin_of(self.page.url):
+        shown = steplog.mask(value.model_dump_json())
+        if origin := origin_of(page.url):
             shown = shown.replace(origin, ORIGIN)
-        data = {"schema": schema_id(schema), "value": json.loads(shown), "reads": plan}
-        self._record(key, Recording.of(key, data=data, model=self.model), event, _preview(shown))
+        data = {"schema": schema_id(self.schema), "value": json.loads(shown), "reads": plan}
+        return Recording.of(key, data=data)
 
-    def recall_observe(
-        self, instruction: str, scope: str | None, event: StepEvent
-    ) -> list[Action] | None:
-        """The recorded elements as the page shows them now, or None to ask the model.
+    def summary(self, recording: Recording) -> str:
+        return _preview(json.dumps(recording.data.get("value"), ensure_ascii=False))
 
-        A set (several elements, each named) is queried again: every element of a recorded
-        role and name, in page order, so added, missing and reordered members show, and how
-        the set differs from the recording is reported on the step. A single element (or
-        one without a name) is verified and healed like act's.
-        """
-        key = self.recordings.step("observe", instruction, self.page.url, scope=scope)
-        recording = self._lookup(key)
-        if recording is None:
-            return None
+
+@dataclass
+class ObserveStep(RecordedStep[list[Action]]):
+    """observe: a set (several elements, each named) is queried again, so added, missing
+    and reordered members show; a single element is verified and healed like act's."""
+
+    kind = "observe"
+    variables = ()
+    steps: StepRecorder
+    instruction: str
+    scope: str | None
+    event: StepEvent
+    asked: Callable[[], list[Action]]
+
+    def replay(self, recording: Recording) -> Replayed[list[Action]]:
         if len(recording.actions) > 1 and all(
             a.element is not None and a.element.fingerprint.name for a in recording.actions
         ):
-            found = self._requery(recording, scope, event)
+            found = self._requery(recording)
             if found:
-                return found
-        actions, updated = [], recording
-        try:
-            for index, recorded in enumerate(recording.actions):
+                return Replayed(found)
+        page, steplog = self.steps.page, self.steps.steplog
+        actions, updated, last = [], recording, None
+        for index, recorded in enumerate(recording.actions):
+            try:
                 action, element, heal = resolved_action(
-                    self.page, recorded, self.steplog.variables,
-                    instruction=instruction, mask=self.steplog.mask,
+                    page, recorded, steplog.variables,
+                    instruction=self.instruction, mask=steplog.mask,
                 )
-                if heal is not None and element is not None:
-                    updated, event.heal = updated.healed(index, element, heal), heal
-                actions.append(action)
-        except HealFailed as exc:
-            return self._stale_or_fail(key, recording, f"observe {instruction!r}", str(exc))
-        if updated is not recording and self.policy.may_record:
-            self.recordings.put(updated.masked(self.steplog.mask))
-        event.cache = "healed" if updated is not recording else "hit"
-        return actions
+            except HealFailed as exc:
+                step = f"observe {self.instruction!r}"
+                raise Stale(str(exc), no_longer_holds(step, page.url, str(exc))) from None
+            if heal is not None and element is not None:
+                updated, last = updated.healed(index, element, heal), heal
+            actions.append(action)
+        return Replayed(actions, None if last is None else updated, last)
 
-    def _requery(self, recording: Recording, scope: str | None, event: StepEvent) -> list[Action]:
-        """Every element of the recorded roles and names on the page now, in page order."""
+    def _requery(self, recording: Recording) -> list[Action]:
+        """Every element of the recorded roles and names on the page now, in page order;
+        how the set differs from the recording is reported on the step."""
+        page = self.steps.page
         wanted: dict[tuple[tuple[str, ...], str, str], RecordedAction] = {}
         for recorded in recording.actions:
             element = recorded.element
@@ -402,62 +389,30 @@ class StepRecorder(_Replaying):
             name = " ".join(element.fingerprint.name.split()).casefold()
             wanted.setdefault((tuple(element.frame_path), element.fingerprint.role, name), recorded)
         actions = []
-        for ref in snapshot(self.page, scope).elements.values():
+        for ref in snapshot(page, self.scope).elements.values():
             recorded = wanted.get((ref.frame_path, ref.role, " ".join(ref.name.split()).casefold()))
             if recorded is not None:
                 action = from_ref(ref, recorded.method, recorded.arguments, recorded.description)
                 actions.append(
                     replace(
                         action,
-                        context=context_of(action.locator(self.page)),
-                        candidates=tuple(
-                            unique_first(self.page, ref.frame_path, list(ref.candidates))
-                        ),
+                        context=context_of(action.locator(page)),
+                        candidates=tuple(unique_first(page, ref.frame_path, list(ref.candidates))),
                     )
                 )
-        changes = _set_changes(recording, actions, self.steplog.mask)
+        changes = _set_changes(recording, actions, self.steps.steplog.mask)
         if changes:
-            event.result = "not as recorded: " + "; ".join(changes)
-        event.cache = "hit"
+            self.event.result = "not as recorded: " + "; ".join(changes)
         return actions
 
-    def record_observe(
-        self, instruction: str, scope: str | None, actions: list[Action], event: StepEvent
-    ) -> None:
-        key = self.recordings.key("observe", instruction, self.page.url, scope=scope)
-        recorded = [recorded_action(action, self.steplog) for action in actions]
-        summary = "; ".join(a.description for a in actions) or "nothing"
-        self._record(key, Recording.of(key, recorded, model=self.model), event, summary)
+    def ask(self, stale: Stale | None) -> list[Action]:
+        return self.asked()
 
-    def _lookup(self, key: StepKey) -> Recording | None:
-        if not self.policy.may_replay:
-            return None
-        recording = self.recordings.lookup(key)
-        if recording is None:
-            self.policy.check_miss(key, self.recordings.test_file)
-        return recording
+    def record(self, key: StepKey, value: list[Action]) -> Recording:
+        return Recording.of(key, [recorded_action(action, self.steps.steplog) for action in value])
 
-    def _stale_or_fail(
-        self,
-        key: StepKey,
-        recording: Recording,
-        step: str,
-        problem: str,
-        changed: tuple[str, ...] = (),
-    ) -> None:
-        if not self.policy.may_call_model:
-            raise HealFailed(
-                f"The recorded {step} on {self.page.url} no longer holds: {problem}.\n"
-                "Re-record it with a model: run with --ai-model (or OPENAI_API_KEY / "
-                "ANTHROPIC_API_KEY) and --ai-cache=refresh, then review the diff."
-            )
-        self._stale[key.digest] = (recording, changed)
-        return None
-
-    def _record(self, key: StepKey, fresh: Recording, event: StepEvent, after: str) -> None:
-        stale, changed = self._stale.pop(key.digest, (None, ()))
-        before = _summary_of(stale) if stale is not None else ""
-        self._record_fresh(fresh, stale, event, before, after, changed=changed)
+    def changes(self, stale: Recording, fresh: Recording) -> tuple[str, ...]:
+        return element_changes(stale, fresh)
 
 
 def _words(text: str) -> list[str]:
@@ -493,9 +448,3 @@ def _set_changes(
 
 def _preview(text: str, limit: int = 120) -> str:
     return text if len(text) <= limit else f"{text[:limit]}…"
-
-
-def _summary_of(recording: Recording) -> str:
-    if recording.kind == "extract":
-        return _preview(json.dumps(recording.data.get("value")))
-    return "; ".join(a.description for a in recording.actions) or "nothing"

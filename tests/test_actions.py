@@ -16,10 +16,30 @@ def controls(page: Page, pages_server) -> Page:
 
 def test_a_covered_transparent_checkbox_is_checked_through_its_label(controls):
     # Playwright alone waits for the slider to stop covering it until the timeout.
-    perform(controls, Action("check", selector="#dark-mode"), timeout=3000)
+    done = perform(controls, Action("check", selector="#dark-mode"), timeout=3000)
     assert controls.locator("#dark-mode").is_checked()
+    assert done.via == 'label "Dark mode"'  # what the recording and the report name
     perform(controls, Action("uncheck", selector="#dark-mode"), timeout=3000)
     assert not controls.locator("#dark-mode").is_checked()
+
+
+def test_a_covered_checkbox_without_a_label_is_clicked_through_its_own_slider(controls):
+    # A custom switch: no label, and its slider's click handler toggles the checkbox.
+    controls.evaluate("""() => {
+        document.querySelector('label[for=dark-mode]').remove();
+        const box = document.querySelector('#dark-mode');
+        document.querySelector('.slider').addEventListener('click', () => box.click());
+    }""")
+    done = perform(controls, Action("check", selector="#dark-mode"), timeout=3000)
+    assert controls.locator("#dark-mode").is_checked()
+    assert done.via == "<span.slider> over it in its own wrapper"
+
+
+def test_a_control_a_person_can_click_is_clicked_itself(controls):
+    controls.evaluate("document.querySelector('#dark-mode').style.opacity = '1'")
+    controls.evaluate("document.querySelector('.slider').remove()")
+    done = perform(controls, Action("check", selector="#dark-mode"), timeout=3000)
+    assert controls.locator("#dark-mode").is_checked() and done.via == ""
 
 
 def test_a_checkbox_redrawn_with_a_new_id_after_the_click_is_not_a_failure(controls):

@@ -280,6 +280,28 @@ def test_each_use_of_a_step_in_a_test_replays_its_own_recording(
     assert contexts[2] == "To do %item% %item% New todo Add Continue"
 
 
+def test_a_recording_notes_the_control_that_stood_in_for_a_covered_one(
+    ai, scripted_model, store, test_file
+):
+    """The dark-mode checkbox is invisible under its slider: the click goes to its label,
+    and the recording and the step say so, for the reviewer of the file."""
+    ai.goto("heal/controls.html")
+    todo_resolver(ai, store, test_file, "auto", has_model=True)
+    scripted_model.enqueue(choose("checkbox", "Dark mode", "check"))
+    ai.act("turn on dark mode")
+    assert ai.locator("#dark-mode").is_checked()
+    assert ai.steplog.events[-1].result.endswith('(clicked through label "Dark mode")')
+    (step,) = committed(store, test_file)["steps"]
+    assert step["actions"][0]["via"] == 'label "Dark mode"'
+
+    ai.goto("heal/controls.html")  # the next run replays it, through the label again
+    todo_resolver(ai, store, test_file, "offline", has_model=False)
+    ai.act("turn on dark mode")
+    assert ai.locator("#dark-mode").is_checked()
+    assert ai.steplog.events[-1].cache == "hit"
+    assert scripted_model.calls == 1
+
+
 # --- observe: a set is queried again ------------------------------------------------------
 
 
