@@ -43,7 +43,12 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from pytest_stagehand import prompts  # noqa: E402
-from pytest_stagehand.scripted_model import ScriptedModelServer, ScriptedRequest  # noqa: E402
+from pytest_stagehand.scripted_model import (  # noqa: E402
+    ComputerCall,
+    FunctionCall,
+    ScriptedModelServer,
+    ScriptedRequest,
+)
 
 MODEL = "openai/scripted-shop-oracle"
 PLACEHOLDER_KEY = "scripted-oracle-needs-no-key"
@@ -450,6 +455,53 @@ def answer_agent(task: str, state: str) -> dict[str, Any]:
     return plan(step, state)
 
 
+# --- the computer-use agent: goal -> its plan, one action per request ---------------------
+# A computer-use model answers in the Responses API's computer_call actions. This plan logs
+# in from the keyboard, as a keyboard user would: Tab to "Skip to content", Enter, Tab into
+# the username field, and so on. Each request carries "Step N of M.", which says where in
+# the plan it is; the count is the one the shop shows after logging in.
+
+LOG_IN_BY_KEYBOARD = (
+    "log in as %user% with the password %password% and report how many products are listed"
+)
+
+
+def keys(*names: str) -> ComputerCall:
+    return ComputerCall({"type": "keypress", "keys": list(names)})
+
+
+def typed(text: str) -> ComputerCall:
+    return ComputerCall({"type": "type", "text": text})
+
+
+def keyboard_log_in_plan(step: int) -> ComputerCall | FunctionCall:
+    plan = [
+        keys("TAB"), keys("ENTER"), keys("TAB"), typed("%user%"), keys("TAB"),
+        typed("%password%"), keys("ENTER"),
+    ]  # fmt: skip
+    if step <= len(plan):
+        return plan[step - 1]
+    return FunctionCall(
+        "done",
+        {"success": True, "reasoning": "Logged in: the product list shows.",
+         "output": {"products": 8}},
+    )  # fmt: skip
+
+
+COMPUTER_USE: dict[str, Callable[[int], ComputerCall | FunctionCall]] = {
+    LOG_IN_BY_KEYBOARD: keyboard_log_in_plan,
+}
+
+
+def answer_computer_use(request: ScriptedRequest) -> ComputerCall | FunctionCall:
+    """A Responses API request of a computer-use run: the goal's plan at the step asked."""
+    goal = asked(request.text, "Goal")
+    plan = COMPUTER_USE.get(goal)
+    if plan is None:
+        raise NoScriptedAnswer(f"no computer-use plan for the goal {goal!r}")
+    return plan(int(re.findall(r"Step (\d+) of \d+\.", request.text)[-1]))
+
+
 # --- the oracle ----------------------------------------------------------------------------
 
 PIPELINES: dict[str, Callable[[str], dict[str, Any]]] = {
@@ -473,13 +525,15 @@ def user_messages(request: ScriptedRequest) -> list[str]:
     return texts
 
 
-def answer(request: ScriptedRequest) -> dict[str, Any]:
+def answer(request: ScriptedRequest) -> Any:
     """The scripted answer to one request, by the pipeline that sent it (its system
     prompt) and what its prompt asks."""
     system = request.messages[0].get("content", "") if request.messages else ""
     asking = user_messages(request)
     try:
-        if system.startswith(prompts.AGENT_SYSTEM.split("\n")[0]):
+        if request.api == "responses":
+            pipeline, value = "computer use", answer_computer_use(request)
+        elif system.startswith(prompts.AGENT_SYSTEM.split("\n")[0]):
             pipeline, value = "agent", answer_agent(asking[0], asking[-1])
         else:
             reply = next((PIPELINES[s] for s in PIPELINES if system.startswith(s)), None)

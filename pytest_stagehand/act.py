@@ -32,6 +32,7 @@ from .actions import (
     settle,
 )
 from .cache import RecordedElement
+from .chunks import DEFAULT_BUDGET, parts_for
 from .errors import ActionFailed, ElementNotFound, InvalidArgument, InvalidModelChoice
 from .events import Heal, StepEvent, StepLog
 from .heal import describe, recorded_element, resolve
@@ -90,10 +91,17 @@ class ModelResolver:
     cannot perform gets one fresh snapshot and one more question (the self-heal).
     """
 
-    def __init__(self, page: Page, client: ModelClient | None, steplog: StepLog) -> None:
+    def __init__(
+        self,
+        page: Page,
+        client: ModelClient | None,
+        steplog: StepLog,
+        prompt_budget: int = DEFAULT_BUDGET,
+    ) -> None:
         self.page = page
         self.client = client
         self.steplog = steplog
+        self.prompt_budget = prompt_budget  # tokens; a larger page goes in parts (chunks.py)
 
     def act(self, request: ActRequest, event: StepEvent) -> list[Action]:
         event.cache = "off"
@@ -120,15 +128,23 @@ class ModelResolver:
         self, request: ActRequest, event: StepEvent, failure: str | None = None
     ) -> list[Action]:
         before = snapshot(self.page)
-        messages = prompts.act_messages(
-            request.instruction,
-            before.url,
-            before.text,
-            request.variable_names,
-            failure,
-            request.recorded,
-        )
-        action, two_step = self._choose(messages, before, request, event)
+
+        def messages(text: str, part: str = "") -> list[Message]:
+            return prompts.act_messages(
+                request.instruction, before.url, text, request.variable_names, failure,
+                request.recorded, part,
+            )
+
+        # The most relevant part of a large page first; the next only on "not found".
+        for part in parts_for(before.text, request.instruction, self.prompt_budget, messages):
+            note = prompts.part_note(part.number, part.count, prompts.NOT_FOUND_ACT)
+            chosen = self._choose(
+                messages(part.text, note), before, request, event, part.ids, last=part.last
+            )
+            if chosen is not None:
+                break
+        assert chosen is not None  # the last part: "not found" raised
+        action, two_step = chosen
         action = self._perform(action, request)
         if not two_step:
             return [action]
@@ -140,11 +156,13 @@ class ModelResolver:
                 f"No element matches {request.instruction!r} on {after.url}: clicking "
                 f"{action.description} to open a list showed nothing new to choose from."
             )
-        messages = prompts.act_option_messages(
+        option_messages = prompts.act_option_messages(
             request.instruction, action.description, after.url, _lines_of(after, appeared),
             request.variable_names,
         )
-        option, _ = self._choose(messages, after, request, event, frozenset(appeared))
+        chosen = self._choose(option_messages, after, request, event, frozenset(appeared))
+        assert chosen is not None  # the last (only) part: "not found" raised
+        option, _ = chosen
         return [action, self._perform(option, request)]
 
     def _choose(
@@ -154,10 +172,16 @@ class ModelResolver:
         request: ActRequest,
         event: StepEvent,
         allowed: frozenset[str] | None = None,
-    ) -> tuple[Action, bool]:
-        """The model's choice as an Action, checked: never a guess."""
+        *,
+        last: bool = True,
+    ) -> tuple[Action, bool] | None:
+        """The model's choice as an Action, checked: never a guess. `allowed`: the ids the
+        model was shown, when not all; None when it found nothing and the page has more
+        parts to show (not `last`)."""
 
-        def check(choice: ActChoice) -> tuple[Action, bool]:
+        def check(choice: ActChoice) -> tuple[Action, bool] | None:
+            if not choice.found and not last:
+                return None
             if not choice.found:
                 raise ElementNotFound(
                     f"No element matches {request.instruction!r} on {page_snapshot.url}: the "

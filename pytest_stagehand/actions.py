@@ -109,7 +109,7 @@ def action_for(
     """The Action a model's choice means, or ChoiceProblem saying why it cannot be done.
 
     `allowed` limits the ids the model may choose (the options that appeared after a
-    dropdown opened).
+    dropdown opened, the part of a large page it was shown).
     """
     count = ONE_ARGUMENT.get(method)
     if count and len(arguments) != 1:
@@ -154,7 +154,7 @@ def _label(ref: ElementRef) -> str:
 def _ref(snapshot: Snapshot, element: str, allowed: frozenset[str] | None) -> ElementRef:
     key = element_id(element)
     if key not in snapshot.elements or (allowed is not None and key not in allowed):
-        where = "among the elements that appeared" if allowed is not None else "in the snapshot"
+        where = "among the elements shown" if allowed is not None else "in the snapshot"
         raise ChoiceProblem(f"there is no element {element!r} {where}.")
     return snapshot.elements[key]
 

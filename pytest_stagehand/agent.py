@@ -52,6 +52,7 @@ from .errors import (
 )
 from .events import Heal, StepEvent
 from .extract import ID_MARK, split
+from .llm import ModelClient
 from .page import AIPage
 from .prompts import ChoiceProblem, DoneTool
 from .readback import ground, reread, unreadable_fields
@@ -61,6 +62,8 @@ from .usage import UsageTotals
 
 F = TypeVar("F", bound=Callable[..., Any])
 Status = Literal["completed", "partial", "failed", "max_steps", "stagnated", "error", "timeout"]
+Mode = Literal["dom", "cua"]  # the tool loop over the page's elements, or computer use (cua.py)
+MODES: tuple[str, ...] = get_args(Mode)
 
 DEFAULT_TIMEOUT_S = 300.0
 RECENT_STEPS = 4  # steps shown in full; older ones are summarised in a line each
@@ -189,7 +192,9 @@ class Agent:
 
     `allowed_origins` fence navigation (default: the base URL's origin, else the first
     page's). With `recordings`, successful runs are recorded and replayed as the cache mode
-    allows.
+    allows. `mode` is how runs act by default: "dom" (tools over the page's elements) or
+    "cua" (the provider's computer-use tool on screenshots, with `cua_client`'s model, else
+    the page's).
     """
 
     def __init__(
@@ -200,8 +205,12 @@ class Agent:
         allowed_origins: Iterable[str] = (),
         recordings: Recordings | None = None,
         timeout_s: float = DEFAULT_TIMEOUT_S,
+        mode: Mode = "dom",
+        cua_client: ModelClient | None = None,
     ) -> None:
         self.page = page
+        self.mode = _checked_mode(mode)
+        self.cua_client = cua_client
         self.allowed_origins = tuple(origin.rstrip("/").lower() for origin in allowed_origins)
         self.recordings = recordings
         self.timeout_s = timeout_s
@@ -226,6 +235,8 @@ class Agent:
         variables: Mapping[str, object] | None = None,
         secret_fields: Mapping[str, Sequence[str]] | None = None,
         timeout_s: float | None = None,
+        mode: Mode | None = None,
+        allow_safety_checks: bool | Iterable[str] = False,
     ) -> AgentResult:
         """Reach the goal `instruction` in at most `max_steps` steps; `output` is the model
         of the answer wanted. `%name%` stands for `variables[name]`, which no prompt or
@@ -233,9 +244,15 @@ class Agent:
         (%password% into "Password") or one `secret_fields[name]` names: never into a field
         page text asks for. A run that fails says so in its result; this raises only
         when the agent cannot run: no model (ModelRequired), or no model may be asked and
-        the recording is missing (CacheMiss) or no longer replays (HealFailed)."""
+        the recording is missing (CacheMiss) or no longer replays (HealFailed).
+
+        `mode="cua"` acts through the provider's computer-use tool (cua.py). It also raises
+        when the model refuses the goal (ModelRefused) or asks a person to confirm an action
+        (SafetyCheckPending), unless `allow_safety_checks` is True or lists those checks'
+        codes."""
         if max_steps < 1:
             raise AgentError(f"max_steps must be at least 1, not {max_steps}.")
+        mode = self.mode if mode is None else _checked_mode(mode)
         values = {name: str(value) for name, value in (variables or {}).items()}
         steplog = self.page.steplog
         steplog.add_secrets(values)
@@ -243,7 +260,17 @@ class Agent:
             settle(self.page.page)
         start = len(steplog.events)
         with steplog.step("agent", instruction, self.page.page.url) as event:
-            run = _Run(self, event, instruction, max_steps, output, system_prompt, values)
+            arguments = (self, event, instruction, max_steps, output, system_prompt, values)
+            if mode == "cua":
+                from .cua import CuaRun  # it builds on _Run
+
+                run: _Run = CuaRun(
+                    *arguments,
+                    client=self.cua_client or self.page.client,
+                    allow_safety_checks=allow_safety_checks,
+                )
+            else:
+                run = _Run(*arguments)
             run.fields.update((name, tuple(f)) for name, f in (secret_fields or {}).items())
             with run.fenced():
                 result = self._run(run, self.timeout_s if timeout_s is None else timeout_s)
@@ -564,21 +591,25 @@ class _Run:
     def run_tool(self, number: int, answer: Any) -> None:
         call = answer.call
         arguments = call.model_dump(mode="json", exclude={"tool"})
-        key = (self.signature, call.tool, json.dumps(arguments, sort_keys=True))
-        self.repeats[key] += 1
-        if self.repeats[key] > REPEAT_LIMIT:
-            outcome = _Outcome(
-                f"Refused: this exact {call.tool} was already done {REPEAT_LIMIT} times on this "
-                "page without changing anything. Do something else, or call done.",
-                ok=False,
-            )
-        else:
-            outcome = self.attempt(call)
+        key = (call.tool, json.dumps(arguments, sort_keys=True))
+        outcome = self.repeated(key, call.tool) or self.attempt(call)
         summary = f"{number}. {call.tool} {json.dumps(arguments)[:120]} → " + (
             "ok" if outcome.ok else f"error: {outcome.text[:120]}"
         )
         self.steps.append(AgentStep(number, call.tool, arguments, outcome.text, outcome.ok))
         self.turns.append(_Turn(answer.model_dump_json(), summary, outcome))
+
+    def repeated(self, call: tuple[Any, ...], name: str) -> _Outcome | None:
+        """The refusal of a call done REPEAT_LIMIT times already on this page state."""
+        key = (self.signature, *call)
+        self.repeats[key] += 1
+        if self.repeats[key] <= REPEAT_LIMIT:
+            return None
+        return _Outcome(
+            f"Refused: this exact {name} was already done {REPEAT_LIMIT} times on this page "
+            "without changing anything. Do something else, or call done.",
+            ok=False,
+        )
 
     def attempt(self, call: Any) -> _Outcome:
         """Carry out one call; errors of the page become its (failed) outcome."""
@@ -859,6 +890,12 @@ class _Run:
         return None
 
 # --- helpers -----------------------------------------------------------------------------
+
+
+def _checked_mode(mode: str) -> Mode:
+    if mode not in MODES:
+        raise AgentError(f"mode must be one of {', '.join(MODES)}, not {mode!r}.")
+    return mode  # type: ignore[return-value]
 
 
 def _origin(url: str) -> str | None:

@@ -90,6 +90,10 @@ class ModelOutputError(ModelError):
     """
 
 
+class ModelRefused(ModelError):
+    """The model declined the task (a refusal, not a failure to answer)."""
+
+
 class BudgetExceeded(ModelError):
     """The configured cost budget was used up; no further calls are made."""
 
@@ -167,3 +171,8 @@ class AIAssertionError(AssertionError, StagehandError):
 
 class AgentError(StagehandError):
     """The agent could not run (not: the agent ran and did not reach its goal)."""
+
+
+class SafetyCheckPending(AgentError):
+    """A computer-use model asked for a person's confirmation before an action (OpenAI's
+    pending safety checks) and the test does not allow it."""

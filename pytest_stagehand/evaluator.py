@@ -46,6 +46,7 @@ from .cache import (
     recordings_file,
     step_key,
 )
+from .chunks import DEFAULT_BUDGET, parts_for
 from .errors import AIAssertionError, CacheMiss, HealFailed, ModelOutputError, RecordingFileError
 from .events import Heal, StepEvent, StepLog
 from .heal import describe, recorded_element, resolve
@@ -59,6 +60,7 @@ from .prompts import (
     JudgedAnswers,
     Judgment,
     PageTextCheck,
+    PartJudgment,
 )
 from .settings import JudgeInputs
 from .snapshot import Snapshot, snapshot
@@ -393,11 +395,13 @@ class Evaluator:
         *,
         inputs: JudgeInputs = "auto",
         recordings: Recordings | None = None,
+        prompt_budget: int = DEFAULT_BUDGET,
     ) -> None:
         self.page = page
         self.client = client
         self.steplog = steplog
         self.inputs = inputs
+        self.prompt_budget = prompt_budget  # tokens; a larger page is judged in parts
         self.recordings = recordings
         self.policy = CachePolicy(recordings.mode if recordings else "off", client is not None)
 
@@ -523,7 +527,6 @@ class Evaluator:
         with the reason; its second answer is its last word."""
         url = self.page.url
         page_snapshot, png, basis = self._look([claim], screenshot, event)
-        messages = prompts.judge_messages(claim, url, _text_of(page_snapshot), png)
 
         def decided(judgment: Judgment) -> tuple[Verdict, RecordedCheck | None, str]:
             verdict = Verdict(claim, judgment.verdict, judgment.reasoning, basis, url)
@@ -533,13 +536,37 @@ class Evaluator:
                 return verdict, None, "it was judged from a screenshot alone"
             return (verdict, *self._witness(claim, judgment, page_snapshot))
 
-        judgment = self._ask(messages, Judgment, lambda answer: answer, repr(claim), event)
+        messages, judgment = self._judged_in_parts(claim, page_snapshot, png, event)
         verdict, witness, why = decided(judgment)
         if why and judgment.check is not None:
             again = prompts.judge_feedback(messages, judgment, why)
             judgment = self._ask(again, Judgment, lambda answer: answer, repr(claim), event)
             verdict, witness, why = decided(judgment)
         return verdict, witness, why
+
+    def _judged_in_parts(
+        self, claim: str, page_snapshot: Snapshot | None, png: bytes | None, event: StepEvent
+    ) -> tuple[list[Message], Judgment]:
+        """The judge's answer and the prompt it answered. A page larger than the prompt
+        budget is judged in parts, the most relevant to the claim first, until a part shows
+        what the claim is about; when none does, the verdict is NO."""
+        url = self.page.url
+
+        def messages(text: str | None, part: str = "") -> list[Message]:
+            return prompts.judge_messages(claim, url, text, png, part)
+
+        if page_snapshot is None:
+            prompt = messages(None)
+            return prompt, self._ask(prompt, Judgment, lambda answer: answer, repr(claim), event)
+        for part in parts_for(page_snapshot.text, claim, self.prompt_budget, messages):
+            note = prompts.part_note(part.number, part.count, prompts.NOT_FOUND_JUDGE)
+            prompt = messages(part.text, note)
+            schema = Judgment if part.whole else PartJudgment
+            judgment = self._ask(prompt, schema, lambda answer: answer, repr(claim), event)
+            if not isinstance(judgment, PartJudgment) or judgment.in_view:
+                return prompt, judgment
+        unseen = f"No part of the page shows what the claim is about. {judgment.reasoning}"
+        return prompt, Judgment(verdict="NO", reasoning=unseen, check=None)
 
     def _witness(
         self, claim: str, judgment: Judgment, outline: Snapshot

@@ -204,14 +204,15 @@ def ai_page(
     recordings = replace(ai_recordings, mask=steplog.mask)  # a secret in a URL keys as %name%
     resolver = RecordingResolver(
         page,
-        ModelResolver(page, client, steplog),
+        ModelResolver(page, client, steplog, ai_settings.prompt_budget),
         recordings,
         steplog,
         has_model=client is not None,
         model=ai_settings.model,
     )
     evaluator = Evaluator(
-        page, client, steplog, inputs=ai_settings.judge_inputs, recordings=recordings
+        page, client, steplog, inputs=ai_settings.judge_inputs, recordings=recordings,
+        prompt_budget=ai_settings.prompt_budget,
     )
     recorder = StepRecorder(
         page, recordings, steplog, has_model=client is not None, model=ai_settings.model
@@ -219,7 +220,8 @@ def ai_page(
     ai_usage.begin_test(request.node.nodeid, _test_budget(request.node))
     try:
         yield AIPage(page, client, steplog=steplog, base_url=base_url, resolver=resolver,
-                     evaluator=evaluator, recorder=recorder)
+                     evaluator=evaluator, recorder=recorder,
+                     prompt_budget=ai_settings.prompt_budget)
     finally:
         ai_usage.end_test()
         if own_client is not None:
@@ -232,14 +234,34 @@ def ai_page(
 
 
 @pytest.fixture
-def agent(ai_page: AIPage, ai_settings: Settings, ai_recordings: Recordings) -> Agent:
+def agent(
+    request: pytest.FixtureRequest,
+    ai_page: AIPage,
+    ai_settings: Settings,
+    ai_recordings: Recordings,
+    ai_usage: UsageLedger,
+) -> Iterator[Agent]:
     """An agent on `ai_page`: `agent.execute("goal", output=Model)` reaches a goal in steps,
-    navigating only within --ai-allowed-origins (default: the base URL's origin)."""
-    return Agent(
-        ai_page,
-        allowed_origins=ai_settings.allowed_origins,
-        recordings=replace(ai_recordings, mask=ai_page.steplog.mask),
-    )
+    navigating only within --ai-allowed-origins (default: the base URL's origin), in
+    --ai-agent-mode (dom, or cua with --ai-cua-model)."""
+    cua_client = None
+    config = model_config(ai_settings, request.config.rootpath)
+    if ai_settings.cua_model and config is not None:
+        try:
+            cua_client = create_client(replace(config, model=ai_settings.cua_model), ai_usage)
+        except MissingApiKey as exc:
+            pytest.fail(str(exc), pytrace=False)
+    try:
+        yield Agent(
+            ai_page,
+            allowed_origins=ai_settings.allowed_origins,
+            recordings=replace(ai_recordings, mask=ai_page.steplog.mask),
+            mode=ai_settings.agent_mode,
+            cua_client=cua_client,
+        )
+    finally:
+        if cua_client is not None:
+            cua_client.close()
 
 
 # --- end of agent section ------------------------------------------------------------------

@@ -21,7 +21,7 @@ import re
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -172,6 +172,7 @@ class _Answer:
     input_tokens: int  # all prompt tokens, cached included
     output_tokens: int
     cached_tokens: int
+    reply: dict[str, Any] = field(default_factory=dict)  # the whole reply object
 
 
 class ModelClient(ABC):
@@ -252,6 +253,26 @@ class ModelClient(ABC):
             self._memo.set(memo_key, answer.text)
         return Completion(value, answer.text, sum(answered[1:], answered[0]), tuple(answered))
 
+    def converse(
+        self, create: Callable[[Any], Any], *, purpose: str = ""
+    ) -> tuple[dict[str, Any], tuple[CallUsage, ...]]:
+        """One request the caller shapes itself with the provider's SDK client, for what
+        `complete` does not speak (computer use: the Responses API, beta tools, turns).
+
+        `create(sdk_client)` sends it with `with_raw_response` and returns the raw response.
+        Retried, budgeted, counted and turned into typed errors like `complete`'s calls.
+        Returns the reply object and the calls made.
+        """
+        answered: list[CallUsage] = []
+        try:
+            answer = self._call_with(
+                lambda: self._reply(create(self._client).http_response.text), purpose, answered
+            )
+        except ModelError as exc:
+            exc.calls = list(answered)
+            raise
+        return answer.reply, tuple(answered)
+
     def close(self) -> None:
         self._client.close()
         if self._memo is not None:
@@ -273,6 +294,10 @@ class ModelClient(ABC):
     ) -> _Answer:
         """One request over the wire; SDK exceptions propagate."""
 
+    @abstractmethod
+    def _reply(self, body: str) -> _Answer:
+        """A `converse` reply body, checked (UnusableReply when it is none)."""
+
     # --- shared machinery --------------------------------------------------------------
 
     def _call(
@@ -283,6 +308,11 @@ class ModelClient(ABC):
         purpose: str,
         answered: list[CallUsage],
     ) -> _Answer:
+        return self._call_with(lambda: self._send(messages, schema, max_tokens), purpose, answered)
+
+    def _call_with(
+        self, send: Callable[[], _Answer], purpose: str, answered: list[CallUsage]
+    ) -> _Answer:
         """One answer: budget check, bounded retries, usage recorded (also in `answered`)."""
         if self.ledger is not None:
             self.ledger.check_budget()
@@ -290,7 +320,7 @@ class ModelClient(ABC):
         retries = 0
         while True:
             try:
-                answer = self._send(messages, schema, max_tokens)
+                answer = send()
                 break
             except (self._sdk.APIError, UnusableReply) as exc:
                 # raises at once for faults a retry cannot help
@@ -540,6 +570,9 @@ class OpenAIClient(ModelClient):
         raw = self._client.chat.completions.with_raw_response.create(**kwargs)
         return _openai_answer(raw.http_response.text)
 
+    def _reply(self, body: str) -> _Answer:
+        return _responses_answer(body)
+
 
 def _openai_answer(body: str) -> _Answer:
     """The answer in a Chat Completions reply, checked field by field before use."""
@@ -564,6 +597,30 @@ def _openai_answer(body: str) -> _Answer:
         input_tokens=_count(usage, "prompt_tokens"),
         output_tokens=_count(usage, "completion_tokens"),
         cached_tokens=_count(_mapping(usage.get("prompt_tokens_details")), "cached_tokens"),
+    )
+
+
+def _responses_answer(body: str) -> _Answer:
+    """A Responses API reply (its output items), checked before use."""
+    reply = _reply_object(body)
+    output = reply.get("output")
+    if not isinstance(output, list):
+        raise UnusableReply("a reply without output", body)
+    texts = [
+        part.get("text") or part.get("refusal") or ""
+        for item in output
+        if isinstance(item, dict) and item.get("type") == "message"
+        for part in item.get("content") or ()
+        if isinstance(part, dict)
+    ]
+    usage = _mapping(reply.get("usage"))
+    return _Answer(
+        text="".join(texts),
+        truncated=_mapping(reply.get("incomplete_details")).get("reason") == "max_output_tokens",
+        input_tokens=_count(usage, "input_tokens"),
+        output_tokens=_count(usage, "output_tokens"),
+        cached_tokens=_count(_mapping(usage.get("input_tokens_details")), "cached_tokens"),
+        reply=reply,
     )
 
 
@@ -657,6 +714,9 @@ class AnthropicClient(ModelClient):
         raw = self._client.messages.with_raw_response.create(**kwargs)
         return _anthropic_answer(raw.http_response.text)
 
+    def _reply(self, body: str) -> _Answer:
+        return _anthropic_answer(body)
+
 
 def _anthropic_answer(body: str) -> _Answer:
     """The answer in a Messages reply (the forced tool's input), checked before use."""
@@ -681,6 +741,7 @@ def _anthropic_answer(body: str) -> _Answer:
         + _count(usage, "cache_creation_input_tokens"),
         output_tokens=_count(usage, "output_tokens"),
         cached_tokens=cached,
+        reply=reply,
     )
 
 
@@ -739,7 +800,7 @@ def _reply_object(body: str) -> dict[str, Any]:
 
 def _error_message(body: Any) -> str | None:
     """The message of a provider error body (both wire shapes), if it is one."""
-    if not isinstance(body, dict) or "error" not in body:
+    if not isinstance(body, dict) or body.get("error") is None:  # Responses: "error": null
         return None
     error = body["error"]
     message = error.get("message") if isinstance(error, dict) else error

@@ -9,10 +9,11 @@ from playwright.sync_api import Page
 
 from . import prompts
 from .actions import Action, action_for, settle
+from .chunks import DEFAULT_BUDGET, parts_for
 from .errors import InvalidModelChoice
 from .events import StepEvent, StepLog
 from .heal import context_of, unique_first
-from .llm import ModelClient
+from .llm import Message, ModelClient
 from .prompts import ChoiceProblem, Observation
 from .snapshot import Snapshot, snapshot
 
@@ -28,19 +29,22 @@ def observe(
     scope: str | None = None,
     *,
     recorder: StepRecorder | None = None,
+    prompt_budget: int = DEFAULT_BUDGET,
 ) -> list[Action]:
     """Elements matching `instruction` (or the page's main interactive ones), best first.
 
     `scope` is a selector limiting the snapshot to part of the page. With a `recorder`,
     the step follows the recorded-step protocol (steps.py): recorded elements found again
-    and verified replace the model call.
+    and verified replace the model call. A page larger than `prompt_budget` tokens is
+    shown in parts, the most relevant first (chunks.py); the next part only when the
+    model found nothing in the one before.
     """
     settle(page)
     asked_for = instruction or prompts.OBSERVE_ALL
     with steplog.step("observe", asked_for, page.url) as event:
 
         def ask() -> list[Action]:
-            return _ask(page, client, steplog, instruction, scope, event)
+            return _ask(page, client, steplog, instruction, scope, event, prompt_budget)
 
         actions = recorder.observe(asked_for, scope, event, ask) if recorder else ask()
         found = "; ".join(action.description for action in actions) or "nothing matched"
@@ -55,19 +59,29 @@ def _ask(
     instruction: str | None,
     scope: str | None,
     event: StepEvent,
+    prompt_budget: int,
 ) -> list[Action]:
-    """The model's answer, each element noted as found now (it replays verified like act's)."""
+    """The model's answer, each element noted as found now (it replays verified like act's).
+    A large page is asked about part by part until a part holds matches (chunks.py)."""
     page_snapshot = snapshot(page, scope)
-    messages = prompts.observe_messages(instruction, page_snapshot.url, page_snapshot.text)
+
+    def messages(text: str, part: str = "") -> list[Message]:
+        return prompts.observe_messages(instruction, page_snapshot.url, text, part)
+
+    asked_for = instruction or prompts.OBSERVE_ALL
     try:
-        actions = prompts.ask_checked(
-            client,
-            messages,
-            Observation,
-            lambda answer: _actions(page_snapshot, answer),
-            event=event,
-            steplog=steplog,
-        )
+        for part in parts_for(page_snapshot.text, asked_for, prompt_budget, messages):
+            note = prompts.part_note(part.number, part.count, prompts.NOT_FOUND_OBSERVE)
+            actions = prompts.ask_checked(
+                client,
+                messages(part.text, note),
+                Observation,
+                lambda answer, shown=part.ids: _actions(page_snapshot, answer, shown),
+                event=event,
+                steplog=steplog,
+            )
+            if actions:
+                break
     except ChoiceProblem as exc:
         raise InvalidModelChoice(
             f"The model's answer to observe {instruction!r} on {page_snapshot.url} cannot "
@@ -78,14 +92,16 @@ def _ask(
     return [_noted(page, action) for action in actions]
 
 
-def _actions(page_snapshot: Snapshot, answer: Observation) -> list[Action]:
+def _actions(
+    page_snapshot: Snapshot, answer: Observation, shown: frozenset[str] | None
+) -> list[Action]:
     actions = []
     for index, found in enumerate(answer.elements):
         try:
             actions.append(
                 action_for(
                     page_snapshot, found.element_id, found.method, found.arguments,
-                    found.description,
+                    found.description, shown,
                 )
             )
         except ChoiceProblem as exc:

@@ -15,6 +15,7 @@ from typing_extensions import is_typeddict
 
 from .act import ModelResolver, Resolver, act
 from .actions import Action, ActResult, settle, watch_network
+from .chunks import DEFAULT_BUDGET
 from .errors import InvalidArgument, PageClosed
 from .evaluator import Evaluator, Verdict
 from .events import StepLog
@@ -33,7 +34,8 @@ class AIPage:
     Anything else is the Playwright page's own (`ai_page.locator(...)`, `ai_page.url`),
     and `ai_page.page` is the page itself. `client` None means no model: steps that need
     one raise ModelRequired. `resolver` is how act instructions become actions: the model
-    by default, or a cache wrapped around it.
+    by default, or a cache wrapped around it. `prompt_budget`: the most tokens an act,
+    observe or assertion prompt takes; a larger page is sent in parts (chunks.py).
     """
 
     def __init__(
@@ -46,13 +48,17 @@ class AIPage:
         resolver: Resolver | None = None,
         evaluator: Evaluator | None = None,
         recorder: StepRecorder | None = None,
+        prompt_budget: int = DEFAULT_BUDGET,
     ) -> None:
         self.page = page
         self.client = client
         self.steplog = steplog if steplog is not None else StepLog()
         self.base_url = base_url
-        self.resolver = resolver or ModelResolver(page, client, self.steplog)
-        self.evaluator = evaluator or Evaluator(page, client, self.steplog)  # judges claims
+        self.prompt_budget = prompt_budget  # tokens per prompt (--ai-prompt-budget)
+        self.resolver = resolver or ModelResolver(page, client, self.steplog, prompt_budget)
+        self.evaluator = evaluator or Evaluator(  # judges claims
+            page, client, self.steplog, prompt_budget=prompt_budget
+        )
         self.recorder = recorder  # recordings of extract and observe, when there are any
         watch_network(page)  # from now on, so settling sees the requests goto starts
 
@@ -130,7 +136,8 @@ class AIPage:
         """Elements matching `instruction` (or the main interactive ones) as replayable Actions."""
         with self.open_page(f"observe({instruction!r})"):
             return observe(
-                self.page, self.client, self.steplog, instruction, scope, recorder=self.recorder
+                self.page, self.client, self.steplog, instruction, scope,
+                recorder=self.recorder, prompt_budget=self.prompt_budget,
             )
 
     @overload

@@ -1,9 +1,10 @@
 """A scripted stand-in for a model provider, served over real HTTP on 127.0.0.1.
 
-It speaks the OpenAI Chat Completions and Anthropic Messages wire formats well enough
-for the official SDKs, so tests (ours, the example suites', users' own) exercise the
-real client code path without a real model, a key or a network. Nothing here is a
-model: every answer comes from a script the test wrote.
+It speaks the OpenAI Chat Completions and Responses and the Anthropic Messages wire
+formats (with both providers' computer-use tools) well enough for the official SDKs, so
+tests (ours, the example suites', users' own) exercise the real client code path without
+a real model, a key or a network. Nothing here is a model: every answer comes from a
+script the test wrote.
 
     with ScriptedModelServer() as scripted:
         scripted.enqueue({"element_id": 3}, Fault(429), Reply('{"cut', finish_reason="length"))
@@ -15,7 +16,8 @@ forces a tool; str: raw text content, so tests can send malformed JSON), a `Repl
 optionally late enough to be a timeout), a `Broken` reply (a status 200 whose body is
 not a usable reply: HTML, an error object, no choices, null content...) or a callable
 `fn(request) -> reply` that reads the prompt it received and answers as a correct model
-would.
+would. For computer use, a reply is a `ComputerCall` (an action in the request's wire
+format), a `FunctionCall` of a declared tool, a `Refusal`, or a list of these and texts.
 
 A server can also play a structured-output dialect (`structured_output=`): which
 OpenAI `response_format` shapes it accepts and which it refuses, as real servers do.
@@ -24,6 +26,7 @@ OpenAI `response_format` shapes it accepts and which it refuses, as real servers
 from __future__ import annotations
 
 import base64
+import dataclasses
 import itertools
 import json
 import threading
@@ -38,7 +41,10 @@ __all__ = [
     "BROKEN_KINDS",
     "LLAMA_CPP_JSON_SCHEMA_REJECTION",
     "Broken",
+    "ComputerCall",
     "Fault",
+    "FunctionCall",
+    "Refusal",
     "Reply",
     "ScriptedModelServer",
     "ScriptedReply",
@@ -119,6 +125,46 @@ class Broken:
 
 
 @dataclass(frozen=True)
+class ComputerCall:
+    """A call of the computer-use tool. `action` is in the request's wire format:
+    Anthropic `{"action": "left_click", "coordinate": [x, y]}`, OpenAI Responses
+    `{"type": "click", "button": "left", "x": x, "y": y}`. `safety_checks` (OpenAI) are
+    sent as the call's pending_safety_checks, e.g. `{"id": "sc_1", "code": "malicious_
+    instructions", "message": "..."}`."""
+
+    action: dict[str, Any]
+    safety_checks: tuple[dict[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class FunctionCall:
+    """A call of a function tool the request declared (Anthropic tool_use, Responses
+    function_call)."""
+
+    name: str
+    arguments: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """The model declines: Anthropic stop_reason "refusal", a Responses refusal part."""
+
+    text: str
+
+
+_CALLS = (ComputerCall, FunctionCall, Refusal)
+
+
+def _calls(value: Any) -> list[Any] | None:
+    """The blocks of a computer-use reply (calls, refusals, texts), or None for other replies."""
+    if isinstance(value, _CALLS):
+        return [value]
+    if isinstance(value, list) and any(isinstance(item, _CALLS) for item in value):
+        return value
+    return None
+
+
+@dataclass(frozen=True)
 class ScriptedRequest:
     """One request the scripted server received, with secrets (auth headers) removed."""
 
@@ -126,6 +172,9 @@ class ScriptedRequest:
     path: str
     headers: dict[str, str]
     body: dict[str, Any]
+    # Responses API: the requests of the turns before, by previous_response_id, as the
+    # provider keeps the conversation: `text` reads them too.
+    earlier: tuple[ScriptedRequest, ...] = ()
 
     @property
     def model(self) -> str:
@@ -136,34 +185,74 @@ class ScriptedRequest:
         return list(self.body.get("messages", []))
 
     @property
+    def api(self) -> Literal["chat", "responses", "messages"]:
+        """Which API the request is for."""
+        if self.provider == "anthropic":
+            return "messages"
+        return "responses" if self.path.endswith("/responses") else "chat"
+
+    @property
+    def input(self) -> list[dict[str, Any]]:
+        """The Responses API input items (a string input as one user message)."""
+        given = self.body.get("input")
+        if isinstance(given, str):
+            return [{"role": "user", "content": given}]
+        return list(given) if isinstance(given, list) else []
+
+    def _blocks(self) -> list[dict[str, Any]]:
+        """Every content block of the prompt, tool results' blocks and Responses items
+        included, in order."""
+        blocks: list[dict[str, Any]] = []
+        for message in [*self.messages, *self.input]:
+            content = message.get("content") if "content" in message else [message]
+            for block in [{"type": "text", "text": content}] if isinstance(content, str) else (
+                content if isinstance(content, list) else ()
+            ):
+                if not isinstance(block, dict):
+                    continue
+                blocks.append(block)
+                inner = block.get("content")  # an Anthropic tool_result's own blocks
+                if block.get("type") == "tool_result" and isinstance(inner, list):
+                    blocks.extend(b for b in inner if isinstance(b, dict))
+        return blocks
+
+    @property
     def text(self) -> str:
-        """All prompt text (system and messages) joined: what a scripted answer reads."""
-        parts: list[str] = []
-        system = self.body.get("system")
+        """All prompt text (system, instructions and messages; a Responses conversation's
+        earlier turns too) joined: what a scripted answer reads."""
+        parts: list[str] = [turn.text for turn in self.earlier[-1:]]
+        system = self.body.get("system") or self.body.get("instructions")
         if isinstance(system, str):
             parts.append(system)
         elif isinstance(system, list):
             parts.extend(block.get("text", "") for block in system)
-        for message in self.messages:
-            content = message.get("content")
-            if isinstance(content, str):
-                parts.append(content)
-            elif isinstance(content, list):
-                parts.extend(b["text"] for b in content if b.get("type") == "text")
+        for block in self._blocks():
+            kind = block.get("type")
+            if kind in ("text", "input_text", "output_text"):
+                parts.append(str(block.get("text", "")))
+            elif kind == "tool_result" and isinstance(block.get("content"), str):
+                parts.append(block["content"])
+            elif kind == "function_call_output":
+                parts.append(str(block.get("output", "")))
         return "\n".join(parts)
 
     @property
     def images(self) -> list[bytes]:
-        """Decoded images from either wire shape (OpenAI data URLs, Anthropic base64)."""
+        """Decoded images from every wire shape: OpenAI data URLs (chat image_url, Responses
+        input_image and computer screenshots), Anthropic base64 (tool results too)."""
         found: list[bytes] = []
-        for message in self.messages:
-            content = message.get("content")
-            for block in content if isinstance(content, list) else ():
-                if block.get("type") == "image_url":
-                    url = block["image_url"]["url"]
-                    found.append(base64.b64decode(url.partition("base64,")[2]))
-                elif block.get("type") == "image" and block["source"].get("type") == "base64":
-                    found.append(base64.b64decode(block["source"]["data"]))
+        for block in self._blocks():
+            kind, url = block.get("type"), None
+            if kind == "image_url":
+                url = block["image_url"]["url"]
+            elif kind == "input_image":
+                url = block.get("image_url")
+            elif kind == "computer_call_output":
+                url = block.get("output", {}).get("image_url")
+            elif kind == "image" and block["source"].get("type") == "base64":
+                found.append(base64.b64decode(block["source"]["data"]))
+            if isinstance(url, str):
+                found.append(base64.b64decode(url.partition("base64,")[2]))
         return found
 
     @property
@@ -180,8 +269,8 @@ class ScriptedRequest:
             return None
         if choice.get("type") == "tool":  # anthropic
             return choice.get("name")
-        if choice.get("type") == "function":  # openai
-            return choice.get("function", {}).get("name")
+        if choice.get("type") == "function":  # openai: chat nests the name, responses not
+            return choice.get("function", {}).get("name") or choice.get("name")
         return None
 
 
@@ -220,6 +309,7 @@ class ScriptedModelServer:
         )
         self._queue: deque[ScriptedReply] = deque()
         self._requests: list[ScriptedRequest] = []
+        self._responses: dict[str, ScriptedRequest] = {}  # Responses API id → its request
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
         self._httpd: ThreadingHTTPServer | None = None
@@ -311,6 +401,14 @@ class ScriptedModelServer:
 
     # --- answering -------------------------------------------------------------------
 
+    def _in_conversation(self, request: ScriptedRequest) -> ScriptedRequest:
+        """A Responses request with the turns its previous_response_id continues."""
+        with self._lock:
+            before = self._responses.get(str(request.body.get("previous_response_id")))
+        if before is None:
+            return request
+        return dataclasses.replace(request, earlier=(*before.earlier, before))
+
     def _next_reply(self, request: ScriptedRequest) -> Reply | Fault | Broken:
         with self._lock:
             self._requests.append(request)
@@ -337,6 +435,7 @@ class ScriptedModelServer:
         return None
 
     def _answer(self, request: ScriptedRequest) -> tuple[int, dict[str, str], bytes]:
+        request = self._in_conversation(request)
         reply = self._next_reply(request)
         if isinstance(reply, Reply | Fault) and reply.delay:
             time.sleep(reply.delay)
@@ -345,6 +444,10 @@ class ScriptedModelServer:
         if isinstance(reply, Broken):
             return _broken_body(request, reply, next(self._ids))
         n = next(self._ids)
+        if request.api == "responses":
+            with self._lock:
+                self._responses[f"resp_scripted_{n}"] = request
+            return 200, {}, _json(_responses_reply(request, reply, n))
         if request.provider == "openai":
             return 200, {}, _json(_openai_completion(request, reply, n))
         return 200, {}, _json(_anthropic_message(request, reply, n))
@@ -359,10 +462,17 @@ def _estimate_tokens(text: str) -> int:
 
 def _usage_numbers(request: ScriptedRequest, reply: Reply, answer: str) -> tuple[int, int]:
     input_tokens = reply.input_tokens
+    if input_tokens is None and request.api != "chat":
+        # Without it, every screenshot of a computer-use conversation costs the same.
+        input_tokens = _estimate_tokens(request.text) + 85 * len(request.images)
     if input_tokens is None:
         input_tokens = _estimate_tokens(request.text) + 85 * len(request.images)
     output_tokens = reply.output_tokens
-    limit = request.body.get("max_tokens") or request.body.get("max_completion_tokens")
+    limit = (
+        request.body.get("max_tokens")
+        or request.body.get("max_completion_tokens")
+        or request.body.get("max_output_tokens")
+    )
     if output_tokens is None and reply.finish_reason == "length" and isinstance(limit, int):
         output_tokens = limit  # cut off at the limit, as a real server reports it
     if output_tokens is None:
@@ -410,18 +520,15 @@ def _openai_completion(request: ScriptedRequest, reply: Reply, n: int) -> dict[s
 def _anthropic_message(request: ScriptedRequest, reply: Reply, n: int) -> dict[str, Any]:
     tools = request.body.get("tools") or []
     tool = request.forced_tool or (tools[0]["name"] if tools else None)
-    answer = _as_text(reply.value)
-    if tool and not isinstance(reply.value, str):
-        block: dict[str, Any] = {
-            "type": "tool_use",
-            "id": f"toolu_scripted_{n}",
-            "name": tool,
-            "input": reply.value,
-        }
-        stop = "tool_use"
+    scripted = _calls(reply.value)
+    calls = scripted
+    if calls is None and tool and not isinstance(reply.value, str):
+        calls = [FunctionCall(tool, reply.value)]  # the answer as the forced tool's input
+    if calls is None:
+        content, stop = [{"type": "text", "text": _as_text(reply.value)}], "end_turn"
     else:
-        block = {"type": "text", "text": answer}
-        stop = "end_turn"
+        content, stop = _anthropic_blocks(calls, n)
+    answer = _as_text(reply.value) if scripted is None else json.dumps(content)
     if reply.finish_reason == "length":
         stop = "max_tokens"
     input_tokens, output_tokens = _usage_numbers(request, reply, answer)
@@ -430,7 +537,7 @@ def _anthropic_message(request: ScriptedRequest, reply: Reply, n: int) -> dict[s
         "type": "message",
         "role": "assistant",
         "model": request.model,
-        "content": [block],
+        "content": content,
         "stop_reason": stop,
         "stop_sequence": None,
         "usage": {
@@ -439,6 +546,103 @@ def _anthropic_message(request: ScriptedRequest, reply: Reply, n: int) -> dict[s
             "output_tokens": output_tokens,
             "cache_read_input_tokens": reply.cached_tokens,
             "cache_creation_input_tokens": 0,
+        },
+    }
+
+
+def _anthropic_blocks(calls: list[Any], n: int) -> tuple[list[dict[str, Any]], str]:
+    """Content blocks and stop reason of a computer-use reply."""
+    blocks: list[dict[str, Any]] = []
+    stop = "end_turn"
+    for i, call in enumerate(calls):
+        if isinstance(call, Refusal):
+            blocks.append({"type": "text", "text": call.text})
+            stop = "refusal"
+        elif isinstance(call, str):
+            blocks.append({"type": "text", "text": call})
+        else:
+            computer = isinstance(call, ComputerCall)
+            blocks.append(
+                {
+                    "type": "tool_use",
+                    "id": f"toolu_scripted_{n}" + (f"_{i}" if i else ""),
+                    "name": "computer" if computer else call.name,
+                    "input": call.action if computer else call.arguments,
+                }
+            )
+            stop = "tool_use" if stop != "refusal" else stop
+    return blocks, stop
+
+
+def _responses_reply(request: ScriptedRequest, reply: Reply, n: int) -> dict[str, Any]:
+    """A Responses API reply: output items for calls, refusals and text."""
+    value = reply.value
+    calls = _calls(value)
+    if calls is None:
+        forced = request.forced_tool
+        calls = [FunctionCall(forced, value) if forced and isinstance(value, dict) else value]
+    output: list[dict[str, Any]] = []
+    for i, call in enumerate(calls):
+        item_id = f"{n}_{i}"
+        if isinstance(call, ComputerCall):
+            output.append(
+                {
+                    "type": "computer_call",
+                    "id": f"cu_scripted_{item_id}",
+                    "call_id": f"call_scripted_{item_id}",
+                    "action": call.action,
+                    "pending_safety_checks": list(call.safety_checks),
+                    "status": "completed",
+                }
+            )
+        elif isinstance(call, FunctionCall):
+            output.append(
+                {
+                    "type": "function_call",
+                    "id": f"fc_scripted_{item_id}",
+                    "call_id": f"call_scripted_{item_id}",
+                    "name": call.name,
+                    "arguments": json.dumps(call.arguments),
+                    "status": "completed",
+                }
+            )
+        else:
+            refused = isinstance(call, Refusal)
+            part = (
+                {"type": "refusal", "refusal": call.text}
+                if refused
+                else {"type": "output_text", "text": _as_text(call), "annotations": []}
+            )
+            output.append(
+                {
+                    "type": "message",
+                    "id": f"msg_scripted_{item_id}",
+                    "role": "assistant",
+                    "status": "completed",
+                    "content": [part],
+                }
+            )
+    answer = json.dumps(output)
+    input_tokens, output_tokens = _usage_numbers(request, reply, answer)
+    cut = reply.finish_reason == "length"
+    return {
+        "id": f"resp_scripted_{n}",
+        "object": "response",
+        "created_at": int(time.time()),
+        "model": request.model,
+        "status": "incomplete" if cut else "completed",
+        "incomplete_details": {"reason": "max_output_tokens"} if cut else None,
+        "error": None,
+        "output": output,
+        "parallel_tool_calls": True,
+        "tool_choice": request.body.get("tool_choice", "auto"),
+        "tools": request.body.get("tools", []),
+        "usage": {
+            "input_tokens": input_tokens,
+            "input_tokens_details": {"cached_tokens": reply.cached_tokens},
+            "output_tokens": output_tokens,
+            "output_tokens_details": {"reasoning_tokens": 0},
+            "total_tokens": input_tokens + output_tokens,
         },
     }
 
@@ -481,11 +685,15 @@ def _broken_body(
 ) -> tuple[int, dict[str, str], bytes]:
     """A status 200 with a body no client can use as a reply (see `Broken`)."""
     openai = request.provider == "openai"
-    good = (
-        _openai_completion(request, Reply({}), n)
-        if openai
-        else _anthropic_message(request, Reply({}), n)
-    )
+    responses = request.api == "responses"
+    if responses:
+        good = _responses_reply(request, Reply("scripted"), n)
+    else:
+        good = (
+            _openai_completion(request, Reply({}), n)
+            if openai
+            else _anthropic_message(request, Reply({}), n)
+        )
     kind = broken.kind
     if kind == "html":
         return 200, {"content-type": "text/html; charset=utf-8"}, _HTML_PAGE
@@ -498,7 +706,12 @@ def _broken_body(
         return 200, {}, b""
     if kind == "error_object":
         return 200, {}, _json(_error_body(request.provider, Fault(500, "model overloaded")))
-    if kind == "empty_choices":
+    if responses:  # its answer is the output items
+        if kind == "missing_fields":
+            del good["output"], good["usage"]
+        else:
+            good["output"] = [] if kind == "empty_choices" else None
+    elif kind == "empty_choices":
         good["choices" if openai else "content"] = []
     elif kind == "null_content":
         if openai:
@@ -536,7 +749,7 @@ def _handler_for(server: ScriptedModelServer) -> type[BaseHTTPRequestHandler]:
             length = int(self.headers.get("content-length") or 0)
             raw = self.rfile.read(length) if length else b""
             path = self.path.split("?", 1)[0].rstrip("/")
-            if path.endswith("/chat/completions"):
+            if path.endswith(("/chat/completions", "/responses")):
                 provider: Provider = "openai"
             elif path.endswith("/v1/messages"):
                 provider = "anthropic"

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
+from .chunks import DEFAULT_BUDGET, MIN_BUDGET
 from .errors import ConfigError
 
 CacheMode = Literal["auto", "offline", "refresh", "off"]
@@ -20,6 +21,8 @@ CACHE_MODES: tuple[str, ...] = ("auto", "offline", "refresh", "off")
 SCREENSHOT_MODES: tuple[str, ...] = ("off", "on-failure", "every-step")
 JudgeInputs = Literal["auto", "both"]  # evaluator (issue 6)
 JUDGE_INPUTS: tuple[str, ...] = ("auto", "both")
+AgentMode = Literal["dom", "cua"]  # computer-use agents (issue 17)
+AGENT_MODES: tuple[str, ...] = ("dom", "cua")
 
 # Which model to use when only a key is present in the environment.
 DEFAULT_MODELS = {
@@ -46,6 +49,16 @@ def _non_negative_int(text: str) -> int:
     value = int(text)
     if value < 0:
         raise ValueError("must be 0 or more")
+    return value
+
+
+def _prompt_budget(text: str) -> int:
+    value = int(text)
+    if value < MIN_BUDGET:
+        raise ValueError(
+            f"must be at least {MIN_BUDGET} tokens: the instructions of a prompt alone take "
+            "about 800"
+        )
     return value
 
 
@@ -171,6 +184,13 @@ OPTIONS: tuple[Option, ...] = (
         3, "Retries for 429, 5xx and timeouts, with exponential backoff and jitter.",
     ),
     Option(
+        "prompt_budget", "--ai-prompt-budget", "ai_prompt_budget", "STAGEHAND_PROMPT_BUDGET",
+        _prompt_budget, DEFAULT_BUDGET,
+        "Most tokens an act, observe or assertion prompt may take. A larger page is sent in "
+        "parts, the parts most relevant to the instruction first; a further part only when "
+        "the model found no answer in the first.",
+    ),
+    Option(
         "screenshots", "--ai-screenshots", "ai_screenshots", None,
         _choice(SCREENSHOT_MODES), "on-failure",
         "Screenshots for reports and evidence: off, on-failure or every-step.",
@@ -196,6 +216,17 @@ OPTIONS: tuple[Option, ...] = (
         "allowed_origins", "--ai-allowed-origins", "ai_allowed_origins", None, _origins, (),
         "Origins the agent may navigate to, space or comma separated. Default: the base "
         "URL's origin (or the first page's).",
+    ),
+    Option(
+        "agent_mode", "--ai-agent-mode", "ai_agent_mode", "STAGEHAND_AGENT_MODE",
+        _choice(AGENT_MODES), "dom",
+        "How the agent fixture reaches goals: dom (tools over the page's elements) or cua "
+        "(the provider's own computer-use tool, acting on screenshots).",
+    ),
+    Option(
+        "cua_model", "--ai-cua-model", "ai_cua_model", "STAGEHAND_CUA_MODEL", _text, None,
+        "Model for agent runs in mode cua, e.g. openai/computer-use-preview or "
+        "anthropic/claude-sonnet-4-5, at the same --ai-base-url. Default: --ai-model.",
     ),
     Option(
         "browser_executable_path", "--browser-executable-path", "browser_executable_path",
@@ -248,11 +279,14 @@ class Settings:
     memo: bool = False
     model_timeout: float = 60.0
     model_retries: int = 3
+    prompt_budget: int = DEFAULT_BUDGET
     screenshots: str = "on-failure"
     evidence_dir: str | None = None
     report: str | None = None
     export_dir: str | None = None
     allowed_origins: tuple[str, ...] = ()
+    agent_mode: AgentMode = "dom"
+    cua_model: str | None = None
     browser_executable_path: str | None = None
     connect: str | None = None
     cdp_url: str | None = None
@@ -324,6 +358,7 @@ def resolve(
         values["model"] = _model_from_environment(env)
     settings = Settings(**values)
     _check_model_string(settings.model)
+    _check_model_string(settings.cua_model)
     if settings.connect and settings.cdp_url:
         raise ConfigError(
             "--ai-connect and --ai-cdp-url both name a remote browser; give one of them."
@@ -342,6 +377,12 @@ def _check_model_string(model: str | None) -> None:
     if model is None:
         return
     provider, _, name = model.partition("/")
+    if provider == "google":
+        raise ConfigError(
+            f"--ai-model/--ai-cua-model {model!r}: Gemini (google/...) is not supported, not "
+            "even for computer use (--ai-agent-mode=cua). Use anthropic/<model> or "
+            "openai/computer-use-preview."
+        )
     if provider not in ("openai", "anthropic") or not name:
         raise ConfigError(
             f"--ai-model {model!r} is not valid: write provider/name, e.g. "

@@ -14,6 +14,7 @@ from typing import Any
 
 from playwright.sync_api import Page
 
+from pytest_stagehand.chunks import DEFAULT_BUDGET
 from pytest_stagehand.events import StepLog
 from pytest_stagehand.llm import ModelConfig, create_client
 from pytest_stagehand.page import AIPage
@@ -85,6 +86,18 @@ def act_answer(
 NOT_FOUND = act_answer(None, found=False)
 
 
+def choose_if_shown(role: str, name: str, method: str = "click") -> Answer:
+    """An act answer as a correct model gives it on part of a large page: the element
+    when the snapshot received shows it, else found false."""
+
+    def answer(request: ScriptedRequest) -> dict[str, Any]:
+        if f'{role} "{name}"' not in latest_snapshot(request.text):
+            return NOT_FOUND
+        return act_answer(element_id(request.text, role, name), method)
+
+    return answer
+
+
 def drag(source: tuple[str, str], target: tuple[str, str]) -> Answer:
     """An act answer dragging `role "name"` onto another, both by id."""
 
@@ -125,9 +138,12 @@ def scripted_ai_page(
     provider: str = "openai",
     base_url: str | None = None,
     steplog: StepLog | None = None,
+    prompt_budget: int = DEFAULT_BUDGET,
 ) -> Iterator[AIPage]:
     """An AIPage whose model client is the real SDK pointed at the scripted server."""
     endpoint = server.openai_base_url if provider == "openai" else server.anthropic_base_url
     config = ModelConfig(f"{provider}/scripted", base_url=endpoint, max_retries=0)
     with create_client(config) as client:
-        yield AIPage(page, client, steplog=steplog, base_url=base_url)
+        yield AIPage(
+            page, client, steplog=steplog, base_url=base_url, prompt_budget=prompt_budget
+        )

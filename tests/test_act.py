@@ -147,7 +147,7 @@ def test_the_second_step_may_only_choose_what_appeared(ai, scripted_model):
     ai.act("choose size Small")
     assert ai.locator("#size-button").inner_text() == "Small"
     feedback = scripted_model.requests[2].messages[-1]["content"]
-    assert "no element 'e1' among the elements that appeared" in feedback
+    assert "no element 'e1' among the elements shown" in feedback
 
 
 def test_fields_in_same_and_cross_origin_frames(ai, scripted_model):

@@ -61,6 +61,7 @@ if str(ROOT) not in sys.path:  # make `examples` importable
     sys.path.insert(0, str(ROOT))
 
 from examples.app.server import serve_shop  # noqa: E402
+from examples.record import COMPUTER_USE  # noqa: E402
 
 DOCS = ROOT / "docs"
 PAGES = [*sorted(DOCS.glob("*.md")), ROOT / "README.md"]
@@ -826,8 +827,11 @@ class DocsModel:
         return table[key]
 
     def answer(self, request: ScriptedRequest) -> Answer:
-        schema = request.body["response_format"]["json_schema"]["name"]
         text = request.text
+        if request.api == "responses":  # a computer-use run: the plan's action at this step
+            step = int(re.findall(r"^Step (\d+) of \d+\.", text, re.MULTILINE)[-1])
+            return self.pick(COMPUTER_USE, instruction(text, "Goal"))(step)
+        schema = request.body["response_format"]["json_schema"]["name"]
         if schema in ("NextStep", "FinalStep"):
             called = [
                 json.loads(m["content"])["call"]["tool"]
@@ -958,7 +962,7 @@ def run_samples(root: Path) -> SamplesRun:
             "replay",
         )
         calls = (after_recording, server.calls)
-    tables = (ACTS, OBSERVATIONS, EXTRACTS, CLAIMS, QUESTIONS, GOALS)
+    tables = (ACTS, OBSERVATIONS, EXTRACTS, CLAIMS, QUESTIONS, GOALS, COMPUTER_USE)
     unasked = [repr(key) for table in tables for key in table if repr(key) not in model.asked]
     return SamplesRun(root, counts, model.unanswered, unasked, recording, replay, calls)
 
