@@ -141,6 +141,7 @@ class AIPage:
         timeout: float | None = None,
         *,
         secret_fields: Mapping[str, Sequence[str]] | None = None,
+        settled: bool = False,
         vision: bool | str | None = None,
     ) -> ActResult:
         """Do what `step` says: an instruction, or an Action (from observe or a result),
@@ -149,12 +150,18 @@ class AIPage:
         step waits for its element to appear, and the action's own Playwright timeout.
         `secret_fields` limits, per variable, the fields its value may be typed into (the
         agent passes it; by default the instruction names the field). `vision`: show the
-        model a marked screenshot (True), never (False), or a mode; None: --ai-vision."""
+        model a marked screenshot (True), never (False), or a mode; None: --ai-vision.
+
+        Like a Playwright action, act returns without waiting for the page's reaction
+        (only for a navigation or requests it started): the next step settles the page
+        before reading it, and `expect` waits. `settled=True` also waits until the page
+        has settled (no open requests, a quiet DOM), for plain reads that do not wait."""
         mode = vision_mode(vision, self.vision)
         resolver = WaitingResolver(self.resolver, self.waiting(timeout))
         with self.open_page(f"act({step!r})"):
             return act(
-                self.page, resolver, self.steplog, step, variables, timeout, secret_fields, mode
+                self.page, resolver, self.steplog, step, variables, timeout, secret_fields,
+                mode, settled=settled,
             )
 
     def observe(
