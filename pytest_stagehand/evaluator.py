@@ -9,7 +9,9 @@ the text, value or state it must have; or text the page must contain. Before it 
 recorded the check must hold on this page, be strong enough to mean something (not a
 lone number or a word the page shows many times) and fail on the claim's obvious
 negation (the claim's number one more or one less); a weak check is sent back to the
-judge once with the reason. A YES that still has no check is recorded as such, named in
+judge once with the reason. A YES judged from a screenshot alone (a canvas chart) is
+checked by how the page looks: it replays while the page looks the same (vision.py).
+A YES that still has no check is recorded as such, named in
 the run's summary, and fails offline with what to do.
 
 Texts are what a person sees: an element's innerText, the page's visible text (never the
@@ -35,17 +37,9 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
-from . import prompts
+from . import prompts, vision
 from .actions import element_id, settle
-from .cache import (
-    CachePolicy,
-    RecordedElement,
-    Recording,
-    Recordings,
-    StepKey,
-    recordings_file,
-    step_key,
-)
+from .cache import RecordedElement, Recording, Recordings, StepKey, recordings_file
 from .chunks import DEFAULT_BUDGET, parts_for
 from .errors import AIAssertionError, CacheMiss, HealFailed, ModelOutputError, RecordingFileError
 from .events import Heal, StepEvent, StepLog
@@ -64,6 +58,8 @@ from .prompts import (
 )
 from .settings import JudgeInputs
 from .snapshot import Snapshot, snapshot
+from .steps import RecordedStep, RecordedSteps, Replayed, Stale
+from .vision import look_signature, same_look
 from .waiting import Waiting
 
 Basis = Literal["page text", "screenshot", "page text and screenshot", "recorded check"]
@@ -180,7 +176,18 @@ class RecordedElementCheck(BaseModel):
         return self
 
 
-RecordedCheck = RecordedElementCheck | PageTextCheck
+class RecordedLookCheck(BaseModel):
+    """A YES judged from a screenshot alone (a chart drawn on a canvas): it holds while the
+    page looks as it did then, cell by cell (vision.look_signature). Strict on purpose:
+    any visible change fails it, never passes it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: Literal["look"] = "look"
+    look: str
+
+
+RecordedCheck = RecordedElementCheck | PageTextCheck | RecordedLookCheck
 _RECORDED_CHECK: TypeAdapter[RecordedCheck] = TypeAdapter(
     Annotated[RecordedCheck, Field(discriminator="kind")]
 )
@@ -188,6 +195,8 @@ _RECORDED_CHECK: TypeAdapter[RecordedCheck] = TypeAdapter(
 
 def describe_check(check: RecordedCheck) -> str:
     """The check in words, e.g. `text of link "Cart" equals "2"`."""
+    if isinstance(check, RecordedLookCheck):
+        return "the page looks as it did when the judge saw it"
     if isinstance(check, PageTextCheck):
         verb = "contains" if check.present else "does not contain"
         return f'the page text {verb} "{check.text}"'
@@ -224,6 +233,9 @@ def run_check(page: Page, check: RecordedCheck, mask: Callable[[str], str] = str
     What the page shows is read through `mask` (the test's StepLog.mask): the judge saw
     variable values as %name% placeholders, so its checks are written with them.
     """
+    if isinstance(check, RecordedLookCheck):
+        held = same_look(check.look, look_signature(page))
+        return Outcome(held, "it looks the same" if held else "it looks different", check)
     if problem := weakness(check):
         return Outcome(False, f"it is too weak to prove anything: {problem}", check)
     if isinstance(check, PageTextCheck):
@@ -303,6 +315,8 @@ def _trivial(check: RecordedCheck) -> bool:
 def weakness(check: RecordedCheck) -> str:
     """Why a check is too weak to mean anything on any page ("" when it is not): a single
     character, or page text that is a number or symbol alone (which element shows it?)."""
+    if isinstance(check, RecordedLookCheck):
+        return ""
     if isinstance(check, PageTextCheck):
         text = _collapse(check.text)
         if not check.present:
@@ -404,7 +418,10 @@ class Evaluator:
         self.inputs = inputs
         self.prompt_budget = prompt_budget  # tokens; a larger page is judged in parts
         self.recordings = recordings
-        self.policy = CachePolicy(recordings.mode if recordings else "off", client is not None)
+        self.steps = RecordedSteps(
+            page, recordings, steplog, has_model=client is not None,
+            model=client.config.model if client is not None else None,
+        )
 
     def assert_that(
         self, claim: str, screenshot: bool = False, waiting: Waiting | None = None
@@ -487,54 +504,10 @@ class Evaluator:
         return verdict
 
     def _decide(self, claim: str, screenshot: bool, event: StepEvent) -> tuple[Verdict, str]:
-        """The verdict, from the recorded check or the judge; records what the mode allows."""
-        key = (self.recordings.key if self.recordings else step_key)("assert", claim, self.page.url)
-        found = self._lookup(key)
-        if found is not None and found[1] is None:  # a YES recorded without a check
-            if not self.policy.may_call_model:
-                raise CacheMiss(self._unreplayable(key, found[0], self.recordings.test_file))
-            found = None  # judged again, as if never recorded
-        if found is None:
-            if self.recordings is not None:
-                self.policy.check_miss(key, self.recordings.test_file)
-            verdict, witness, why = self._judge(claim, screenshot, event)
-            event.cache = {"refresh": "refreshed", "off": "off"}.get(self.policy.mode, "miss")
-            if not verdict.passed:
-                return verdict, ""
-            if witness is not None:
-                if self.policy.may_record:
-                    self._put(Recording.of(key, data=_data(witness), model=self._model))
-                return verdict, f"recorded check: {describe_check(witness)}"
-            if self.recordings is not None and self.policy.may_record:
-                self._put(Recording.of(key, data=_unchecked(why), model=self._model))
-                event.unchecked = why
-            return verdict, f"no check recorded: {why}"
-
-        recording, recorded = found
-        outcome = run_check(self.page, recorded, self.steplog.mask)
-        event.cache = "hit"
-        if outcome.held:
-            if outcome.heal is not None:
-                self._put(_healed(recording, outcome.check, outcome.heal))
-                event.cache, event.heal = "healed", outcome.heal
-            return self._replayed(claim, outcome, "The recorded check holds."), ""
-        if not self.policy.may_call_model:
-            why = "--ai-cache=offline" if self.policy.mode == "offline" else "no model"
-            conclusion = (
-                f"The recorded check no longer holds ({why}: no judge to ask again). If the "
-                "page changed on purpose, re-record with a model: --ai-cache=refresh."
-            )
-            return self._replayed(claim, outcome, conclusion), ""
-
-        verdict, witness, why = self._judge(claim, screenshot, event)
-        failed = f"the recorded check failed ({outcome.seen})"
-        event.cache = "miss"
-        if witness is None:
-            return verdict, "; ".join(filter(None, [failed, why and f"no check recorded: {why}"]))
-        heal = Heal("rejudged", describe_check(recorded), describe_check(witness))
-        self._put(_healed(recording, witness, heal, model=self._model))
-        event.cache, event.heal = "healed", heal
-        return verdict, f"{failed}; re-recorded: {heal.after}"
+        """The verdict, from the recorded check or the judge (the recorded-step protocol,
+        steps.py), and a note on the check recorded or run."""
+        step = ClaimStep(self, claim, screenshot, event)
+        return self.steps.run(step, event), step.note
 
     def _judge(
         self, claim: str, screenshot: bool, event: StepEvent
@@ -549,8 +522,8 @@ class Evaluator:
             verdict = Verdict(claim, judgment.verdict, judgment.reasoning, basis, url)
             if not verdict.passed:
                 return verdict, None, ""
-            if page_snapshot is None:
-                return verdict, None, "it was judged from a screenshot alone"
+            if page_snapshot is None:  # nothing to read again: how it looks is the check
+                return verdict, RecordedLookCheck(look=look_signature(self.page)), ""
             return (verdict, *self._witness(claim, judgment, page_snapshot))
 
         messages, judgment = self._judged_in_parts(claim, page_snapshot, png, event)
@@ -621,20 +594,6 @@ class Evaluator:
             return None, f"{described} would not fail where the claim is false: {problem}"
         return outcome.check, ""
 
-    def _unreplayable(self, key: StepKey, recording: Recording, test_file: Path) -> str:
-        """Why a claim recorded without a check cannot be replayed, and what to do."""
-        why = recording.data.get("unchecked") or "none was given"
-        return (
-            f"The recording of {key.describe()} in {recordings_file(test_file)} has no "
-            "check: the claim was "
-            f"judged YES on {recording.recorded_at}, but no deterministic check could be "
-            f"recorded ({why}). Without a model there is no judge to confirm it.\n"
-            "Make it replayable: rephrase the claim about one element's text, value or state "
-            "(e.g. \"the cart badge shows 2\", \"the error message says ...\") and re-record "
-            "it with a model (--ai-cache=refresh); or run this test with a model, where it "
-            "is judged on every run."
-        )
-
     def _replayed(self, claim: str, outcome: Outcome, conclusion: str) -> Verdict:
         reasoning = (
             f"{conclusion}\nRecorded check: {describe_check(outcome.check)}\n"
@@ -653,7 +612,7 @@ class Evaluator:
         visual = screenshot or any(is_visual(text) for text in texts)
         both = self.inputs == "both"
         page_snapshot = snapshot(self.page) if both or not visual else None
-        png = self.page.screenshot() if both or visual else None
+        png = vision.screenshot(self.page, self.steplog.secrets) if both or visual else None
         if png is not None:
             event.screenshot = png
         if page_snapshot is not None and png is not None:
@@ -682,37 +641,6 @@ class Evaluator:
                 raw=getattr(exc, "raw", None),
             ) from None
 
-    @property
-    def _model(self) -> str | None:
-        return self.client.config.model if self.client is not None else None
-
-    def _lookup(self, key: StepKey) -> tuple[Recording, RecordedCheck | None] | None:
-        """The step's recording and its check (None: a YES recorded without one), when the
-        mode replays and one exists."""
-        if self.recordings is None or not self.policy.may_replay:
-            return None
-        recording = self.recordings.lookup(key)
-        if recording is None:
-            return None
-        if "unchecked" in recording.data and recording.data.get("check") is None:
-            return recording, None
-        try:
-            return recording, _RECORDED_CHECK.validate_python(recording.data.get("check"))
-        except ValidationError as exc:
-            error = exc.errors()[0]
-            where = ".".join(str(part) for part in error["loc"])
-            raise RecordingFileError(
-                f"The recording of {key.describe()} in "
-                f"{recordings_file(self.recordings.test_file)} has an invalid check "
-                f"({where}: {error['msg']}). Fix it by hand, or re-record it with a model "
-                "(--ai-cache=refresh)."
-            ) from None
-
-    def _put(self, recording: Recording) -> None:
-        if self.recordings is not None:
-            self.recordings.put(recording.masked(self.steplog.mask))
-
-
 def _text_of(page_snapshot: Snapshot | None) -> str | None:
     return page_snapshot.text if page_snapshot is not None else None
 
@@ -726,13 +654,117 @@ def _unchecked(why: str) -> dict[str, object]:
     return {"check": None, "unchecked": why}
 
 
-def _healed(
-    recording: Recording,
-    check: RecordedCheck,
-    heal: Heal,
-    model: str | None = None,
-) -> Recording:
-    """The recording with its check replaced, and the heal noted for reviewers."""
-    return recording.model_copy(
-        update={"data": _data(check), "model": model or recording.model}
-    ).noted(heal)
+@dataclass
+class ClaimStep(RecordedStep[Verdict]):
+    """A claim as a recorded step: the recorded check run on the page now (its element
+    found again, healed without a model when it moved); the judge asked afresh, and the
+    check behind its YES recorded."""
+
+    kind = "assert"
+    variables = ()
+    scope = None
+    evaluator: Evaluator
+    instruction: str  # the claim
+    screenshot: bool
+    event: StepEvent
+    note: str = ""  # on the check recorded or run, for the step's result
+    failed: Outcome | None = None  # the recorded check that no longer holds
+    witness: RecordedCheck | None = None  # the check behind the judge's YES
+    why: str = ""  # why there is none
+
+    def replay(self, recording: Recording) -> Replayed[Verdict]:
+        evaluator = self.evaluator
+        recorded = self._check_of(recording)
+        if recorded is None:  # a YES recorded without a check: judged again, as if new
+            failure = CacheMiss(self._unreplayable(recording))
+            raise Stale("it was recorded with no check", failure, replaces=False)
+        outcome = run_check(evaluator.page, recorded, evaluator.steplog.mask)
+        if not outcome.held:
+            self.failed = outcome
+            raise Stale(outcome.seen, AIAssertionError(outcome.seen))
+        verdict = evaluator._replayed(self.instruction, outcome, "The recorded check holds.")
+        if outcome.heal is None:
+            return Replayed(verdict)
+        healed = recording.model_copy(update={"data": _data(outcome.check)}).noted(outcome.heal)
+        return Replayed(verdict, healed, outcome.heal)
+
+    def without_model(self, stale: Stale) -> Verdict:
+        """A check that no longer holds answers NO; a claim with no check cannot be replayed."""
+        if self.failed is None:
+            raise stale.failure from None
+        offline = self.evaluator.steps.policy.mode == "offline"
+        why = "--ai-cache=offline" if offline else "no model"
+        conclusion = (
+            f"The recorded check no longer holds ({why}: no judge to ask again). If the "
+            "page changed on purpose, re-record with a model: --ai-cache=refresh."
+        )
+        return self.evaluator._replayed(self.instruction, self.failed, conclusion)
+
+    def ask(self, stale: Stale | None) -> Verdict:
+        verdict, self.witness, self.why = self.evaluator._judge(
+            self.instruction, self.screenshot, self.event
+        )
+        unchecked = self.why and f"no check recorded: {self.why}"
+        if self.failed is not None:
+            failed = f"the recorded check failed ({self.failed.seen})"
+            if self.witness is None:
+                self.note = "; ".join(filter(None, [failed, unchecked]))
+            else:
+                self.note = f"{failed}; re-recorded: {describe_check(self.witness)}"
+        elif verdict.passed:
+            self.note = (
+                f"recorded check: {describe_check(self.witness)}" if self.witness else unchecked
+            )
+        return verdict
+
+    def record(self, key: StepKey, value: Verdict) -> Recording | None:
+        if not value.passed:
+            return None
+        if self.witness is not None:
+            return Recording.of(key, data=_data(self.witness))
+        if self.failed is not None:  # no new check: the recorded one stays, and fails
+            return None
+        self.event.unchecked = self.why
+        return Recording.of(key, data=_unchecked(self.why))
+
+    def summary(self, recording: Recording) -> str:
+        return describe_check(_RECORDED_CHECK.validate_python(recording.data.get("check")))
+
+    def model_heal(self, stale: Stale, fresh: Recording) -> Heal:
+        assert stale.recording is not None
+        return Heal("rejudged", self.summary(stale.recording), self.summary(fresh))
+
+    def _check_of(self, recording: Recording) -> RecordedCheck | None:
+        """The recording's check (None: a YES recorded without one)."""
+        if "unchecked" in recording.data and recording.data.get("check") is None:
+            return None
+        try:
+            return _RECORDED_CHECK.validate_python(recording.data.get("check"))
+        except ValidationError as exc:
+            error = exc.errors()[0]
+            where = ".".join(str(part) for part in error["loc"])
+            raise RecordingFileError(
+                f"The recording of {recording.key.describe()} in {self._file} has an invalid "
+                f"check ({where}: {error['msg']}). Fix it by hand, or re-record it with a "
+                "model (--ai-cache=refresh)."
+            ) from None
+
+    def _unreplayable(self, recording: Recording) -> str:
+        """Why a claim recorded without a check cannot be replayed, and what to do."""
+        why = recording.data.get("unchecked") or "none was given"
+        return (
+            f"The recording of {recording.key.describe()} in {self._file} has no "
+            "check: the claim was "
+            f"judged YES on {recording.recorded_at}, but no deterministic check could be "
+            f"recorded ({why}). Without a model there is no judge to confirm it.\n"
+            "Make it replayable: rephrase the claim about one element's text, value or state "
+            "(e.g. \"the cart badge shows 2\", \"the error message says ...\") and re-record "
+            "it with a model (--ai-cache=refresh); or run this test with a model, where it "
+            "is judged on every run."
+        )
+
+    @property
+    def _file(self) -> Path:
+        recordings = self.evaluator.recordings
+        assert recordings is not None  # only recordings are replayed
+        return recordings_file(recordings.test_file)

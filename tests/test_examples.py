@@ -23,7 +23,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 RECORDINGS = "__stagehand__"
-EXAMPLE_TESTS = 19
+EXAMPLE_TESTS = 20
 # The test ids the redesign changes on purpose (examples/app/templates): these two steps
 # cannot replay on their first selector and heal onto the renamed element.
 RENAMED_TEST_IDS = {

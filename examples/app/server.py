@@ -57,6 +57,7 @@ PAGES: dict[str, tuple[str, str]] = {
     "/newsletter": ("newsletter.html", "Newsletter"),
     "/signup": ("signup.html", "Sign up"),
     "/account": ("account.html", "Your account"),
+    "/sales": ("sales.html", "Sales"),
     "/track": ("track.html", "Track your order"),
 }
 PRODUCT_ROUTE = re.compile(r"^/products/[a-z0-9-]+$")
