@@ -33,6 +33,7 @@ from .actions import (
 )
 from .cache import RecordedElement
 from .chunks import DEFAULT_BUDGET, parts_for
+from .dialogs import blocked
 from .errors import ActionFailed, ElementNotFound, InvalidArgument, InvalidModelChoice
 from .events import Heal, StepEvent, StepLog
 from .heal import describe, recorded_element, resolve
@@ -142,9 +143,9 @@ class ModelResolver:
 
         # The most relevant part of a large page first; the next only on "not found".
         parts = list(parts_for(before.text, request.instruction, self.prompt_budget, messages))
-        if request.vision == "always" or (
-            request.vision == "fallback" and vision.mostly_visual(self.page)
-        ):
+        # A held dialog blocks the page's rendering: only its text can be shown.
+        sight = "off" if blocked(self.page) else request.vision
+        if sight == "always" or (sight == "fallback" and vision.mostly_visual(self.page)):
             chosen = None
         else:
             try:
@@ -157,7 +158,7 @@ class ModelResolver:
                     if chosen is not None:
                         break
             except ElementNotFound:  # on every part: a screenshot may show what text cannot
-                if request.vision == "off":
+                if sight == "off":
                     raise
                 chosen = None
         if chosen is None:  # the most relevant part, and a screenshot
