@@ -377,17 +377,12 @@ def _check_model_string(model: str | None) -> None:
     if model is None:
         return
     provider, _, name = model.partition("/")
-    if provider == "google":
-        raise ConfigError(
-            f"--ai-model/--ai-cua-model {model!r}: Gemini (google/...) is not supported, not "
-            "even for computer use (--ai-agent-mode=cua). Use anthropic/<model> or "
-            "openai/computer-use-preview."
-        )
-    if provider not in ("openai", "anthropic") or not name:
+    if provider not in ("openai", "anthropic", "google") or not name:
         raise ConfigError(
             f"--ai-model {model!r} is not valid: write provider/name, e.g. "
-            "openai/gpt-4.1-mini, anthropic/claude-sonnet-4-5, or openai/<name> for an "
-            "OpenAI-compatible server given with --ai-base-url."
+            "openai/gpt-4.1-mini, anthropic/claude-sonnet-4-5, google/<name> (with "
+            "pytest-stagehand[google]), or openai/<name> for an OpenAI-compatible server "
+            "given with --ai-base-url."
         )
 
 
