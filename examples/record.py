@@ -210,6 +210,10 @@ ACT: dict[str, Pick] = {
     ),
     "type Where is my order? into the message field": fill("Message", "Where is my order?"),
     "click send message": click("button", "Send message"),
+    # order tracking: a menu that opens after the hover, a lookup that takes its time
+    "hover over Help": Pick("button", "Help", "hover"),
+    "click Delivery times in the Help menu": click("link", "Delivery times"),
+    "click track order": click("button", "Track order"),
     # the agent's acts (its instructions come from the plan below)
     'click the "Sign up" link in the header': click("link", "Sign up"),
     'check "I agree to the terms and conditions"': Pick(
@@ -305,7 +309,13 @@ def welcome_banner(lines: list[Line]) -> dict[str, Any]:
     return {"text": line.text if line else "There is no welcome banner on the page."}
 
 
+def order_status(lines: list[Line]) -> dict[str, Any]:
+    line = find(lines, "status", text="Order #1001")
+    return {"text": line.text if line else ""}  # nothing yet: the lookup has not answered
+
+
 EXTRACT: dict[str, Callable[[list[Line]], dict[str, Any]]] = {
+    "the status of order #1001": order_status,
     "the products in the cart and the cart total": cart_lines,
     "the order totals": order_totals,
     "the text of the welcome banner": welcome_banner,
@@ -361,6 +371,9 @@ JUDGE: dict[str, Evidence] = {
     ),
     "the newsletter thanks the customer for subscribing": Evidence(
         "status", text="Thanks for subscribing!"
+    ),
+    "the page says order #1001 has shipped": Evidence(
+        "status", text="Order #1001 has shipped"
     ),
 }
 

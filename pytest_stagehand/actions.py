@@ -347,25 +347,49 @@ LONG_REQUEST_S = 1.5  # a request open longer is long-polling or streaming: not 
 POLL_MS = 20
 STREAMS = frozenset({"eventsource", "websocket"})
 
+# The document's changes, watched from first use on: when it last changed, how often, and
+# who to wake at the next change. A change is a DOM mutation or the end of a CSS transition
+# or animation (a menu that fades in changes no node when it becomes visible). `id` tells
+# documents apart: a navigation starts a new count.
+PAGE_CHANGES = """(window.__stagehandDomQuiet ||= (() => {
+  const state = {
+    id: Math.random().toString(36).slice(2), last: performance.now(), changes: 0, wake: [],
+  };
+  const changed = () => {
+    state.last = performance.now();
+    state.changes += 1;
+    for (const wake of state.wake.splice(0)) wake();
+  };
+  new MutationObserver(changed).observe(document, {
+    subtree: true, childList: true, attributes: true, characterData: true,
+  });
+  for (const type of ["transitionend", "animationend"]) addEventListener(type, changed, true);
+  return state;
+})())"""
+
 # Waits until the document has not changed for `quiet` ms, and for at least `least` ms from
-# now (at most `cap` ms). A MutationObserver installed on first use remembers the last
-# change, so a page that has long been quiet returns at once when `least` is 0.
-DOM_QUIET = """async ([quiet, least, cap]) => {
-  let state = window.__stagehandDomQuiet;
-  if (!state) {
-    state = window.__stagehandDomQuiet = { last: performance.now() };
-    new MutationObserver(() => { state.last = performance.now(); }).observe(document, {
-      subtree: true, childList: true, attributes: true, characterData: true,
-    });
-  }
+# now (at most `cap` ms). A page that has long been quiet returns at once when `least` is 0.
+DOM_QUIET = f"""async ([quiet, least, cap]) => {{
+  const state = {PAGE_CHANGES};
   const floor = performance.now() + least - quiet;
   const end = performance.now() + cap;
-  for (;;) {
+  for (;;) {{
     const wait = Math.min(Math.max(state.last, floor) + quiet, end) - performance.now();
     if (wait <= 0) return;
     await new Promise(resolve => setTimeout(resolve, wait));
-  }
-}"""
+  }}
+}}"""
+
+# Resolves true at the document's next change after the mark [id, changes] (at once if it
+# has changed already, or is another document), false after `cap` ms without one.
+NEXT_CHANGE = f"""async ([id, seen, cap]) => {{
+  const state = {PAGE_CHANGES};
+  if (state.id !== id || state.changes !== seen) return true;
+  return await new Promise(resolve => {{
+    const timer = setTimeout(() => resolve(false), cap);
+    state.wake.push(() => {{ clearTimeout(timer); resolve(true); }});
+  }});
+}}"""
 
 _open_requests: WeakKeyDictionary[Page, dict[Request, float]] = WeakKeyDictionary()
 
@@ -417,3 +441,34 @@ def settle(page: Page, *, after_action: bool = False, cap: float = SETTLE_CAP_S)
             continue  # a navigation replaced the document while we waited
         if not busy():
             return
+
+
+@dataclass(frozen=True)
+class PageMark:
+    """Where the page's changes stood at one moment (see PAGE_CHANGES)."""
+
+    document: str  # "" when it could not be read (the page was between documents)
+    changes: int
+
+
+def page_mark(page: Page) -> PageMark:
+    """The page's changes so far, to wait for the next one with `wait_for_change`."""
+    try:
+        document, changes = page.evaluate(
+            f"() => {{ const state = {PAGE_CHANGES}; return [state.id, state.changes]; }}"
+        )
+    except PlaywrightError:
+        return PageMark("", -1)
+    return PageMark(document, changes)
+
+
+def wait_for_change(page: Page, since: PageMark, timeout_ms: float) -> bool:
+    """Wait, for at most `timeout_ms`, until the page changed after `since`: a DOM change,
+    a CSS transition or animation ending, or another document. No polling: the page wakes
+    the wait. True at once when it has changed already; False when it did not in time."""
+    try:
+        return bool(page.evaluate(NEXT_CHANGE, [since.document, since.changes, timeout_ms]))
+    except PlaywrightError:
+        if page.is_closed():
+            raise
+        return True  # the document was replaced while we waited: a navigation

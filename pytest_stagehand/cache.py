@@ -534,6 +534,17 @@ class Recordings:
         self.taken[first] = self.taken.get(first, 0) + 1
         return replace(first, occurrence=self.taken[first])
 
+    def bookmark(self) -> Callable[[], None]:
+        """A function that takes back the uses of steps counted after now: a step tried
+        again while it waits for its element (waiting.py) is one use, with one recording."""
+        taken = dict(self.taken)
+
+        def back() -> None:
+            self.taken.clear()
+            self.taken.update(taken)
+
+        return back
+
     def lookup(self, key: StepKey) -> Recording | None:
         return self.store.lookup(self.test_file, key)
 

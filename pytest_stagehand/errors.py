@@ -169,6 +169,15 @@ class AIAssertionError(AssertionError, StagehandError):
     """A plain-English assertion was judged false; the message carries the reasoning."""
 
 
+class WaitTimeout(StagehandError):
+    """`ai_page.wait_for(claim)` ran out of time before the claim held; `verdict` is the
+    judge's last verdict (its reasoning says what the page showed)."""
+
+    def __init__(self, message: str, verdict: object = None) -> None:
+        super().__init__(message)
+        self.verdict = verdict
+
+
 class AgentError(StagehandError):
     """The agent could not run (not: the agent ran and did not reach its goal)."""
 

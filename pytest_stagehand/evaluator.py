@@ -64,6 +64,7 @@ from .prompts import (
 )
 from .settings import JudgeInputs
 from .snapshot import Snapshot, snapshot
+from .waiting import Waiting
 
 Basis = Literal["page text", "screenshot", "page text and screenshot", "recorded check"]
 T = TypeVar("T", bound=BaseModel)
@@ -405,16 +406,22 @@ class Evaluator:
         self.recordings = recordings
         self.policy = CachePolicy(recordings.mode if recordings else "off", client is not None)
 
-    def assert_that(self, claim: str, screenshot: bool = False) -> Verdict:
+    def assert_that(
+        self, claim: str, screenshot: bool = False, waiting: Waiting | None = None
+    ) -> Verdict:
         """Pass when the judge says YES; else raise AIAssertionError with the claim, the
         verdict and its reasoning. `screenshot=True` judges from a screenshot even when
-        the claim does not sound visual."""
+        the claim does not sound visual. With `waiting`, a NO is judged again on each page
+        change until its timeout (the recorded check run again; the judge asked again)."""
         __tracebackhide__ = True
-        return self._claim(claim, screenshot, must_hold=True)
+        return self._claim(claim, screenshot, must_hold=True, waiting=waiting)
 
-    def check(self, claim: str, screenshot: bool = False) -> Verdict:
-        """The verdict on `claim`, without failing the test on NO."""
-        return self._claim(claim, screenshot, must_hold=False)
+    def check(
+        self, claim: str, screenshot: bool = False, waiting: Waiting | None = None
+    ) -> Verdict:
+        """The verdict on `claim`, without failing the test on NO (waiting as assert_that
+        does, for a YES)."""
+        return self._claim(claim, screenshot, must_hold=False, waiting=waiting)
 
     def ask(self, question: str, answer: str | None = None, screenshot: bool = False) -> Verdict:
         """A yes/no question about the page or, with `answer`, whether that answer to the
@@ -459,14 +466,24 @@ class Evaluator:
 
     # --- claims ----------------------------------------------------------------------
 
-    def _claim(self, claim: str, screenshot: bool, *, must_hold: bool) -> Verdict:
+    def _claim(
+        self, claim: str, screenshot: bool, *, must_hold: bool, waiting: Waiting | None = None
+    ) -> Verdict:
         __tracebackhide__ = HIDE_FAILED_CLAIM
         settle(self.page)
+        waiting = waiting or Waiting(self.page, 0)
         with self.steplog.step("assert", claim, self.page.url) as event:
-            verdict, note = self._decide(claim, screenshot, event)
+            verdict, note = waiting.until(
+                lambda: self._decide(claim, screenshot, event),
+                lambda decided: decided[0].passed,
+                event,
+            )
             event.result = "; ".join(filter(None, [f"{verdict.answer}: {verdict.reasoning}", note]))
             if must_hold and not verdict.passed:
-                raise AIAssertionError(self.steplog.mask(str(verdict)))
+                waited = f"\n(Waited {waiting.timeout_ms:.0f} ms for it to hold.)"
+                raise AIAssertionError(
+                    self.steplog.mask(str(verdict) + (waited if waiting.timeout_ms else ""))
+                )
         return verdict
 
     def _decide(self, claim: str, screenshot: bool, event: StepEvent) -> tuple[Verdict, str]:

@@ -97,6 +97,8 @@ class StepEvent:
     result: str | None = None  # short summary: extracted value, verdict, agent status
     unchecked: str | None = None  # a claim judged YES with no check recorded: why
     screenshot: bytes | None = None
+    # The page's snapshot text when the step gave up waiting for what it looked for.
+    last_snapshot: str | None = None
     ok: bool = True
     error: str | None = None
 
@@ -191,7 +193,7 @@ class StepLog:
         if not self._secrets:
             return
         event.arguments = [self.mask(a) for a in event.arguments]
-        for name in ("element", "selector", "result", "error", "url", "unchecked"):
+        for name in ("element", "selector", "result", "error", "url", "unchecked", "last_snapshot"):
             value = getattr(event, name)
             if value:
                 setattr(event, name, self.mask(value))

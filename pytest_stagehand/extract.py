@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import types
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar, Union, get_args, get_origin, overload
 
 from playwright.sync_api import Page
@@ -27,6 +28,7 @@ from .events import StepEvent, StepLog
 from .llm import ModelClient
 from .prompts import ChoiceProblem, ExtractedText
 from .snapshot import Snapshot, estimate_tokens, snapshot
+from .waiting import Waiting, is_empty
 
 if TYPE_CHECKING:
     from .replay import StepRecorder
@@ -64,28 +66,36 @@ def extract(
     *,
     chunk_tokens: int = CHUNK_TOKENS,
     recorder: StepRecorder | None = None,
+    waiting: Waiting | None = None,
 ) -> BaseModel | str:
     """A `schema` instance; text without a schema; the page text without either.
 
     `scope` is a selector limiting the snapshot to part of the page. With a `recorder`,
     the step follows the recorded-step protocol (steps.py): a recording read again from
-    the page replaces the model call.
+    the page replaces the model call. With `waiting`, an empty answer is asked again on
+    each page change until its timeout.
     """
     settle(page)
     label = instruction or (f"{schema.__name__} from the page" if schema else "the page text")
     with steplog.step("extract", label, page.url) as event:
-        page_snapshot = snapshot(page, scope)
         if instruction is None and schema is None:
-            text = ID_MARK.sub("", page_snapshot.text)
+            text = ID_MARK.sub("", snapshot(page, scope).text)
             event.result = f"page text, {len(text)} characters"
             return text
         wanted = schema or ExtractedText
         asked_for = instruction or prompts.EXTRACT_ALL
 
         def ask() -> BaseModel:
+            page_snapshot = snapshot(page, scope)  # a fresh one each time it is asked
             return _ask(client, steplog, instruction, wanted, page_snapshot, chunk_tokens, event)
 
-        value = recorder.extract(asked_for, wanted, scope, event, ask) if recorder else ask()
+        def step(ask: Callable[[], BaseModel]) -> BaseModel:
+            return recorder.extract(asked_for, wanted, scope, event, ask) if recorder else ask()
+
+        # An empty answer may be a page still loading: asked again when the page changes.
+        value = (waiting or Waiting(page, 0)).answered(
+            step, ask, lambda answer: not is_empty(answer), event
+        )
         event.result = _preview(value)
     return value.text if isinstance(value, ExtractedText) else value
 

@@ -221,6 +221,7 @@ def ai_page(
     try:
         yield AIPage(page, client, steplog=steplog, base_url=base_url, resolver=resolver,
                      evaluator=evaluator, recorder=recorder,
+                     wait_timeout=ai_settings.wait_timeout,
                      prompt_budget=ai_settings.prompt_budget)
     finally:
         ai_usage.end_test()

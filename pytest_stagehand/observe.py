@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -16,6 +17,7 @@ from .heal import context_of, unique_first
 from .llm import Message, ModelClient
 from .prompts import ChoiceProblem, Observation
 from .snapshot import Snapshot, snapshot
+from .waiting import Waiting
 
 if TYPE_CHECKING:
     from .replay import StepRecorder
@@ -29,6 +31,7 @@ def observe(
     scope: str | None = None,
     *,
     recorder: StepRecorder | None = None,
+    waiting: Waiting | None = None,
     prompt_budget: int = DEFAULT_BUDGET,
 ) -> list[Action]:
     """Elements matching `instruction` (or the page's main interactive ones), best first.
@@ -37,7 +40,8 @@ def observe(
     the step follows the recorded-step protocol (steps.py): recorded elements found again
     and verified replace the model call. A page larger than `prompt_budget` tokens is
     shown in parts, the most relevant first (chunks.py); the next part only when the
-    model found nothing in the one before.
+    model found nothing in the one before. With `waiting`, finding nothing is asked again
+    on each page change until its timeout.
     """
     settle(page)
     asked_for = instruction or prompts.OBSERVE_ALL
@@ -46,7 +50,11 @@ def observe(
         def ask() -> list[Action]:
             return _ask(page, client, steplog, instruction, scope, event, prompt_budget)
 
-        actions = recorder.observe(asked_for, scope, event, ask) if recorder else ask()
+        def step(ask: Callable[[], list[Action]]) -> list[Action]:
+            return recorder.observe(asked_for, scope, event, ask) if recorder else ask()
+
+        # Nothing found may be a page still loading: asked again when the page changes.
+        actions = (waiting or Waiting(page, 0)).answered(step, ask, bool, event)
         found = "; ".join(action.description for action in actions) or "nothing matched"
         event.result = f"{found} ({event.result})" if event.result else found
     return actions

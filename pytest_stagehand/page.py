@@ -15,14 +15,16 @@ from typing_extensions import is_typeddict
 
 from .act import ModelResolver, Resolver, act
 from .actions import Action, ActResult, settle, watch_network
+from .cache import Recordings
 from .chunks import DEFAULT_BUDGET
-from .errors import InvalidArgument, PageClosed
+from .errors import InvalidArgument, PageClosed, WaitTimeout
 from .evaluator import Evaluator, Verdict
 from .events import StepLog
 from .extract import extract
 from .llm import ModelClient
 from .observe import observe
 from .replay import RecordingResolver, StepRecorder
+from .waiting import DEFAULT_TIMEOUT_MS, Waiting, WaitingResolver
 
 T = TypeVar("T", bound=BaseModel)
 D = TypeVar("D")
@@ -36,6 +38,8 @@ class AIPage:
     one raise ModelRequired. `resolver` is how act instructions become actions: the model
     by default, or a cache wrapped around it. `prompt_budget`: the most tokens an act,
     observe or assertion prompt takes; a larger page is sent in parts (chunks.py).
+    `wait_timeout` (ms) is how long a step waits for what it looks for (waiting.py); a
+    step's own `timeout=` overrides it.
     """
 
     def __init__(
@@ -48,6 +52,7 @@ class AIPage:
         resolver: Resolver | None = None,
         evaluator: Evaluator | None = None,
         recorder: StepRecorder | None = None,
+        wait_timeout: float = DEFAULT_TIMEOUT_MS,
         prompt_budget: int = DEFAULT_BUDGET,
     ) -> None:
         self.page = page
@@ -60,20 +65,39 @@ class AIPage:
             page, client, self.steplog, prompt_budget=prompt_budget
         )
         self.recorder = recorder  # recordings of extract and observe, when there are any
+        self.wait_timeout = wait_timeout
         watch_network(page)  # from now on, so settling sees the requests goto starts
 
     @contextmanager
     def unrecorded(self) -> Iterator[None]:
-        """Steps inside neither replay nor record on their own: an agent run records
-        them as part of its own recording."""
-        saved = self.resolver, self.recorder
+        """Steps inside neither replay, record nor wait on their own: an agent run records
+        them as part of its own recording, and waits with its own tool when it decides to."""
+        saved = self.resolver, self.recorder, self.wait_timeout
         if isinstance(self.resolver, RecordingResolver):
             self.resolver = self.resolver.inner
         self.recorder = None
+        self.wait_timeout = 0
         try:
             yield
         finally:
-            self.resolver, self.recorder = saved
+            self.resolver, self.recorder, self.wait_timeout = saved
+
+    def waiting(self, timeout: float | None = None) -> Waiting:
+        """How long a step waits: its own `timeout` (ms), else the page's wait_timeout."""
+        if timeout is not None and timeout < 0:
+            raise InvalidArgument(f"timeout={timeout!r}: give milliseconds, 0 or more.")
+        timeout_ms = self.wait_timeout if timeout is None else timeout
+        return Waiting(self.page, timeout_ms, self._recordings())
+
+    def _recordings(self) -> tuple[Recordings, ...]:
+        """The recordings the steps use (one, unless a test built the parts itself)."""
+        found = [
+            self.resolver.recordings if isinstance(self.resolver, RecordingResolver) else None,
+            self.recorder.recordings if self.recorder is not None else None,
+            self.evaluator.recordings,
+        ]
+        unique = {id(recordings.taken): recordings for recordings in found if recordings}
+        return tuple(unique.values())
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.page, name)
@@ -117,33 +141,43 @@ class AIPage:
     ) -> ActResult:
         """Do what `step` says: an instruction, or an Action (from observe or a result),
         which runs with no model. `%name%` in the instruction stands for
-        `variables[name]`; the model sees only the name. `timeout` in ms per action.
+        `variables[name]`; the model sees only the name. `timeout` (ms) is how long the
+        step waits for its element to appear, and the action's own Playwright timeout.
         `secret_fields` limits, per variable, the fields its value may be typed into (the
         agent passes it; by default the instruction names the field)."""
+        resolver = WaitingResolver(self.resolver, self.waiting(timeout))
         with self.open_page(f"act({step!r})"):
-            return act(
-                self.page, self.resolver, self.steplog, step, variables, timeout, secret_fields
-            )
+            return act(self.page, resolver, self.steplog, step, variables, timeout, secret_fields)
 
-    def observe(self, instruction: str | None = None, scope: str | None = None) -> list[Action]:
-        """Elements matching `instruction` (or the main interactive ones) as replayable Actions."""
+    def observe(
+        self, instruction: str | None = None, scope: str | None = None, *,
+        timeout: float | None = None,
+    ) -> list[Action]:
+        """Elements matching `instruction` (or the main interactive ones) as replayable
+        Actions; waits up to `timeout` ms for any to appear."""
         with self.open_page(f"observe({instruction!r})"):
             return observe(
                 self.page, self.client, self.steplog, instruction, scope,
                 recorder=self.recorder, prompt_budget=self.prompt_budget,
+                waiting=self.waiting(timeout),
             )
 
     @overload
     def extract(
-        self, instruction: str | None, schema: type[T], scope: str | None = None
+        self, instruction: str | None, schema: type[T], scope: str | None = None, *,
+        timeout: float | None = None,
     ) -> T: ...
 
     @overload
-    def extract(self, instruction: str | None, schema: type[D], scope: str | None = None) -> D: ...
+    def extract(
+        self, instruction: str | None, schema: type[D], scope: str | None = None, *,
+        timeout: float | None = None,
+    ) -> D: ...
 
     @overload
     def extract(
-        self, instruction: str | None = None, schema: None = None, scope: str | None = None
+        self, instruction: str | None = None, schema: None = None, scope: str | None = None, *,
+        timeout: float | None = None,
     ) -> str: ...
 
     def extract(
@@ -151,27 +185,52 @@ class AIPage:
         instruction: str | None = None,
         schema: type[Any] | BaseModel | None = None,
         scope: str | None = None,
+        *,
+        timeout: float | None = None,
     ) -> Any:
         """A validated `schema` instance; text without a schema; the page text without either.
 
         `schema` is a pydantic model class; a dataclass or TypedDict is converted (and the
-        answer given back as one), and a model instance stands for its class."""
+        answer given back as one), and a model instance stands for its class. An empty
+        answer is asked again on each page change for up to `timeout` ms."""
         model, give_back = (None, None) if schema is None else _as_model(schema)
         with self.open_page(f"extract({instruction!r})"):
             value = extract(
                 self.page, self.client, self.steplog, instruction, model, scope,
-                recorder=self.recorder,
+                recorder=self.recorder, waiting=self.waiting(timeout),
             )
         return give_back(value) if give_back is not None else value
 
     # --- judgments (issue 6): the evaluator decides claims about the page ---
 
-    def assert_that(self, claim: str, screenshot: bool = False) -> Verdict:
+    def assert_that(
+        self, claim: str, screenshot: bool = False, *, timeout: float | None = None
+    ) -> Verdict:
         """Fail the test (AIAssertionError with the verdict and reasoning) unless the judge
-        finds `claim` true of the page; `screenshot=True` judges from a screenshot."""
+        finds `claim` true of the page within `timeout` ms (judged again on each page
+        change, like Playwright's expect); `screenshot=True` judges from a screenshot."""
         __tracebackhide__ = True  # a failure points at the test's line
         with self.open_page(f"assert_that({claim!r})"):
-            return self.evaluator.assert_that(claim, screenshot)
+            return self.evaluator.assert_that(claim, screenshot, self.waiting(timeout))
+
+    def wait_for(
+        self, claim: str, *, timeout: float | None = None, screenshot: bool = False
+    ) -> Verdict:
+        """Wait until the judge finds `claim` true of the page (judged again on each page
+        change) and return the verdict; raise WaitTimeout, with the judge's last reasoning,
+        when it is not true within `timeout` ms."""
+        waiting = self.waiting(timeout)
+        with self.open_page(f"wait_for({claim!r})"):
+            verdict = self.evaluator.check(claim, screenshot, waiting)
+        if not verdict.passed:
+            raise WaitTimeout(
+                self.steplog.mask(
+                    f"Waited {waiting.timeout_ms:.0f} ms for a claim that did not come true.\n"
+                    f"{verdict}"
+                ),
+                verdict,
+            )
+        return verdict
 
     def check(self, claim: str, screenshot: bool = False) -> Verdict:
         """The judge's verdict on `claim`, without failing the test."""

@@ -75,6 +75,7 @@ def step_record(event: StepEvent, mask: Mask) -> Record:
         "arguments": list(event.arguments),
         "result": event.result,
         "unchecked": event.unchecked,
+        "last_snapshot": event.last_snapshot,
         "ok": event.ok,
         "error": event.error,
         "calls": [asdict(call) for call in event.calls],
@@ -216,6 +217,10 @@ class AllureSteps:
                 self._reporter.attach_data(uuid4(), self._mask(text),
                                            name=self._mask(f"{exchange.purpose} {part}"),
                                            attachment_type=AttachmentType.TEXT)
+        if record["last_snapshot"]:
+            self._reporter.attach_data(uuid4(), record["last_snapshot"],
+                                       name="page when the wait ran out",
+                                       attachment_type=AttachmentType.TEXT)
         if event.screenshot:
             self.attach_screenshot(event.screenshot, "screenshot")
         self._reporter.stop_step(

@@ -52,6 +52,13 @@ def _non_negative_int(text: str) -> int:
     return value
 
 
+def _milliseconds(text: str) -> float:
+    value = float(text)
+    if value < 0:
+        raise ValueError("must be a time in milliseconds, 0 or more")
+    return value
+
+
 def _prompt_budget(text: str) -> int:
     value = int(text)
     if value < MIN_BUDGET:
@@ -180,6 +187,13 @@ OPTIONS: tuple[Option, ...] = (
         60.0, "Seconds to wait for one model response before retrying.",
     ),
     Option(
+        "wait_timeout", "--ai-wait-timeout", "ai_wait_timeout", "STAGEHAND_WAIT_TIMEOUT",
+        _milliseconds, 5000.0,
+        "Milliseconds act, observe, extract and assert_that wait for what they look for to "
+        "appear (retried on each page change, like Playwright's locators and expect); 0 "
+        "does not wait. A step's own timeout= overrides it. (--ai-timeout is the model's.)",
+    ),
+    Option(
         "model_retries", "--ai-retries", "ai_retries", "STAGEHAND_RETRIES", _non_negative_int,
         3, "Retries for 429, 5xx and timeouts, with exponential backoff and jitter.",
     ),
@@ -278,6 +292,7 @@ class Settings:
     max_cost: float | None = None
     memo: bool = False
     model_timeout: float = 60.0
+    wait_timeout: float = 5000.0  # ms a step waits for what it looks for
     model_retries: int = 3
     prompt_budget: int = DEFAULT_BUDGET
     screenshots: str = "on-failure"

@@ -709,6 +709,12 @@ def only_the_mug(outline: str) -> Answer:
     )
 
 
+def order_status(outline: str) -> tuple[str, str]:
+    """The tracking status line's id and text; ("", "") while the carrier has not answered."""
+    found = re.search(r"\[(\w+)\] status: (Order #1001[^\n]*)", outline)
+    return (found[1], found[2].strip()) if found else ("", "")
+
+
 def price_of(name: str, outline: str) -> str:
     return next(price for _, product, price in products(outline) if product == name)
 
@@ -725,6 +731,13 @@ ACTS: dict[str, Callable[[ScriptedRequest], Answer]] = {
     "open the cart": choose("link", "Cart"),
     "show only bags": choose("checkbox", "Bags", "check"),
     "click the gift wrap button": lambda request: NOT_FOUND,
+    "hover over Help": choose("button", "Help", "hover"),
+    "click Delivery times in the Help menu": lambda request: (
+        choose("link", "Delivery times")(request)
+        if 'link "Delivery times"' in latest_snapshot(request.text)
+        else NOT_FOUND  # the submenu is not there yet
+    ),
+    "click track order": choose("button", "Track order"),
     "sort the products by price, low to high": choose(
         "combobox", "Sort by", "select_option", ["Price (low to high)"]
     ),
@@ -751,12 +764,18 @@ EXTRACTS: dict[str, Callable[[str], Answer]] = {
     "the name and price of the cheapest product": lambda outline: {
         "text": ", ".join(cheapest(outline))
     },
+    "the status of order #1001": lambda outline: {"text": order_status(outline)[1]},
 }
 CLAIMS: dict[str, Callable[[str], Answer]] = {
     "the products page is shown": products_page,
     "the order summary lists 1 item": order_lists(1),
     "the order summary lists 3 items": order_lists(3),
     "only the Enamel Camp Mug is listed": only_the_mug,
+    "the page says order #1001 has shipped": lambda outline: verdict(
+        "has shipped" in order_status(outline)[1],
+        f"The status reads {order_status(outline)[1]!r}.",
+        element_check(*order_status(outline)),
+    ),
 }
 QUESTIONS: dict[tuple[str, str | None], Callable[[str], bool]] = {
     ("Is the Baby Onesie the cheapest product?", None): lambda outline: (
