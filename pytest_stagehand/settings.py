@@ -239,8 +239,9 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option(
         "cua_model", "--ai-cua-model", "ai_cua_model", "STAGEHAND_CUA_MODEL", _text, None,
-        "Model for agent runs in mode cua, e.g. openai/computer-use-preview or "
-        "anthropic/claude-sonnet-4-5, at the same --ai-base-url. Default: --ai-model.",
+        "Model for agent runs in mode cua, e.g. openai/computer-use-preview, "
+        "anthropic/claude-sonnet-4-5 or google/gemini-2.5-computer-use-preview-10-2025 "
+        "(pytest-stagehand[google]), at the same --ai-base-url. Default: --ai-model.",
     ),
     Option(
         "browser_executable_path", "--browser-executable-path", "browser_executable_path",
