@@ -166,21 +166,26 @@ STEPS = [
 ]  # fmt: skip
 
 
-def scripted_answer(request: ScriptedRequest) -> dict[str, Any]:
+def answer_for(steps: list[Step]) -> Callable[[ScriptedRequest], dict[str, Any]]:
     """What a correct model answers: the id of the step's element in the prompt's snapshot."""
-    text = request.text
-    instruction = re.search(r"^Instruction: (.*)$", text, re.MULTILINE).group(1)
-    step = next(s for s in STEPS if s.instruction == instruction)
-    role, name, after = step.target
-    outline = text[text.rfind("Snapshot:\n") :]
-    if after:
-        outline = outline[outline.index(after) :]
-    element = re.search(rf'\[(\w+)\] {role} "{re.escape(name)}"', outline).group(1)
-    arguments = [f"%{next(iter(step.variables))}%"] if step.variables else []
-    return {
-        "found": True, "element_id": element, "method": step.method, "arguments": arguments,
-        "description": f"{step.method} {element}", "two_step": False,
-    }  # fmt: skip
+
+    def answer(request: ScriptedRequest) -> dict[str, Any]:
+        text = request.text
+        instruction = re.search(r"^Instruction: (.*)$", text, re.MULTILINE).group(1)
+        step = next(s for s in steps if s.instruction == instruction)
+        role, name, after = step.target
+        outline = text[text.rfind("Snapshot:\n") :]
+        if after:
+            outline = outline[outline.index(after) :]
+        element = re.search(rf'\[(\w+)\] {role} "{re.escape(name)}"', outline).group(1)
+        arguments = [f"%{next(iter(step.variables))}%"] if step.variables else []
+        return {
+            "found": True, "element_id": element, "method": step.method,
+            "arguments": arguments, "description": f"{step.method} {element}",
+            "two_step": False,
+        }  # fmt: skip
+
+    return answer
 
 
 # --- timing the parts of a replay --------------------------------------------------------
@@ -216,6 +221,7 @@ class Parts:
             act_module, "settle",
             lambda *a, **k: "settle after" if k.get("after_action") else "settle before",
         )  # fmt: skip
+        self._wrap(act_module, "finish_started", lambda *a, **k: "settle after")
 
     def uninstall(self) -> None:
         for owner, name, original in reversed(self._originals):
@@ -234,9 +240,11 @@ PARTS = ["lookup", "inspect", "verify", "perform", "settle before", "settle afte
 # --- the run -----------------------------------------------------------------------------
 
 
-def record(page: Page, base: str, store_dir: Path, test_file: Path) -> int:
+def record(
+    page: Page, base: str, store_dir: Path, test_file: Path, steps: list[Step] = STEPS
+) -> int:
     """Record every step through AIPage.act with the scripted model; returns its calls."""
-    with ScriptedModelServer(default=scripted_answer) as scripted:
+    with ScriptedModelServer(default=answer_for(steps)) as scripted:
         config = ModelConfig("openai/scripted", base_url=scripted.openai_base_url,
                              max_retries=0)
         store = RecordingStore(store_dir)
@@ -246,7 +254,7 @@ def record(page: Page, base: str, store_dir: Path, test_file: Path) -> int:
             resolver = RecordingResolver(page, ModelResolver(page, client, steplog), recordings,
                                          steplog, has_model=True, model=config.model)
             ai = AIPage(page, client, steplog=steplog, base_url=base, resolver=resolver)
-            for step in STEPS:
+            for step in steps:
                 ai.goto(step.path)
                 result = ai.act(step.instruction, variables=step.variables)
                 if result.cache != "miss":
@@ -254,6 +262,21 @@ def record(page: Page, base: str, store_dir: Path, test_file: Path) -> int:
         store.flush()
         store.close()
         return scripted.calls  # the server stops here: replay has no model to reach
+
+
+def replaying(page: Page, base: str, store: RecordingStore, test_file: Path) -> AIPage:
+    """An AIPage that replays the recordings offline, with no model client."""
+    steplog = StepLog()
+    recordings = Recordings(store, test_file, "offline")
+    resolver = RecordingResolver(page, ModelResolver(page, None, steplog), recordings,
+                                 steplog, has_model=False)
+    return AIPage(page, None, steplog=steplog, base_url=base, resolver=resolver)
+
+
+def as_a_new_test(ai: AIPage) -> None:
+    """Forget the steps taken so far: each use of a step in one test has its own recording,
+    and every repetition replays the first use, as a new test would."""
+    ai.resolver.recordings.taken.clear()
 
 
 def verification_costs(ai: AIPage, page: Page, reps: int) -> dict[str, float]:
@@ -317,11 +340,7 @@ def main() -> None:
         steps_recorded = recordings_file(test_file).read_text().count('"instruction"')
 
         store = RecordingStore(store_dir)
-        steplog = StepLog()
-        recordings = Recordings(store, test_file, "offline")
-        resolver = RecordingResolver(page, ModelResolver(page, None, steplog), recordings,
-                                     steplog, has_model=False)
-        ai = AIPage(page, None, steplog=steplog, base_url=base, resolver=resolver)
+        ai = replaying(page, base, store, test_file)
         parts = Parts()
         raw: dict[str, list[float]] = defaultdict(list)
         raw_settled: dict[str, list[float]] = defaultdict(list)
@@ -333,6 +352,7 @@ def main() -> None:
             for step in STEPS:
                 for variant in ("raw", "cached", "raw+settle")[:: 1 if rep % 2 else -1]:
                     ai.goto(step.path)  # a fresh page, settled as a test's goto leaves it
+                    as_a_new_test(ai)
                     if variant == "cached":
                         parts.install()
                         start = time.perf_counter()

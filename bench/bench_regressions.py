@@ -381,7 +381,7 @@ def run_suite(browser: Browser, base_url: str, store_dir: Path, mode: str, clien
                 continue
             context = browser.new_context()
             page = context.new_page()
-            page.set_default_timeout(5000)
+            page.set_default_timeout(20000)
             if mutation is not None:
                 page.route("**/*", mutation.apply)
             recordings = Recordings(store, TEST_FILE, mode)

@@ -4,12 +4,14 @@ Data flows one way: snapshot → prompt → model → validated choice → Playw
 `Resolver` is the seam where the cache plugs in: `ModelResolver` asks the model and
 performs; a caching resolver wraps it (look up, verify, replay; else call the inner
 resolver and record what it returns). `act` itself only opens the step, settles the
-page and reports.
+page before reading it, waits for what the action started (not for the page's later
+reactions, as in Playwright: the next step settles the page it reads) and reports.
 """
 
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
@@ -25,6 +27,7 @@ from .actions import (
     action_for,
     covered,
     element_id,
+    finish_started,
     perform,
     settle,
 )
@@ -295,10 +298,15 @@ def act(
     variables: Mapping[str, str] | None = None,
     timeout: float | None = None,
     fields: Mapping[str, Sequence[str]] | None = None,
+    *,
+    settled: bool = False,
 ) -> ActResult:
     """Carry out `step` (an instruction, or an Action to replay with no model) on the page.
 
-    `fields`: per variable, the fields its value may be typed into (`field_refusal`)."""
+    `fields`: per variable, the fields its value may be typed into (`field_refusal`).
+    Returns once the navigation and requests the action started are done; `settled` also
+    waits until the page has settled (`settle`), for code that reads it next without
+    waiting, as plain Playwright reads (`text_content`, `title`) do not."""
     values = {name: str(value) for name, value in (variables or {}).items()}
     steplog.add_secrets(values)
     instruction = step if isinstance(step, str) else step.description or step.method
@@ -311,6 +319,7 @@ def act(
         )
     settle(page)
     with steplog.step("act", instruction, page.url) as event:
+        started = time.monotonic()
         if isinstance(step, str):
             actions = resolver.act(ActRequest(step, values, timeout, fields), event)
         else:
@@ -318,7 +327,10 @@ def act(
                 raise InvalidModelChoice(f"Refused {step.method} on {step.element}: {refusal}")
             request = ActRequest(instruction, values, timeout, fields)
             actions = [_replay(page, step, request, steplog, event)]
-        settle(page, after_action=True)
+        if settled:
+            settle(page, after_action=True)
+        else:
+            finish_started(page, started)
         final = actions[-1]
         event.element = final.element
         event.selector = final.selector

@@ -3,8 +3,10 @@
 An `Action` names its element by a replayable selector (frame path + selector, with the
 alternatives and fingerprint the cache records), never by a snapshot id, so an Action
 from `observe`, from an `ActResult` or from a recording runs as it is. `perform` carries
-it out with Playwright's own actionability checks; `settle` waits for the page to calm
-down before a snapshot and after an action.
+it out with Playwright's own actionability checks. As in Playwright, an action does not
+wait a fixed window for the page to react: `finish_started` waits only for the navigation
+or requests the action started; `settle`, the one wait for a page to calm down, runs
+before the next step reads the page (or after an action, when a step asks for it).
 """
 
 from __future__ import annotations
@@ -233,7 +235,7 @@ def perform(
     target = action.locator(page)
     via = ""
     if method == "click":
-        via = _click_as_a_person(target, timeout)
+        via = _click_as_a_person(target, timeout, _stand_in(page, action))
     elif method == "double_click":
         target.dblclick(timeout=timeout)
     elif method == "fill":
@@ -255,6 +257,42 @@ def perform(
     else:
         raise ValueError(f"unknown method {method!r}")
     return replace(action, via=via) if via != action.via else action
+
+
+# A selector in Playwright's own syntax: an engine prefix ("role=", "internal:label=",
+# "text="), a chain (">>"), or an XPath or text selector written without its prefix.
+PLAYWRIGHT_SYNTAX = re.compile(r'^[\w+:*-]+=|>>|^(//|\.\.|"|\')')
+
+# The elements a selector hits in the page's own world, found with the browser's
+# querySelectorAll or document.evaluate ("xpath=..."): no Playwright selector engine is
+# injected into the page for it. null where only Playwright can tell: its CSS extensions
+# (which querySelectorAll rejects), and CSS on a page with shadow roots, which Playwright's
+# CSS looks into and querySelectorAll does not.
+PLAIN_QUERY = """(selector) => {
+  try {
+    if (selector.startsWith("xpath=")) {
+      const result = document.evaluate(
+        selector.slice(6), document, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null);
+      const found = [];
+      for (let i = 0; i < result.snapshotLength; i++) {
+        const node = result.snapshotItem(i);
+        if (node.nodeType === Node.ELEMENT_NODE) found.push(node);
+      }
+      return found;
+    }
+    const found = document.querySelectorAll(selector);
+    const walker = document.createTreeWalker(document, NodeFilter.SHOW_ELEMENT);
+    while (walker.nextNode()) if (walker.currentNode.shadowRoot) return null;
+    return found;
+  } catch {
+    return null;
+  }
+}"""
+
+
+def is_plain(selector: str) -> bool:
+    """Can `PLAIN_QUERY` find what `selector` hits (plain CSS, or "xpath=...")?"""
+    return selector.startswith("xpath=") or not PLAYWRIGHT_SYNTAX.search(selector)
 
 
 # "" when a person could click the element itself, or when something else covers it (a
@@ -285,15 +323,32 @@ STAND_IN = """el => {
     .split(/\\s+/).filter(Boolean).slice(0, 2);
   return `point:${[hit.localName, ...words].join(".")}`;
 }"""
+STAND_IN_BY_SELECTOR = f"""(selector) => {{
+  const found = ({PLAIN_QUERY})(selector);
+  return found && found.length === 1 ? ({STAND_IN})(found[0]) : null;
+}}"""
 CHECKED_WAIT_MS = 1000  # how long a click's effect on a checkbox may take to show
 
 
-def _click_as_a_person(target: Locator, timeout: float | None) -> str:
+def _stand_in(page: Page, action: Action) -> str | None:
+    """STAND_IN for the element of `action` through the browser's own query, as a raw
+    click pays for no selector engine in the page's world; None where Playwright must
+    find the element."""
+    if action.frame_path or action.selector is None or not is_plain(action.selector):
+        return None
+    return page.evaluate(STAND_IN_BY_SELECTOR, action.selector)
+
+
+def _click_as_a_person(
+    target: Locator, timeout: float | None, stand_in: str | None = None
+) -> str:
     """Click the element, or, when it is transparent or covered (a styled checkbox under
     its slider), the control that stands for it: its label, else the part of its own
     wrapper that covers it. Playwright alone would wait for the element to be clickable
-    until the step times out. Returns what stood in for the element ("" for itself)."""
-    stand_in = target.evaluate(STAND_IN, timeout=timeout)
+    until the step times out. `stand_in`, when already known, saves looking again.
+    Returns what stood in for the element ("" for itself)."""
+    if stand_in is None:
+        stand_in = target.evaluate(STAND_IN, timeout=timeout)
     if not stand_in:
         target.click(timeout=timeout)
         return ""
@@ -410,36 +465,57 @@ def watch_network(page: Page) -> dict[Request, float]:
     return open_requests
 
 
+def _recent(open_requests: dict[Request, float], since: float) -> bool:
+    """Is a request open that started after `since` and is not long-polling?"""
+    now = time.monotonic()
+    return any(
+        start >= since and now - start < LONG_REQUEST_S for start in list(open_requests.values())
+    )
+
+
 def settle(page: Page, *, after_action: bool = False, cap: float = SETTLE_CAP_S) -> None:
     """Wait, for at most `cap` seconds, until no request is open, the document has loaded
-    and the DOM has been quiet for DOM_QUIET_MS. A quiet page costs one round trip, or
-    AFTER_ACTION_MS `after_action`, to see a reaction that starts a moment late.
+    and the DOM has been quiet for DOM_QUIET_MS: what a step waits for before it reads
+    the page. A quiet page costs one round trip, or AFTER_ACTION_MS `after_action`, to
+    see a reaction that starts a moment late.
 
     Never raises for a busy page: a page that does not settle in time is used as it is.
     """
+    _wait(page, cap, since=0.0, dom_quiet_least=AFTER_ACTION_MS if after_action else 0)
+
+
+def finish_started(page: Page, since: float, cap: float = SETTLE_CAP_S) -> None:
+    """After an action begun at `since` (time.monotonic()), wait for at most `cap` seconds
+    for what it started: the requests opened since then (not long-polling ones) and a
+    navigation (until its document has loaded). Nothing else: the page's later reactions
+    are the next step's to wait for (`settle`). Costs no round trip when the action
+    started neither: open requests and load states are events Playwright has delivered.
+    """
+    _wait(page, cap, since, dom_quiet_least=None)
+
+
+def _wait(page: Page, cap: float, since: float, dom_quiet_least: float | None) -> None:
+    """Until no request opened after `since` is open, the document has loaded and, unless
+    `dom_quiet_least` is None, the DOM is quiet (watched for at least that many ms).
+    Never raises for a busy page: what does not finish within `cap` is left running."""
     deadline = time.monotonic() + cap
     open_requests = watch_network(page)
-
-    def busy() -> bool:
-        now = time.monotonic()
-        return any(now - start < LONG_REQUEST_S for start in list(open_requests.values()))
-
     while time.monotonic() < deadline:
         left_ms = (deadline - time.monotonic()) * 1000
         try:
-            if busy():
+            if _recent(open_requests, since):
                 page.wait_for_timeout(min(POLL_MS, left_ms))  # lets request events arrive
                 continue
             page.wait_for_load_state("domcontentloaded", timeout=max(1.0, left_ms))
-            least = AFTER_ACTION_MS if after_action else 0
-            page.evaluate(DOM_QUIET, [DOM_QUIET_MS, least, left_ms])
+            if dom_quiet_least is not None:
+                page.evaluate(DOM_QUIET, [DOM_QUIET_MS, dom_quiet_least, left_ms])
         except PlaywrightTimeoutError:
             return
         except PlaywrightError:
             if page.is_closed():
                 return
             continue  # a navigation replaced the document while we waited
-        if not busy():
+        if not _recent(open_requests, since):
             return
 
 

@@ -7,11 +7,11 @@ structured `done` carrying the caller's output schema: when the steps run out, p
 stalls, time is up or the model's answers become unusable, one last request offers only
 done. Navigation is fenced to the allowed origins, so page text cannot steer it away.
 
-Acts go through the page's resolver, so the cache and healing apply to them. A
-successful run is recorded: its acts as verified, healable elements (like the act cache),
-its extracts with the values read and the words of them the page showed. Replay runs the
-steps with no model, checks those words are still on the page, and never reports a
-success it did not reach.
+A run is a recorded step (steps.py's protocol, `_Run`): a successful run is recorded, its
+acts as verified, healable elements (like act's), its extracts and its output with where
+the page showed them. Replay follows the steps with no model, reads what they read and the
+output again from the page, and never reports a success it did not reach; a replay that
+diverges is taken over by the model where the mode allows.
 """
 
 from __future__ import annotations
@@ -33,14 +33,12 @@ from pydantic import BaseModel, Field, ValidationError, create_model
 from . import prompts
 from .actions import Action, settle
 from .cache import (
-    CachePolicy,
     RecordedAction,
     RecordedElement,
     Recording,
     Recordings,
     StepKey,
     normalise_url,
-    step_key,
 )
 from .errors import (
     ActionError,
@@ -58,6 +56,7 @@ from .prompts import ChoiceProblem, DoneTool
 from .readback import ground, reread, unreadable_fields
 from .replay import recorded_action, resolved_action
 from .snapshot import snapshot
+from .steps import RecordedStep, RecordedSteps, Replayed, Stale
 from .usage import UsageTotals
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -281,49 +280,15 @@ class Agent:
         return result
 
     def _run(self, run: _Run, timeout_s: float) -> AgentResult:
-        """Replay the recording if the mode allows; else, or when it diverges and a model may
-        be asked, run the loop with the model; record a success."""
-        key = (self.recordings.step if self.recordings else step_key)(
-            "agent", run.goal, self.page.page.url, run.values
+        """The run by the recorded-step protocol (steps.py): the recording followed with no
+        model where the mode allows; else, or when it diverges and a model may be asked,
+        the loop with the model; a success recorded."""
+        client = self.page.client
+        steps = RecordedSteps(
+            self.page.page, self.recordings, self.page.steplog, has_model=client is not None,
+            model=client.config.model if client is not None else None,
         )
-        policy = CachePolicy(
-            self.recordings.mode if self.recordings else "off", self.page.client is not None
-        )
-        recording = None
-        if self.recordings is not None and policy.may_replay:
-            recording = self.recordings.lookup(key)
-            if recording is None:
-                policy.check_miss(key, self.recordings.test_file)
-        diverged = None
-        if recording is not None:
-            try:
-                result = run.replay(recording)
-            except _Diverged as exc:
-                if not policy.may_call_model:
-                    raise HealFailed(
-                        f"Replay of {key.describe()} diverged, and no model may be asked to "
-                        f"take over: {exc}\nIf the app changed on purpose, re-record with a "
-                        "model: --ai-cache=refresh."
-                    ) from None
-                diverged = exc
-            else:
-                self._put(run.healed(recording), run.values)
-                return result
-        run.event.cache = {"refresh": "refreshed", "off": "off"}.get(policy.mode, "miss")
-        with self.page.unrecorded():  # this run's recording covers its steps
-            result = run.live(timeout_s)
-        if diverged is not None:
-            result.message = f"Replay diverged ({diverged}); the model took over. {result.message}"
-            if result.success:
-                run.event.cache = "healed"
-                run.event.heal = Heal("model", str(diverged), "re-recorded from the model's run")
-        if result.success and policy.may_record:
-            self._put(run.recording(key, result.output), run.values)
-        return result
-
-    def _put(self, recording: Recording | None, values: Mapping[str, str]) -> None:
-        if recording is not None and self.recordings is not None:
-            self.recordings.put(recording.masked(self.page.steplog.mask), values)
+        return steps.run(_RecordedRun(run, timeout_s), run.event)
 
 
 # --- one run -----------------------------------------------------------------------------
@@ -801,19 +766,11 @@ class _Run:
             "output_reads": ground(self.page, shown),
             "end_url": normalise_url(self.page.url),
         }
-        model = self.ai.client.config.model if self.ai.client else None
-        return Recording.of(key, self.tape.actions, data=data, model=model)
+        return Recording.of(key, self.tape.actions, data=data)
 
-    def healed(self, recording: Recording) -> Recording | None:
-        """The recording with this replay's heals noted; None when nothing was healed."""
-        for index, element, heal in self.heals:
-            recording = recording.healed(index, element, heal)
-        return recording if self.heals else None
-
-    def replay(self, recording: Recording) -> AgentResult:
+    def follow(self, recording: Recording) -> AgentResult:
         """Follow the recording with no model; raise _Diverged at the first step that does
         not hold, or when what was read is no longer on the page."""
-        self.event.cache = "hit"
         steps = recording.data.get("steps", [])
         for number, step in enumerate(steps, 1):
             name = f"step {number} of {len(steps)} ({_describe(step)})"
@@ -840,8 +797,6 @@ class _Run:
             output = shown if self.output is None else self.output.model_validate(shown)
         except ValidationError as exc:
             raise _Diverged(f"the recorded output does not fit the output model: {exc}") from None
-        if self.heals:
-            self.event.cache, self.event.heal = "healed", self.heals[-1][2]
         message = f"Replayed {len(steps)} recorded steps with no model; what they read still holds."
         return self.result("completed", True, message, output, replayed=True)
 
@@ -888,6 +843,57 @@ class _Run:
             return f"no tool {tool!r} is registered"
         self.tape.add(**step)
         return None
+
+@dataclass
+class _RecordedRun(RecordedStep[AgentResult]):
+    """A run as a recorded step (steps.py): replayed by following its recording with no
+    model, the model's run when it diverges, a success recorded."""
+
+    kind = "agent"
+    scope = None
+    run: _Run
+    timeout_s: float
+
+    @property
+    def instruction(self) -> str:  # type: ignore[override]
+        return self.run.goal
+
+    @property
+    def variables(self) -> tuple[str, ...]:  # type: ignore[override]
+        return tuple(self.run.values)  # the names only
+
+    def replay(self, recording: Recording) -> Replayed[AgentResult]:
+        try:
+            result = self.run.follow(recording)
+        except _Diverged as exc:
+            failure = HealFailed(
+                f"Replay of {recording.key.describe()} diverged, and no model may be asked to "
+                f"take over: {exc}\nIf the app changed on purpose, re-record with a model: "
+                "--ai-cache=refresh."
+            )
+            raise Stale(str(exc), failure) from None
+        if not self.run.heals:
+            return Replayed(result)
+        healed = recording
+        for index, element, heal in self.run.heals:
+            healed = healed.healed(index, element, heal)
+        return Replayed(result, healed, self.run.heals[-1][2])
+
+    def ask(self, stale: Stale | None) -> AgentResult:
+        with self.run.ai.unrecorded():  # this run's recording covers its steps
+            result = self.run.live(self.timeout_s)
+        if stale is not None:
+            result.message = f"Replay diverged ({stale.problem}); the model took over. " + (
+                result.message
+            )
+        return result
+
+    def record(self, key: StepKey, value: AgentResult) -> Recording | None:
+        return self.run.recording(key, value.output) if value.success else None
+
+    def model_heal(self, stale: Stale, fresh: Recording) -> Heal:
+        return Heal("model", stale.problem, "re-recorded from the model's run")
+
 
 # --- helpers -----------------------------------------------------------------------------
 

@@ -37,15 +37,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 
 from . import prompts
 from .actions import element_id, settle
-from .cache import (
-    CachePolicy,
-    RecordedElement,
-    Recording,
-    Recordings,
-    StepKey,
-    recordings_file,
-    step_key,
-)
+from .cache import RecordedElement, Recording, Recordings, StepKey, recordings_file
 from .chunks import DEFAULT_BUDGET, parts_for
 from .errors import AIAssertionError, CacheMiss, HealFailed, ModelOutputError, RecordingFileError
 from .events import Heal, StepEvent, StepLog
@@ -64,6 +56,7 @@ from .prompts import (
 )
 from .settings import JudgeInputs
 from .snapshot import Snapshot, snapshot
+from .steps import RecordedStep, RecordedSteps, Replayed, Stale
 from .waiting import Waiting
 
 Basis = Literal["page text", "screenshot", "page text and screenshot", "recorded check"]
@@ -404,7 +397,10 @@ class Evaluator:
         self.inputs = inputs
         self.prompt_budget = prompt_budget  # tokens; a larger page is judged in parts
         self.recordings = recordings
-        self.policy = CachePolicy(recordings.mode if recordings else "off", client is not None)
+        self.steps = RecordedSteps(
+            page, recordings, steplog, has_model=client is not None,
+            model=client.config.model if client is not None else None,
+        )
 
     def assert_that(
         self, claim: str, screenshot: bool = False, waiting: Waiting | None = None
@@ -487,54 +483,10 @@ class Evaluator:
         return verdict
 
     def _decide(self, claim: str, screenshot: bool, event: StepEvent) -> tuple[Verdict, str]:
-        """The verdict, from the recorded check or the judge; records what the mode allows."""
-        key = (self.recordings.key if self.recordings else step_key)("assert", claim, self.page.url)
-        found = self._lookup(key)
-        if found is not None and found[1] is None:  # a YES recorded without a check
-            if not self.policy.may_call_model:
-                raise CacheMiss(self._unreplayable(key, found[0], self.recordings.test_file))
-            found = None  # judged again, as if never recorded
-        if found is None:
-            if self.recordings is not None:
-                self.policy.check_miss(key, self.recordings.test_file)
-            verdict, witness, why = self._judge(claim, screenshot, event)
-            event.cache = {"refresh": "refreshed", "off": "off"}.get(self.policy.mode, "miss")
-            if not verdict.passed:
-                return verdict, ""
-            if witness is not None:
-                if self.policy.may_record:
-                    self._put(Recording.of(key, data=_data(witness), model=self._model))
-                return verdict, f"recorded check: {describe_check(witness)}"
-            if self.recordings is not None and self.policy.may_record:
-                self._put(Recording.of(key, data=_unchecked(why), model=self._model))
-                event.unchecked = why
-            return verdict, f"no check recorded: {why}"
-
-        recording, recorded = found
-        outcome = run_check(self.page, recorded, self.steplog.mask)
-        event.cache = "hit"
-        if outcome.held:
-            if outcome.heal is not None:
-                self._put(_healed(recording, outcome.check, outcome.heal))
-                event.cache, event.heal = "healed", outcome.heal
-            return self._replayed(claim, outcome, "The recorded check holds."), ""
-        if not self.policy.may_call_model:
-            why = "--ai-cache=offline" if self.policy.mode == "offline" else "no model"
-            conclusion = (
-                f"The recorded check no longer holds ({why}: no judge to ask again). If the "
-                "page changed on purpose, re-record with a model: --ai-cache=refresh."
-            )
-            return self._replayed(claim, outcome, conclusion), ""
-
-        verdict, witness, why = self._judge(claim, screenshot, event)
-        failed = f"the recorded check failed ({outcome.seen})"
-        event.cache = "miss"
-        if witness is None:
-            return verdict, "; ".join(filter(None, [failed, why and f"no check recorded: {why}"]))
-        heal = Heal("rejudged", describe_check(recorded), describe_check(witness))
-        self._put(_healed(recording, witness, heal, model=self._model))
-        event.cache, event.heal = "healed", heal
-        return verdict, f"{failed}; re-recorded: {heal.after}"
+        """The verdict, from the recorded check or the judge (the recorded-step protocol,
+        steps.py), and a note on the check recorded or run."""
+        step = ClaimStep(self, claim, screenshot, event)
+        return self.steps.run(step, event), step.note
 
     def _judge(
         self, claim: str, screenshot: bool, event: StepEvent
@@ -621,20 +573,6 @@ class Evaluator:
             return None, f"{described} would not fail where the claim is false: {problem}"
         return outcome.check, ""
 
-    def _unreplayable(self, key: StepKey, recording: Recording, test_file: Path) -> str:
-        """Why a claim recorded without a check cannot be replayed, and what to do."""
-        why = recording.data.get("unchecked") or "none was given"
-        return (
-            f"The recording of {key.describe()} in {recordings_file(test_file)} has no "
-            "check: the claim was "
-            f"judged YES on {recording.recorded_at}, but no deterministic check could be "
-            f"recorded ({why}). Without a model there is no judge to confirm it.\n"
-            "Make it replayable: rephrase the claim about one element's text, value or state "
-            "(e.g. \"the cart badge shows 2\", \"the error message says ...\") and re-record "
-            "it with a model (--ai-cache=refresh); or run this test with a model, where it "
-            "is judged on every run."
-        )
-
     def _replayed(self, claim: str, outcome: Outcome, conclusion: str) -> Verdict:
         reasoning = (
             f"{conclusion}\nRecorded check: {describe_check(outcome.check)}\n"
@@ -682,37 +620,6 @@ class Evaluator:
                 raw=getattr(exc, "raw", None),
             ) from None
 
-    @property
-    def _model(self) -> str | None:
-        return self.client.config.model if self.client is not None else None
-
-    def _lookup(self, key: StepKey) -> tuple[Recording, RecordedCheck | None] | None:
-        """The step's recording and its check (None: a YES recorded without one), when the
-        mode replays and one exists."""
-        if self.recordings is None or not self.policy.may_replay:
-            return None
-        recording = self.recordings.lookup(key)
-        if recording is None:
-            return None
-        if "unchecked" in recording.data and recording.data.get("check") is None:
-            return recording, None
-        try:
-            return recording, _RECORDED_CHECK.validate_python(recording.data.get("check"))
-        except ValidationError as exc:
-            error = exc.errors()[0]
-            where = ".".join(str(part) for part in error["loc"])
-            raise RecordingFileError(
-                f"The recording of {key.describe()} in "
-                f"{recordings_file(self.recordings.test_file)} has an invalid check "
-                f"({where}: {error['msg']}). Fix it by hand, or re-record it with a model "
-                "(--ai-cache=refresh)."
-            ) from None
-
-    def _put(self, recording: Recording) -> None:
-        if self.recordings is not None:
-            self.recordings.put(recording.masked(self.steplog.mask))
-
-
 def _text_of(page_snapshot: Snapshot | None) -> str | None:
     return page_snapshot.text if page_snapshot is not None else None
 
@@ -726,13 +633,117 @@ def _unchecked(why: str) -> dict[str, object]:
     return {"check": None, "unchecked": why}
 
 
-def _healed(
-    recording: Recording,
-    check: RecordedCheck,
-    heal: Heal,
-    model: str | None = None,
-) -> Recording:
-    """The recording with its check replaced, and the heal noted for reviewers."""
-    return recording.model_copy(
-        update={"data": _data(check), "model": model or recording.model}
-    ).noted(heal)
+@dataclass
+class ClaimStep(RecordedStep[Verdict]):
+    """A claim as a recorded step: the recorded check run on the page now (its element
+    found again, healed without a model when it moved); the judge asked afresh, and the
+    check behind its YES recorded."""
+
+    kind = "assert"
+    variables = ()
+    scope = None
+    evaluator: Evaluator
+    instruction: str  # the claim
+    screenshot: bool
+    event: StepEvent
+    note: str = ""  # on the check recorded or run, for the step's result
+    failed: Outcome | None = None  # the recorded check that no longer holds
+    witness: RecordedCheck | None = None  # the check behind the judge's YES
+    why: str = ""  # why there is none
+
+    def replay(self, recording: Recording) -> Replayed[Verdict]:
+        evaluator = self.evaluator
+        recorded = self._check_of(recording)
+        if recorded is None:  # a YES recorded without a check: judged again, as if new
+            failure = CacheMiss(self._unreplayable(recording))
+            raise Stale("it was recorded with no check", failure, replaces=False)
+        outcome = run_check(evaluator.page, recorded, evaluator.steplog.mask)
+        if not outcome.held:
+            self.failed = outcome
+            raise Stale(outcome.seen, AIAssertionError(outcome.seen))
+        verdict = evaluator._replayed(self.instruction, outcome, "The recorded check holds.")
+        if outcome.heal is None:
+            return Replayed(verdict)
+        healed = recording.model_copy(update={"data": _data(outcome.check)}).noted(outcome.heal)
+        return Replayed(verdict, healed, outcome.heal)
+
+    def without_model(self, stale: Stale) -> Verdict:
+        """A check that no longer holds answers NO; a claim with no check cannot be replayed."""
+        if self.failed is None:
+            raise stale.failure from None
+        offline = self.evaluator.steps.policy.mode == "offline"
+        why = "--ai-cache=offline" if offline else "no model"
+        conclusion = (
+            f"The recorded check no longer holds ({why}: no judge to ask again). If the "
+            "page changed on purpose, re-record with a model: --ai-cache=refresh."
+        )
+        return self.evaluator._replayed(self.instruction, self.failed, conclusion)
+
+    def ask(self, stale: Stale | None) -> Verdict:
+        verdict, self.witness, self.why = self.evaluator._judge(
+            self.instruction, self.screenshot, self.event
+        )
+        unchecked = self.why and f"no check recorded: {self.why}"
+        if self.failed is not None:
+            failed = f"the recorded check failed ({self.failed.seen})"
+            if self.witness is None:
+                self.note = "; ".join(filter(None, [failed, unchecked]))
+            else:
+                self.note = f"{failed}; re-recorded: {describe_check(self.witness)}"
+        elif verdict.passed:
+            self.note = (
+                f"recorded check: {describe_check(self.witness)}" if self.witness else unchecked
+            )
+        return verdict
+
+    def record(self, key: StepKey, value: Verdict) -> Recording | None:
+        if not value.passed:
+            return None
+        if self.witness is not None:
+            return Recording.of(key, data=_data(self.witness))
+        if self.failed is not None:  # no new check: the recorded one stays, and fails
+            return None
+        self.event.unchecked = self.why
+        return Recording.of(key, data=_unchecked(self.why))
+
+    def summary(self, recording: Recording) -> str:
+        return describe_check(_RECORDED_CHECK.validate_python(recording.data.get("check")))
+
+    def model_heal(self, stale: Stale, fresh: Recording) -> Heal:
+        assert stale.recording is not None
+        return Heal("rejudged", self.summary(stale.recording), self.summary(fresh))
+
+    def _check_of(self, recording: Recording) -> RecordedCheck | None:
+        """The recording's check (None: a YES recorded without one)."""
+        if "unchecked" in recording.data and recording.data.get("check") is None:
+            return None
+        try:
+            return _RECORDED_CHECK.validate_python(recording.data.get("check"))
+        except ValidationError as exc:
+            error = exc.errors()[0]
+            where = ".".join(str(part) for part in error["loc"])
+            raise RecordingFileError(
+                f"The recording of {recording.key.describe()} in {self._file} has an invalid "
+                f"check ({where}: {error['msg']}). Fix it by hand, or re-record it with a "
+                "model (--ai-cache=refresh)."
+            ) from None
+
+    def _unreplayable(self, recording: Recording) -> str:
+        """Why a claim recorded without a check cannot be replayed, and what to do."""
+        why = recording.data.get("unchecked") or "none was given"
+        return (
+            f"The recording of {recording.key.describe()} in {self._file} has no "
+            "check: the claim was "
+            f"judged YES on {recording.recorded_at}, but no deterministic check could be "
+            f"recorded ({why}). Without a model there is no judge to confirm it.\n"
+            "Make it replayable: rephrase the claim about one element's text, value or state "
+            "(e.g. \"the cart badge shows 2\", \"the error message says ...\") and re-record "
+            "it with a model (--ai-cache=refresh); or run this test with a model, where it "
+            "is judged on every run."
+        )
+
+    @property
+    def _file(self) -> Path:
+        recordings = self.evaluator.recordings
+        assert recordings is not None  # only recordings are replayed
+        return recordings_file(recordings.test_file)

@@ -15,16 +15,20 @@ frame) is never taken, however alike it looks (`conflict`).
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import time
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
+from functools import cache
 from itertools import pairwise
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import FrameLocator, Locator, Page
 
+from .actions import PLAIN_QUERY, is_plain
 from .cache import RecordedElement
 from .errors import HealFailed
 from .events import Heal
@@ -33,6 +37,8 @@ from .snapshot import (
     Fingerprint,
     LiveElement,
     Snapshot,
+    described,
+    describer,
     frame_scope,
     inspect,
     snapshot,
@@ -698,11 +704,12 @@ def resolve(
     while True:
         tried: list[str] = []
         settled: list[str] = []
-        found = _replay(scope, element, recorded, tried, settled)
+        found = _replay(scope, element, recorded, tried, settled, light_hits(page, element))
         if found is not None and found.heal is not None:
             # The element may have rendered mid-pass, after its first selectors found
             # nothing: a second look keeps that from passing for a heal.
-            found = _replay(scope, element, recorded, [], []) or found
+            again = light_hits(page, element)
+            found = _replay(scope, element, recorded, [], [], again) or found
         if found is not None:
             return found
         # While some selector finds nothing or several, the page may still be rendering:
@@ -742,13 +749,16 @@ def _replay(
     recorded: Identity,
     tried: list[str],
     settled: list[str],
+    light: Sequence[LiveElement | None],
 ) -> Resolution | None:
     """The first recorded selector that hits one element which verifies; notes the rest
-    in `tried`, and in `settled` those that hit exactly one element."""
+    in `tried`, and in `settled` those that hit exactly one element. `light` holds what
+    each selector hits as `light_hits` read it; where it is None, Playwright looks."""
     for index, selector in enumerate(element.selectors):
         locator = scope.locator(selector)
+        hits = light[index]
         try:
-            hits = inspect(locator, tuple(element.frame_path))
+            hits = hits or inspect(locator, tuple(element.frame_path))
         except PlaywrightError as exc:
             tried.append(f"{selector} → invalid ({str(exc).splitlines()[0]})")
             continue
@@ -778,3 +788,72 @@ def _replay(
             )
             return Resolution(locator, healed, heal)
     return None
+
+
+# --- reading what recorded selectors hit, in one round trip ----------------------------
+
+# Per selector: [count, description of the one element] where the browser's own
+# querySelectorAll or document.evaluate can tell (`PLAIN_QUERY`), else null. An element
+# hit by several selectors is described once.
+LIGHT_HITS = f"""(describe, selectors) => {{
+  const query = {PLAIN_QUERY};
+  const described = new Map();
+  return selectors.map((selector) => {{
+    const found = query(selector);
+    if (found === null || found.length !== 1) return found && [found.length, null];
+    const el = found[0];
+    if (!described.has(el)) described.set(el, describe(el));
+    return [1, described.get(el)];
+  }});
+}}"""
+
+
+@cache
+def _light_hits_scripts() -> tuple[str, str]:
+    """The lookup for a page that already holds the describer, under a symbol named by
+    its hash (so no page script sees or clashes with it), and the one that installs it:
+    snapshot.js is sent to a document once, not with every replayed step."""
+    describe = describer()
+    key = "pytest-stagehand.describe." + hashlib.sha256(describe.encode()).hexdigest()[:16]
+    use = (
+        f"selectors => {{ const describe = window[Symbol.for({json.dumps(key)})];"
+        f" return describe ? ({LIGHT_HITS})(describe, selectors) : null; }}"
+    )
+    install = (
+        f"selectors => {{ const describe = {describe};"
+        f" Object.defineProperty(window, Symbol.for({json.dumps(key)}),"
+        " { value: describe, configurable: true });"
+        f" return ({LIGHT_HITS})(describe, selectors); }}"
+    )
+    return use, install
+
+
+def light_hits(page: Page, element: RecordedElement) -> list[LiveElement | None]:
+    """What each recorded selector hits now, read with the browser's own querySelectorAll
+    and document.evaluate in one round trip (two on a page's first replayed step): no
+    Playwright selector engine is injected into the page's world for it, which a raw
+    Playwright action does not pay for either. None where only Playwright can tell:
+    its own selector syntax, elements inside frames, CSS on a page with shadow roots.
+    """
+    selectors = element.selectors
+    plain = [is_plain(selector) for selector in selectors]
+    if element.frame_path or not any(plain):
+        return [None] * len(selectors)
+    asked = [s if ok else "" for s, ok in zip(selectors, plain, strict=True)]
+    use, install = _light_hits_scripts()
+    try:
+        hits = page.evaluate(use, asked)
+        if hits is None:
+            hits = page.evaluate(install, asked)
+    except PlaywrightError:
+        return [None] * len(selectors)  # a navigation replaced the document: ask Playwright
+    lives: list[LiveElement | None] = []
+    for hit, ok in zip(hits, plain, strict=True):
+        if not ok or hit is None:
+            lives.append(None)
+        elif hit[1] is None:
+            lives.append(LiveElement(hit[0]))
+        else:
+            ref, context = described(hit[1])
+            lives.append(LiveElement(1, ref.fingerprint, context))
+    return lives

@@ -138,16 +138,25 @@ class AIPage:
         timeout: float | None = None,
         *,
         secret_fields: Mapping[str, Sequence[str]] | None = None,
+        settled: bool = False,
     ) -> ActResult:
         """Do what `step` says: an instruction, or an Action (from observe or a result),
         which runs with no model. `%name%` in the instruction stands for
         `variables[name]`; the model sees only the name. `timeout` (ms) is how long the
         step waits for its element to appear, and the action's own Playwright timeout.
         `secret_fields` limits, per variable, the fields its value may be typed into (the
-        agent passes it; by default the instruction names the field)."""
+        agent passes it; by default the instruction names the field).
+
+        Like a Playwright action, act returns without waiting for the page's reaction
+        (only for a navigation or requests it started): the next step settles the page
+        before reading it, and `expect` waits. `settled=True` also waits until the page
+        has settled (no open requests, a quiet DOM), for plain reads that do not wait."""
         resolver = WaitingResolver(self.resolver, self.waiting(timeout))
         with self.open_page(f"act({step!r})"):
-            return act(self.page, resolver, self.steplog, step, variables, timeout, secret_fields)
+            return act(
+                self.page, resolver, self.steplog, step, variables, timeout, secret_fields,
+                settled=settled,
+            )
 
     def observe(
         self, instruction: str | None = None, scope: str | None = None, *,

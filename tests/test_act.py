@@ -13,6 +13,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from playwright.sync_api import expect
 from scripted_answers import NOT_FOUND, act_answer, choose, drag, scripted_ai_page
 
 from pytest_stagehand.actions import Action, settle
@@ -204,22 +205,54 @@ def test_scroll_an_element_by_pixels_and_the_page_to_the_end(ai, scripted_model)
     assert result.actions[0].selector is None
 
 
-def test_act_waits_for_the_dom_to_settle(ai, scripted_model):
-    # The page reacts at once, then keeps changing every 20 ms for 100 ms: well inside the
-    # quiet window, even on a loaded machine, so only waiting for quiet reads "done".
-    ai.page.set_content(
-        "<button onclick=\"let n = 0; document.body.append(n); const t = setInterval(() => {"
-        " document.body.append(++n); if (n === 5) { clearInterval(t); document.title = 'done'; }"
-        " }, 20)\">Load</button>"
-    )
-    scripted_model.enqueue(choose("button", "Load"))
+# The page reacts to a click at once, then keeps changing every 20 ms for 100 ms (well
+# inside the quiet window, even on a loaded machine), then shows a "Done" button.
+REACTS_FOR_A_WHILE = (
+    "<button onclick=\"let n = 0; document.body.append(n); const t = setInterval(() => {"
+    " document.body.append(++n); if (n === 5) { clearInterval(t); document.title = 'done';"
+    " document.body.insertAdjacentHTML('beforeend', '<button>Done</button>'); }"
+    " }, 20)\">Load</button>"
+)
+
+
+def test_the_next_step_reads_the_settled_page(ai, scripted_model):
+    ai.page.set_content(REACTS_FOR_A_WHILE)
+    scripted_model.enqueue(choose("button", "Load"), choose("button", "Done"))
     ai.act("click load")
+    # The next step settles the page before its snapshot: the button the reaction ends
+    # with is there for the model to choose (choose fails on a snapshot without it).
+    result = ai.act("click done")
+    assert result.actions[0].element == 'button "Done"'
+    assert ai.title() == "done"
+
+
+def test_act_settled_returns_once_the_dom_is_quiet(ai, scripted_model):
+    ai.page.set_content(REACTS_FOR_A_WHILE)
+    scripted_model.enqueue(choose("button", "Load"))
+    ai.act("click load", settled=True)
     assert ai.title() == "done"  # read at once: act returned only once the DOM was quiet
 
 
+def test_act_does_not_wait_for_the_page_to_react(ai, scripted_model):
+    # As in Playwright, an action returns without a fixed wait for the page's reaction.
+    # The settle primitive watches the DOM through window.__stagehandDomQuiet, installing
+    # it when missing; the click removes it, so a settle after the action would put it back.
+    ai.page.set_content(
+        "<button onclick=\"delete window.__stagehandDomQuiet;"
+        " document.body.append('clicked')\">Load</button>"
+    )
+    scripted_model.enqueue(choose("button", "Load"))
+    ai.act("click load")
+    assert ai.evaluate("document.body.textContent").endswith("clicked")
+    assert ai.evaluate("window.__stagehandDomQuiet === undefined")
+
+
 class SlowHandler(BaseHTTPRequestHandler):
+    served = threading.Event()  # set once the slow answer is ready to be sent
+
     def do_GET(self):
         time.sleep(0.4)
+        SlowHandler.served.set()
         self.send_response(200)
         self.send_header("Access-Control-Allow-Origin", "*")
         self.send_header("Content-Length", "6")
@@ -232,6 +265,7 @@ class SlowHandler(BaseHTTPRequestHandler):
 
 @pytest.fixture
 def slow_url():
+    SlowHandler.served.clear()
     server = ThreadingHTTPServer(("127.0.0.1", 0), SlowHandler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_address[1]}/slow"
@@ -246,7 +280,8 @@ def test_act_waits_for_requests_the_action_started(ai, scripted_model, slow_url)
     )
     scripted_model.enqueue(choose("button", "Load"))
     ai.act("click load")
-    assert ai.title() == "loaded"
+    assert SlowHandler.served.is_set()  # act returned only once the request was answered
+    expect(ai.page).to_have_title("loaded")  # the page's reaction, as Playwright waits
 
 
 def test_settling_a_page_that_never_rests_stops_at_the_cap(page):

@@ -4,6 +4,7 @@ prompt it receives as a correct model would) and recorded checks replayed with n
 from __future__ import annotations
 
 import base64
+import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -307,6 +308,39 @@ def test_auto_re_judges_a_failing_check_and_records_the_new_one_as_a_heal(
     with judge(shop(3), scripted_model, Recordings(store, test_file)) as ai:
         assert ai.assert_that(claim).passed  # the new check holds: no model call
     assert scripted_model.calls == calls and ai.steplog.events[0].cache == "hit"
+
+
+def test_the_same_claim_checked_again_in_a_test_has_a_recording_of_its_own(
+    shop, scripted_model, test_file, tmp_path
+):
+    """A claim checked on two page states of one test (the badge after one item, then
+    after two) records a check per use: neither replay heals, both hold offline."""
+    claim = "the cart badge shows the number of items added"
+
+    def add_one(page: Page) -> None:
+        page.get_by_role("button", name="Add to cart").first.click()
+
+    store = RecordingStore(tmp_path / "recording-run")
+    with judge(shop(1), scripted_model, Recordings(store, test_file)) as ai:
+        scripted_model.enqueue(judged("YES", "The badge shows 1.", cart_text("1")))
+        ai.assert_that(claim)
+        add_one(ai.page)
+        scripted_model.enqueue(judged("YES", "The badge shows 2.", cart_text("2")))
+        ai.assert_that(claim)
+    assert [event.cache for event in ai.steplog.events] == ["miss", "miss"]  # no heal
+    store.flush()
+    store.close()
+    steps = json.loads(recordings_file(test_file).read_text())["steps"]
+    assert [step["data"]["check"]["expected"] for step in steps] == ["1", "2"]
+
+    calls = scripted_model.calls
+    ci = RecordingStore(tmp_path / "ci-run")
+    with judge(shop(1), scripted_model, Recordings(ci, test_file, "offline")) as ai:
+        assert ai.assert_that(claim).passed
+        add_one(ai.page)
+        assert ai.assert_that(claim).passed
+    assert [event.cache for event in ai.steplog.events] == ["hit", "hit"]
+    assert scripted_model.calls == calls
 
 
 @pytest.mark.parametrize(

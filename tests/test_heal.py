@@ -15,12 +15,13 @@ from pytest_stagehand.heal import (
     Identity,
     best_match,
     identity_of,
+    light_hits,
     recorded_element,
     resolve,
     similarity,
     verify,
 )
-from pytest_stagehand.snapshot import snapshot
+from pytest_stagehand.snapshot import inspect, snapshot
 
 RENAME_IDS_AND_CLASSES = """() => {
   for (const el of document.querySelectorAll("body *")) {
@@ -371,3 +372,49 @@ def test_a_row_control_two_shadow_roots_deep_is_known_by_its_rows_words(page, pa
     }""")
     resolution = resolve(page, element, wait_ms=0)
     assert is_truth(resolution.locator)
+
+
+# --- the one-trip lookup of what recorded selectors hit --------------------------------
+
+
+def test_the_one_trip_lookup_describes_elements_as_playwright_finds_them(account):
+    element = record(account, "button", "Log in")
+    hits = light_hits(account, element)
+    looked_up = [
+        (selector, hit) for selector, hit in zip(element.selectors, hits, strict=True) if hit
+    ]
+    assert looked_up[0][0] == '[data-testid="login-button"]'  # plain CSS: the browser's own
+    assert any(selector.startswith("xpath=") for selector, _ in looked_up)
+    for selector, hit in looked_up:
+        assert hit == inspect(account.locator(selector))
+    # Playwright's own syntax is left to Playwright
+    assert all(hit is None for selector, hit in zip(element.selectors, hits, strict=True)
+               if selector.startswith(("role=", "text=", "internal:")))
+
+
+def test_the_one_trip_lookup_counts_look_alikes_and_misses(account):
+    element = record(account, "button", "Log in")
+    shared = RecordedElement(
+        selectors=["button", "#no-such-element", "xpath=//button"],
+        frame_path=[],
+        fingerprint=element.fingerprint,
+    )
+    counts = [hit.count for hit in light_hits(account, shared)]
+    assert counts == [account.locator("button").count(), 0, account.locator("button").count()]
+    assert counts[0] > 1
+
+
+def test_a_plain_selector_on_a_page_with_shadow_roots_is_counted_by_playwright(account):
+    element = record(account, "button", "Log in")
+    # A look-alike with the same test id inside a shadow root: the browser's
+    # querySelectorAll does not see it, Playwright's CSS does.
+    account.evaluate("""() => {
+        const host = document.createElement("div");
+        host.attachShadow({ mode: "open" }).innerHTML =
+            '<button data-testid="login-button">Log in</button>';
+        document.querySelector("#news").append(host);
+    }""")
+    assert account.locator(element.selectors[0]).count() == 2
+    assert light_hits(account, element)[0] is None
+    resolution = resolve(account, element, wait_ms=0)
+    assert resolution.locator.count() == 1 and is_truth(resolution.locator)

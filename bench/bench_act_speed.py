@@ -1,0 +1,314 @@
+"""Benchmark: a replayed act against the raw Playwright action and Stagehand's cached act.
+
+Run: .venv/bin/python bench/bench_act_speed.py [--reps 7] [--stagehand-dir DIR]
+
+Target (issue #16): a replayed act costs at most 1.2x the raw Playwright action, on a
+freshly loaded page and on a warm one, and less than Stagehand's cached act.
+
+One Chromium, launched here with --remote-debugging-port on 127.0.0.1; Playwright and
+Stagehand 3.7.3 both attach to it over CDP and act on the same tab. Stagehand comes from
+npm (`PUPPETEER_SKIP_DOWNLOAD=1 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install
+@browserbasehq/stagehand@3.7.3` in DIR, default /work/wt/notes/npm); without it, or
+without node, only ours and raw are printed, with the reason.
+
+The steps, on local pages served on 127.0.0.1: fill the username and click Login on a
+login form; Delete in row 750 of a 1,500-row table; add the Bike Light to the cart among
+six look-alike "Add to cart" buttons. Three contenders, rotated each repetition:
+
+- raw:       the Playwright action with the locator a test author writes (role locators,
+             filtered by the row's or card's text where there are look-alikes);
+- ours:      `AIPage.act(...)` replaying our recording offline (recorded first through a
+             scripted model: a local server answering by role and name; no real model),
+             verified against the recorded fingerprint before acting;
+- Stagehand: `stagehand.act(...)` replaying its act cache, pre-seeded as its cache stores
+             an entry (sha256 of instruction, URL and variable names; the element's
+             absolute XPath), which it acts on without verification.
+
+Fresh: each contender acts on a page just loaded (and settled, as `AIPage.goto` leaves it).
+Warm: on a page just loaded where all three have first clicked the page's heading, so
+each one's scripts are already in the page. Medians of --reps repetitions (the first,
+warming up, is dropped); ratios against raw.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import tempfile
+import threading
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from http.server import ThreadingHTTPServer
+from pathlib import Path
+
+import bench_cache
+from bench_cache import Step, _Handler, as_a_new_test, record, replaying
+from bench_snapshot import table
+from playwright.sync_api import Locator, Page, sync_playwright
+
+from pytest_stagehand.browser import find_chromium
+from pytest_stagehand.cache import RecordingStore
+
+HERE = Path(__file__).parent
+TABLE = table(1500).replace(
+    "</body>",
+    "<script>document.querySelector('tbody').addEventListener('click', (event) => {"
+    " const button = event.target.closest('button'); if (button) button.closest('tr').remove();"
+    " });</script></body>",
+)
+
+
+bench_cache.SITE["/table.html"] = TABLE
+
+# The element of each step as a test author finds it with Playwright.
+TARGETS: dict[str, Callable[[Page], Locator]] = {
+    "fill username": lambda page: page.get_by_role("textbox", name="Username"),
+    "click Login": lambda page: page.get_by_role("button", name="Login"),
+    "Delete in row 750 of 1,500": lambda page: page.locator("tr", has_text="Item 750")
+    .get_by_role("button", name="Delete"),
+    "add to cart (1 of 6 alike)": lambda page: page.locator("li", has_text="Bike Light")
+    .get_by_role("button", name="Add to cart"),
+}
+
+
+def _click(label: str) -> Callable[[Page], None]:
+    return lambda page: TARGETS[label](page).click()
+
+
+STEPS = [
+    Step("fill username", "/login.html", "type %user% into the username field",
+         {"user": "standard_user"}, ("textbox", "Username", None), "fill",
+         lambda page: TARGETS["fill username"](page).fill("standard_user")),
+    Step("click Login", "/login.html", "click the login button", {},
+         ("button", "Login", None), "click", _click("click Login")),
+    Step("Delete in row 750 of 1,500", "/table.html", "delete item 750", {},
+         ("button", "Delete", "Item 750"), "click", _click("Delete in row 750 of 1,500")),
+    Step("add to cart (1 of 6 alike)", "/shop.html", "add the Bike Light to the cart", {},
+         ("button", "Add to cart", "Bike Light"), "click", _click("add to cart (1 of 6 alike)")),
+]  # fmt: skip
+PAGES = {"/login.html": "Swag Labs", "/table.html": "Items", "/shop.html": "Products"}
+TARGETS.update({f"warm {path}": lambda page: page.locator("h1") for path in PAGES})
+WARM_UPS = [
+    Step(f"warm {path}", path, f"click the {name} heading", {}, ("heading", name, None),
+         "click", _click(f"warm {path}"))
+    for path, name in PAGES.items()
+]  # fmt: skip
+CONTENDERS = ["raw", "ours", "Stagehand"]
+
+
+class Stagehand:
+    """Stagehand's cached act in a node process attached to the same Chromium."""
+
+    def __init__(self, cdp_url: str, npm_dir: Path, cache_dir: Path) -> None:
+        self.cache_dir = cache_dir
+        self.process = subprocess.Popen(
+            ["node", str(HERE / "stagehand_cached_act.mjs"), cdp_url, str(cache_dir),
+             str(npm_dir)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        ready = self._answer()
+        if not ready.get("ready"):
+            raise RuntimeError(f"Stagehand did not start: {ready}")
+
+    def _answer(self) -> dict:
+        while True:
+            line = self.process.stdout.readline()
+            if not line:
+                raise RuntimeError(f"Stagehand exited with {self.process.wait()}")
+            if line.startswith("{"):
+                return json.loads(line)
+
+    def seed(self, url: str, step: Step, xpath: str) -> None:
+        """Write the cache entry Stagehand's ActCache would have stored for this step."""
+        keys = sorted(step.variables)
+        payload = json.dumps(
+            {"instruction": step.instruction, "url": url, "variableKeys": keys},
+            separators=(",", ":"),
+        )
+        arguments = [f"%{name}%" for name in keys]
+        action = {"selector": f"xpath={xpath}", "description": step.instruction,
+                  "method": step.method, "arguments": arguments}  # fmt: skip
+        entry = {"version": 1, "instruction": step.instruction, "url": url,
+                 "variableKeys": keys, "actions": [action],
+                 "actionDescription": step.instruction, "message": "seeded"}  # fmt: skip
+        name = hashlib.sha256(payload.encode()).hexdigest() + ".json"
+        (self.cache_dir / name).write_text(json.dumps(entry))
+
+    def act(self, step: Step) -> float:
+        """Seconds Stagehand's act took, timed inside node."""
+        command = {"instruction": step.instruction, "variables": step.variables}
+        self.process.stdin.write(json.dumps(command) + "\n")
+        self.process.stdin.flush()
+        answer = self._answer()
+        if not answer["success"]:
+            raise RuntimeError(f"Stagehand's cached act failed: {answer}")
+        return answer["ms"] / 1000
+
+    def close(self) -> None:
+        self.process.stdin.close()
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+# The absolute XPath of an element, /html[1]/body[1]/..., as Stagehand records them.
+ABSOLUTE_XPATH = """el => {
+  const steps = [];
+  for (let e = el; e && e.nodeType === 1; e = e.parentElement) {
+    let index = 1;
+    for (let s = e.previousElementSibling; s; s = s.previousElementSibling) {
+      if (s.localName === e.localName) index++;
+    }
+    steps.unshift(`${e.localName}[${index}]`);
+  }
+  return "/" + steps.join("/");
+}"""
+
+
+def stagehand_unavailable(npm_dir: Path) -> str | None:
+    """Why Stagehand cannot run here, or None."""
+    if shutil.which("node") is None:
+        return "node is not installed"
+    if not (npm_dir / "node_modules/@browserbasehq/stagehand/package.json").exists():
+        return f"@browserbasehq/stagehand is not installed under {npm_dir}"
+    return None
+
+
+def launch_chromium(user_data: Path) -> tuple[subprocess.Popen, str]:
+    """Chromium with its DevTools endpoint on 127.0.0.1; returns it and the ws URL."""
+    chromium = find_chromium()
+    process = subprocess.Popen(
+        [chromium.executable_path, "--headless=new", "--remote-debugging-address=127.0.0.1",
+         "--remote-debugging-port=0", f"--user-data-dir={user_data}", "--no-first-run",
+         "--no-default-browser-check", *chromium.args, "about:blank"],
+        stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    for line in process.stderr:
+        if found := re.search(r"DevTools listening on (ws://\S+)", line):
+            threading.Thread(target=process.stderr.read, daemon=True).start()  # drain
+            return process, found.group(1)
+    raise RuntimeError(f"Chromium did not open its DevTools port (exit {process.wait()})")
+
+
+def median_ms(values: list[float]) -> float:
+    return statistics.median(values) * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--reps", type=int, default=7, help="repetitions per step (7)")
+    parser.add_argument("--stagehand-dir", type=Path, default=Path("/work/wt/notes/npm"),
+                        help="folder whose node_modules holds @browserbasehq/stagehand")
+    args = parser.parse_args()
+    missing = stagehand_unavailable(args.stagehand_dir)
+    contenders = [c for c in CONTENDERS if c != "Stagehand" or missing is None]
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    httpd.daemon_threads = True
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{httpd.server_address[1]}"
+    times: dict[tuple[str, str, str], list[float]] = defaultdict(list)
+    statuses: set[str] = set()
+    model_calls = 0
+    with tempfile.TemporaryDirectory() as temp:
+        temp_dir = Path(temp)
+        chromium, cdp_url = launch_chromium(temp_dir / "profile")
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.connect_over_cdp(cdp_url)
+                page = browser.contexts[0].pages[0]
+                store_dir, test_file = temp_dir / "store", temp_dir / "test_bench.py"
+                recording_calls = record(page, base + "/", store_dir, test_file,
+                                         [*STEPS, *WARM_UPS])  # fmt: skip
+                store = RecordingStore(store_dir)
+                ai = replaying(page, base + "/", store, test_file)
+                stagehand = None
+                if missing is None:
+                    cache_dir = temp_dir / "stagehand-cache"
+                    cache_dir.mkdir()
+                    stagehand = Stagehand(cdp_url, args.stagehand_dir, cache_dir)
+                    for step in [*STEPS, *WARM_UPS]:
+                        ai.goto(step.path)
+                        # seeded with the element the raw locator finds
+                        xpath = TARGETS[step.label](page).evaluate(ABSOLUTE_XPATH)
+                        stagehand.seed(page.url, step, xpath)
+
+                def run(contender: str, step: Step) -> float:
+                    nonlocal model_calls
+                    if contender == "Stagehand":
+                        return stagehand.act(step)
+                    as_a_new_test(ai)
+                    start = time.perf_counter()
+                    if contender == "raw":
+                        step.raw(page)
+                    else:
+                        result = ai.act(step.instruction, variables=step.variables)
+                        model_calls += result.usage.calls
+                        statuses.add(result.cache)
+                    return time.perf_counter() - start
+
+                for rep in range(args.reps + 1):  # the first repetition warms up, dropped
+                    turn = rep % len(contenders)
+                    order = contenders[turn:] + contenders[:turn]
+                    for step in STEPS:
+                        warm_up = next(w for w in WARM_UPS if w.path == step.path)
+                        for state in ("fresh", "warm"):
+                            for contender in order:
+                                ai.goto(step.path)
+                                if state == "warm":
+                                    for other in contenders:
+                                        run(other, warm_up)
+                                elapsed = run(contender, step)
+                                if rep:
+                                    times[(step.label, state, contender)].append(elapsed)
+                if stagehand is not None:
+                    stagehand.close()
+                store.close()
+                browser.close()
+        finally:
+            chromium.terminate()
+            chromium.wait(timeout=30)
+    httpd.shutdown()
+
+    print(f"Recorded {len(STEPS) + len(WARM_UPS)} steps with {recording_calls} scripted-model "
+          f"calls; replayed offline. Median of {args.reps} runs, contenders rotated, one "
+          "Chromium tab shared over CDP.")
+    if missing:
+        print(f"Stagehand's cached act not measured: {missing}.")
+    print()
+    header = f"{'step':<40} {'raw ms':>8} {'ours ms':>9} {'ours/raw':>9} {'target':>7}"
+    if missing is None:
+        header += f" {'Stagehand ms':>13} {'SH/raw':>7} {'ours/SH':>8}"
+    print(header)
+    print("-" * len(header))
+    ratios = []
+    for state in ("fresh", "warm"):
+        for step in STEPS:
+            raw, ours = (median_ms(times[(step.label, state, c)]) for c in ("raw", "ours"))
+            ratios.append(ours / raw)
+            line = f"{step.label + ', ' + state + ' page':<40} {raw:>8.1f} {ours:>9.1f} "
+            line += f"{ours / raw:>8.2f}x {'ok' if ours / raw <= 1.2 else 'MISS':>7}"
+            if missing is None:
+                sh = median_ms(times[(step.label, state, "Stagehand")])
+                verdict = "" if ours < sh else " slower"
+                line += f" {sh:>13.1f} {sh / raw:>6.2f}x {ours / sh:>7.2f}x{verdict}"
+            print(line)
+    print("-" * len(header))
+    print(f"{'median ours/raw':<40} {'':>8} {'':>9} {statistics.median(ratios):>8.2f}x "
+          f"{'(<=1.2x)':>7}")
+    print()
+    print(f"model calls during our replay: {model_calls} (must be 0); cache statuses: "
+          f"{', '.join(sorted(statuses))}")
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    main()
