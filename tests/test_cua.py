@@ -566,3 +566,17 @@ def test_a_google_model_without_the_extra_says_how_to_install_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "google.genai", None)  # as if it were not installed
     with pytest.raises(ConfigError, match=r"pip install 'pytest-stagehand\[google\]'"):
         create_client(ModelConfig(GEMINI, base_url="http://127.0.0.1:9"))
+
+
+def test_gemini_navigation_stays_within_the_allowed_origins(gemini, scripted_model):
+    page = gemini.page
+    start = page.url
+    scripted_model.enqueue(
+        gemini_call("navigate", url="https://example.com/"), done(False, None, "not allowed")
+    )
+
+    result = Agent(gemini).execute(GOAL, output=Cart, mode="cua")
+
+    assert page.url == start  # the page never left the shop
+    assert result.steps[0].tool == "navigate" and not result.steps[0].ok
+    assert "outside the allowed origins" in result.steps[0].outcome
