@@ -225,6 +225,9 @@ ACT: dict[str, Pick] = {
 
 def answer_act(prompt: str) -> dict[str, Any]:
     instruction = asked(prompt, "Instruction")
+    if instruction in SEEN:  # drawn on a canvas: the text has nothing for it
+        return {"found": False, "element_id": None, "method": "click", "arguments": [],
+                "description": "nothing in the page text", "two_step": False}
     pick = ACT.get(instruction)
     if pick is None:
         raise NoScriptedAnswer(f"no act answer for {instruction!r}")
@@ -468,6 +471,29 @@ def answer_agent(task: str, state: str) -> dict[str, Any]:
     return plan(step, state)
 
 
+# --- vision: what is seen on the screenshot ----------------------------------------------
+# The sales chart is drawn on a canvas pinned at (40, 300) CSS pixels of the window
+# (examples/app/templates/sales.html, static/sales.js): its bars have no element, so the
+# text answers "not found" and the plugin shows a screenshot; a model sees each bar there.
+
+WINDOW_WIDTH = 1280  # pytest-playwright's default window
+SEEN: dict[str, tuple[float, float]] = {
+    # the Feb bar: x 150..220 and y 30..220 on the canvas
+    "click the Feb bar of the sales chart": (40 + 185, 300 + 125),
+}
+
+
+def answer_seen(request: ScriptedRequest, prompt: str) -> dict[str, Any]:
+    """An act answer from the screenshot: the point where the thing asked for is drawn,
+    in the screenshot's pixels (scaled from the window's)."""
+    instruction = asked(prompt, "Instruction")
+    if instruction not in SEEN:
+        raise NoScriptedAnswer(f"nothing seen for {instruction!r}")
+    width = int.from_bytes(request.images[-1][16:20], "big")  # the PNG's width
+    x, y = (value * width / WINDOW_WIDTH for value in SEEN[instruction])
+    return {"found": True, "element_id": None, "point": [x, y], "method": "click",
+            "arguments": [], "description": instruction.removeprefix("click "),
+            "two_step": False}
 # --- the computer-use agent: goal -> its plan, one action per request ---------------------
 # A computer-use model answers in the Responses API's computer_call actions. This plan logs
 # in from the keyboard, as a keyboard user would: Tab to "Skip to content", Enter, Tab into
@@ -548,6 +574,8 @@ def answer(request: ScriptedRequest) -> Any:
             pipeline, value = "computer use", answer_computer_use(request)
         elif system.startswith(prompts.AGENT_SYSTEM.split("\n")[0]):
             pipeline, value = "agent", answer_agent(asking[0], asking[-1])
+        elif request.images and system.startswith(prompts.ACT_SYSTEM):
+            pipeline, value = "vision", answer_seen(request, asking[-1])
         else:
             reply = next((PIPELINES[s] for s in PIPELINES if system.startswith(s)), None)
             if reply is None:

@@ -19,7 +19,7 @@ from typing import Protocol
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
-from . import prompts
+from . import prompts, vision
 from .actions import (
     VARIABLE,
     Action,
@@ -37,8 +37,9 @@ from .errors import ActionFailed, ElementNotFound, InvalidArgument, InvalidModel
 from .events import Heal, StepEvent, StepLog
 from .heal import describe, recorded_element, resolve
 from .llm import Message, ModelClient
-from .prompts import ActChoice, ChoiceProblem
+from .prompts import ActChoice, ChoiceProblem, VisionActChoice
 from .snapshot import Snapshot, snapshot
+from .vision import Look, VisionMode
 
 ID_AT_LINE_START = re.compile(r"^\s*\[([^\]]+)\]")
 
@@ -59,6 +60,9 @@ class ActRequest:
     # The element a recording of this step acted on, described for the model when the
     # recording no longer finds it: the model looks for "the same thing", renamed or moved.
     recorded: str = ""
+    # When the model is shown a marked screenshot (vision.py): "fallback" when the text
+    # gives it nothing that fits or the view is mostly canvas/SVG, "always", or "off".
+    vision: VisionMode = "fallback"
 
     @property
     def variable_names(self) -> tuple[str, ...]:
@@ -136,14 +140,27 @@ class ModelResolver:
             )
 
         # The most relevant part of a large page first; the next only on "not found".
-        for part in parts_for(before.text, request.instruction, self.prompt_budget, messages):
-            note = prompts.part_note(part.number, part.count, prompts.NOT_FOUND_ACT)
-            chosen = self._choose(
-                messages(part.text, note), before, request, event, part.ids, last=part.last
-            )
-            if chosen is not None:
-                break
-        assert chosen is not None  # the last part: "not found" raised
+        parts = list(parts_for(before.text, request.instruction, self.prompt_budget, messages))
+        if request.vision == "always" or (
+            request.vision == "fallback" and vision.mostly_visual(self.page)
+        ):
+            chosen = None
+        else:
+            try:
+                for part in parts:
+                    note = prompts.part_note(part.number, part.count, prompts.NOT_FOUND_ACT)
+                    chosen = self._choose(
+                        messages(part.text, note), before, request, event, part.ids,
+                        last=part.last,
+                    )
+                    if chosen is not None:
+                        break
+            except ElementNotFound:  # on every part: a screenshot may show what text cannot
+                if request.vision == "off":
+                    raise
+                chosen = None
+        if chosen is None:  # the most relevant part, and a screenshot
+            chosen = self._choose_by_sight(messages(parts[0].text), before, request, event)
         action, two_step = chosen
         action = self._perform(action, request)
         if not two_step:
@@ -165,6 +182,17 @@ class ModelResolver:
         option, _ = chosen
         return [action, self._perform(option, request)]
 
+    def _choose_by_sight(
+        self, messages: list[Message], page_snapshot: Snapshot, request: ActRequest,
+        event: StepEvent,
+    ) -> tuple[Action, bool]:
+        """The model's choice from the snapshot and a screenshot with its elements marked."""
+        seen = vision.look(self.page, page_snapshot, secrets=self.steplog.secrets)
+        shown = prompts.with_screenshot(messages, seen.caption, seen.image)
+        chosen = self._choose(shown, page_snapshot, request, event, seen=seen)
+        assert chosen is not None  # the last word: "not found" raised
+        return chosen
+
     def _choose(
         self,
         messages: list[Message],
@@ -172,21 +200,24 @@ class ModelResolver:
         request: ActRequest,
         event: StepEvent,
         allowed: frozenset[str] | None = None,
+        seen: Look | None = None,
         *,
         last: bool = True,
     ) -> tuple[Action, bool] | None:
         """The model's choice as an Action, checked: never a guess. `allowed`: the ids the
         model was shown, when not all; None when it found nothing and the page has more
-        parts to show (not `last`)."""
+        parts to show (not `last`). With `seen`, the model was shown that screenshot and
+        may answer a point on it."""
 
         def check(choice: ActChoice) -> tuple[Action, bool] | None:
             if not choice.found and not last:
                 return None
             if not choice.found:
+                looked = ", on its text or a screenshot" if seen is not None else ""
                 raise ElementNotFound(
                     f"No element matches {request.instruction!r} on {page_snapshot.url}: the "
-                    "model found nothing on the page that can do it. Check the instruction "
-                    "against the page, or wait for the element to appear first."
+                    f"model found nothing on the page that can do it{looked}. Check the "
+                    "instruction against the page, or wait for the element to appear first."
                 )
             unknown = _unknown_variables(choice.arguments, request.values)
             if unknown:
@@ -195,17 +226,31 @@ class ModelResolver:
                     f"{', '.join(f'%{n}%' for n in request.variable_names) or 'none'}); "
                     "write the text itself, or answer found false."
                 )
-            action = action_for(
-                page_snapshot, choice.element_id, choice.method, choice.arguments,
-                choice.description, allowed,
-            )
+            point = getattr(choice, "point", None)
+            chosen = choice.element_id
+            if seen is not None and chosen is None and point is not None:
+                if len(point) != 2:
+                    raise ChoiceProblem("point takes two numbers, [x, y].")
+                action, chosen = vision.action_at(
+                    self.page, page_snapshot, seen, (point[0], point[1]), choice.method,
+                    choice.arguments, choice.description,
+                )
+            else:
+                action = action_for(
+                    page_snapshot, chosen, choice.method, choice.arguments,
+                    choice.description, allowed,
+                )
             if refusal := field_refusal(action, request.fields):
                 raise ChoiceProblem(refusal)
-            return self._with_context(action, page_snapshot, choice.element_id), choice.two_step
+            if seen is not None:
+                action = vision.by_its_look(self.page, action)
+            two_step = choice.two_step and action.point is None
+            return self._with_context(action, page_snapshot, chosen), two_step
 
+        schema = ActChoice if seen is None else VisionActChoice
         try:
             return prompts.ask_checked(
-                self.client, messages, ActChoice, check, event=event, steplog=self.steplog
+                self.client, messages, schema, check, event=event, steplog=self.steplog
             )
         except ChoiceProblem as exc:
             raise InvalidModelChoice(
@@ -298,12 +343,14 @@ def act(
     variables: Mapping[str, str] | None = None,
     timeout: float | None = None,
     fields: Mapping[str, Sequence[str]] | None = None,
+    vision: VisionMode = "fallback",
     *,
     settled: bool = False,
 ) -> ActResult:
     """Carry out `step` (an instruction, or an Action to replay with no model) on the page.
 
-    `fields`: per variable, the fields its value may be typed into (`field_refusal`).
+    `fields`: per variable, the fields its value may be typed into (`field_refusal`);
+    `vision`: when the model is shown a marked screenshot (vision.py).
     Returns once the navigation and requests the action started are done; `settled` also
     waits until the page has settled (`settle`), for code that reads it next without
     waiting, as plain Playwright reads (`text_content`, `title`) do not."""
@@ -321,7 +368,9 @@ def act(
     with steplog.step("act", instruction, page.url) as event:
         started = time.monotonic()
         if isinstance(step, str):
-            actions = resolver.act(ActRequest(step, values, timeout, fields), event)
+            actions = resolver.act(
+                ActRequest(step, values, timeout, fields, vision=vision), event
+            )
         else:
             if refusal := field_refusal(step, fields):
                 raise InvalidModelChoice(f"Refused {step.method} on {step.element}: {refusal}")
@@ -385,6 +434,7 @@ def verified(
         distinct=element.distinct,
         element=describe(element.fingerprint),
     )
+    vision.check_region(page, action, f"{action.method} for {instruction!r}")
     return action, element, resolution.heal
 
 

@@ -21,6 +21,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, Request
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from .cache import RecordedPoint
 from .errors import ElementCovered
 from .events import CacheStatus
 from .prompts import ChoiceProblem, Method
@@ -61,6 +62,9 @@ class Action:
     # What a person's click went to in the element's place, when it was covered or
     # invisible: 'label "Dark mode"', or the visible part of its own wrapper (see `perform`).
     via: str = field(default="", compare=False)
+    # A point on the element to act at instead of its centre (a bar of a canvas chart),
+    # with the look of the region around it that replay checks first (vision.py).
+    point: RecordedPoint | None = None
 
     def locator(self, page: Page) -> Locator:
         """The element in `page` (through its frames). Only for element actions."""
@@ -234,7 +238,15 @@ def perform(
         return action
     target = action.locator(page)
     via = ""
-    if method == "click":
+    if action.point is not None:  # where no element of its own is: the point itself
+        at = {"x": action.point.x, "y": action.point.y}
+        if method == "double_click":
+            target.dblclick(position=at, timeout=timeout)
+        elif method == "hover":
+            target.hover(position=at, timeout=timeout)
+        else:
+            target.click(position=at, timeout=timeout)
+    elif method == "click":
         via = _click_as_a_person(target, timeout, _stand_in(page, action))
     elif method == "double_click":
         target.dblclick(timeout=timeout)
@@ -415,7 +427,10 @@ PAGE_CHANGES = """(window.__stagehandDomQuiet ||= (() => {
     state.changes += 1;
     for (const wake of state.wake.splice(0)) wake();
   };
-  new MutationObserver(changed).observe(document, {
+  // The marks vision.py draws over the page for a screenshot, and takes away, are no change.
+  const marks = (record) => record.type === "childList" &&
+    [...record.addedNodes, ...record.removedNodes].every((node) => node.id === "__stagehand_marks");
+  new MutationObserver((records) => { if (!records.every(marks)) changed(); }).observe(document, {
     subtree: true, childList: true, attributes: true, characterData: true,
   });
   for (const type of ["transitionend", "animationend"]) addEventListener(type, changed, true);

@@ -593,13 +593,17 @@ class _Run:
         return outcome
 
     def tool_act(self, call: prompts.ActTool) -> _Outcome:
-        result = self.ai.act(call.instruction, variables=self.values, secret_fields=self.fields)
+        # The agent's model decides what to do when a step finds nothing (it may take a
+        # screenshot): its acts, observes and extracts do not fall back to vision.
+        result = self.ai.act(
+            call.instruction, variables=self.values, secret_fields=self.fields, vision=False
+        )
         self.performed("act", result.actions, instruction=call.instruction)
         return _Outcome(f"Done: {result.message}.")
 
     def tool_fill_form(self, call: prompts.FillFormTool) -> _Outcome:
         fields = [(f.field, f.value) for f in call.fields]
-        found = self.ai.observe(prompts.fill_form_instruction(fields))
+        found = self.ai.observe(prompts.fill_form_instruction(fields), vision=False)
         if not found:
             return _Outcome("No form fields matching these were found.", ok=False)
         for action in found:
@@ -608,7 +612,7 @@ class _Run:
         return _Outcome("Filled: " + "; ".join(f"{a.description} ({a.method})" for a in found))
 
     def tool_extract(self, call: prompts.ExtractTool) -> _Outcome:
-        value = self.ai.extract(call.instruction)
+        value = self.ai.extract(call.instruction, vision=False)
         self.data[call.instruction] = value
         # Where the page shows it: a replay reads it from there again (readback.py).
         reads = ground(self.page, value)
@@ -616,7 +620,7 @@ class _Run:
         return _Outcome(f"Saved: {value}")
 
     def tool_observe(self, call: prompts.ObserveTool) -> _Outcome:
-        found = self.ai.observe(call.instruction)
+        found = self.ai.observe(call.instruction, vision=False)
         lines = [f"- {a.description}: {a.method} {list(a.arguments) or ''}" for a in found]
         return _Outcome("\n".join(["Found:", *lines]) if lines else "Nothing matches.")
 

@@ -179,6 +179,16 @@ class RecordedElement(_Model):
     distinct: str = ""
 
 
+class RecordedPoint(_Model):
+    """Where on its element an action acts, when no element of its own is there (a bar of
+    a canvas chart): CSS pixels from the element's top-left corner, and a grayscale
+    signature of the region around the point that replay checks first (vision.py)."""
+
+    x: float
+    y: float
+    look: str
+
+
 class RecordedAction(_Model):
     method: str  # click, fill, press, select_option, ...
     arguments: list[str] = []  # with %name% placeholders, never values
@@ -187,13 +197,17 @@ class RecordedAction(_Model):
     # What the click went to in the element's place (it was covered or invisible), e.g.
     # 'label "Dark mode"': for reviewers; replay decides again on the page it finds.
     via: str = ""
+    point: RecordedPoint | None = None  # a point on the element (vision), else its centre
 
     @model_serializer(mode="wrap")
     def _as_written(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        """`via` only where a stand-in was clicked: most actions have none."""
+        """`via` only where a stand-in was clicked, `point` only where one was chosen:
+        most actions have neither."""
         data = handler(self)
         if not data.get("via"):
             data.pop("via", None)
+        if data.get("point") is None:
+            data.pop("point", None)
         return data
 
 

@@ -162,6 +162,11 @@ class HealFailed(CacheError):
     """A recorded element is gone and no confident, unambiguous replacement exists."""
 
 
+class RegionChanged(HealFailed):
+    """A step recorded as a point on a canvas, SVG or image no longer looks as it did
+    there, so acting at the point could hit something else (vision.py)."""
+
+
 # --- judgments and the agent --------------------------------------------------------
 
 

@@ -9,7 +9,9 @@ the text, value or state it must have; or text the page must contain. Before it 
 recorded the check must hold on this page, be strong enough to mean something (not a
 lone number or a word the page shows many times) and fail on the claim's obvious
 negation (the claim's number one more or one less); a weak check is sent back to the
-judge once with the reason. A YES that still has no check is recorded as such, named in
+judge once with the reason. A YES judged from a screenshot alone (a canvas chart) is
+checked by how the page looks: it replays while the page looks the same (vision.py).
+A YES that still has no check is recorded as such, named in
 the run's summary, and fails offline with what to do.
 
 Texts are what a person sees: an element's innerText, the page's visible text (never the
@@ -35,7 +37,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
-from . import prompts
+from . import prompts, vision
 from .actions import element_id, settle
 from .cache import RecordedElement, Recording, Recordings, StepKey, recordings_file
 from .chunks import DEFAULT_BUDGET, parts_for
@@ -57,6 +59,7 @@ from .prompts import (
 from .settings import JudgeInputs
 from .snapshot import Snapshot, snapshot
 from .steps import RecordedStep, RecordedSteps, Replayed, Stale
+from .vision import look_signature, same_look
 from .waiting import Waiting
 
 Basis = Literal["page text", "screenshot", "page text and screenshot", "recorded check"]
@@ -173,7 +176,18 @@ class RecordedElementCheck(BaseModel):
         return self
 
 
-RecordedCheck = RecordedElementCheck | PageTextCheck
+class RecordedLookCheck(BaseModel):
+    """A YES judged from a screenshot alone (a chart drawn on a canvas): it holds while the
+    page looks as it did then, cell by cell (vision.look_signature). Strict on purpose:
+    any visible change fails it, never passes it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: Literal["look"] = "look"
+    look: str
+
+
+RecordedCheck = RecordedElementCheck | PageTextCheck | RecordedLookCheck
 _RECORDED_CHECK: TypeAdapter[RecordedCheck] = TypeAdapter(
     Annotated[RecordedCheck, Field(discriminator="kind")]
 )
@@ -181,6 +195,8 @@ _RECORDED_CHECK: TypeAdapter[RecordedCheck] = TypeAdapter(
 
 def describe_check(check: RecordedCheck) -> str:
     """The check in words, e.g. `text of link "Cart" equals "2"`."""
+    if isinstance(check, RecordedLookCheck):
+        return "the page looks as it did when the judge saw it"
     if isinstance(check, PageTextCheck):
         verb = "contains" if check.present else "does not contain"
         return f'the page text {verb} "{check.text}"'
@@ -217,6 +233,9 @@ def run_check(page: Page, check: RecordedCheck, mask: Callable[[str], str] = str
     What the page shows is read through `mask` (the test's StepLog.mask): the judge saw
     variable values as %name% placeholders, so its checks are written with them.
     """
+    if isinstance(check, RecordedLookCheck):
+        held = same_look(check.look, look_signature(page))
+        return Outcome(held, "it looks the same" if held else "it looks different", check)
     if problem := weakness(check):
         return Outcome(False, f"it is too weak to prove anything: {problem}", check)
     if isinstance(check, PageTextCheck):
@@ -296,6 +315,8 @@ def _trivial(check: RecordedCheck) -> bool:
 def weakness(check: RecordedCheck) -> str:
     """Why a check is too weak to mean anything on any page ("" when it is not): a single
     character, or page text that is a number or symbol alone (which element shows it?)."""
+    if isinstance(check, RecordedLookCheck):
+        return ""
     if isinstance(check, PageTextCheck):
         text = _collapse(check.text)
         if not check.present:
@@ -501,8 +522,8 @@ class Evaluator:
             verdict = Verdict(claim, judgment.verdict, judgment.reasoning, basis, url)
             if not verdict.passed:
                 return verdict, None, ""
-            if page_snapshot is None:
-                return verdict, None, "it was judged from a screenshot alone"
+            if page_snapshot is None:  # nothing to read again: how it looks is the check
+                return verdict, RecordedLookCheck(look=look_signature(self.page)), ""
             return (verdict, *self._witness(claim, judgment, page_snapshot))
 
         messages, judgment = self._judged_in_parts(claim, page_snapshot, png, event)
@@ -591,7 +612,7 @@ class Evaluator:
         visual = screenshot or any(is_visual(text) for text in texts)
         both = self.inputs == "both"
         page_snapshot = snapshot(self.page) if both or not visual else None
-        png = self.page.screenshot() if both or visual else None
+        png = vision.screenshot(self.page, self.steplog.secrets) if both or visual else None
         if png is not None:
             event.screenshot = png
         if page_snapshot is not None and png is not None:

@@ -148,6 +148,12 @@ class StepLog:
         ]
 
     @property
+    def secrets(self) -> dict[str, str]:
+        """Every value registered so far, and what is shown instead of it (value -> shown):
+        what a screenshot sent to a model must hide (vision.py)."""
+        return dict(self._secrets)
+
+    @property
     def variables(self) -> dict[str, str]:
         """The named values registered so far in this test (name -> value)."""
         return {shown[1:-1]: value for value, shown in self._secrets.items() if shown != MASK}

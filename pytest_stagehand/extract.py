@@ -21,13 +21,14 @@ from playwright.sync_api import Page
 from pydantic import AnyUrl, BaseModel, Field, ValidationError, create_model
 from pydantic.fields import FieldInfo
 
-from . import prompts
+from . import prompts, vision
 from .actions import element_id, settle
 from .errors import InvalidModelChoice, ModelOutputError
 from .events import StepEvent, StepLog
 from .llm import ModelClient
 from .prompts import ChoiceProblem, ExtractedText
 from .snapshot import Snapshot, estimate_tokens, snapshot
+from .vision import Look, VisionMode
 from .waiting import Waiting, is_empty
 
 if TYPE_CHECKING:
@@ -44,7 +45,7 @@ LINK_ID = "the element id of the link, e.g. e12"
 def extract(
     page: Page, client: ModelClient | None, steplog: StepLog, instruction: str | None,
     schema: type[T], scope: str | None = ..., *, chunk_tokens: int = ...,
-    recorder: StepRecorder | None = ...,
+    recorder: StepRecorder | None = ..., vision_mode: VisionMode = ...,
 ) -> T: ...
 
 
@@ -52,7 +53,7 @@ def extract(
 def extract(
     page: Page, client: ModelClient | None, steplog: StepLog, instruction: str | None = ...,
     schema: None = ..., scope: str | None = ..., *, chunk_tokens: int = ...,
-    recorder: StepRecorder | None = ...,
+    recorder: StepRecorder | None = ..., vision_mode: VisionMode = ...,
 ) -> str: ...
 
 
@@ -66,6 +67,7 @@ def extract(
     *,
     chunk_tokens: int = CHUNK_TOKENS,
     recorder: StepRecorder | None = None,
+    vision_mode: VisionMode = "fallback",
     waiting: Waiting | None = None,
 ) -> BaseModel | str:
     """A `schema` instance; text without a schema; the page text without either.
@@ -73,7 +75,8 @@ def extract(
     `scope` is a selector limiting the snapshot to part of the page. With a `recorder`,
     the step follows the recorded-step protocol (steps.py): a recording read again from
     the page replaces the model call. With `waiting`, an empty answer is asked again on
-    each page change until its timeout.
+    each page change until its timeout. With `vision_mode` "always", or "fallback" on a view
+    that is mostly canvas/SVG, the model reads a marked screenshot too (vision.py).
     """
     settle(page)
     label = instruction or (f"{schema.__name__} from the page" if schema else "the page text")
@@ -85,12 +88,21 @@ def extract(
         wanted = schema or ExtractedText
         asked_for = instruction or prompts.EXTRACT_ALL
 
+        by_sight = vision_mode == "always" or (
+            vision_mode == "fallback" and vision.mostly_visual(page, scope)
+        )
+
         def ask() -> BaseModel:
             page_snapshot = snapshot(page, scope)  # a fresh one each time it is asked
-            return _ask(client, steplog, instruction, wanted, page_snapshot, chunk_tokens, event)
+            seen = vision.look(page, page_snapshot, scope, steplog.secrets) if by_sight else None
+            return _ask(
+                client, steplog, instruction, wanted, page_snapshot, chunk_tokens, event, seen
+            )
 
         def step(ask: Callable[[], BaseModel]) -> BaseModel:
-            return recorder.extract(asked_for, wanted, scope, event, ask) if recorder else ask()
+            if recorder is None:
+                return ask()
+            return recorder.extract(asked_for, wanted, scope, event, ask, by_sight)
 
         # An empty answer may be a page still loading: asked again when the page changes.
         value = (waiting or Waiting(page, 0)).answered(
@@ -108,8 +120,10 @@ def _ask(
     page_snapshot: Snapshot,
     chunk_tokens: int,
     event: StepEvent,
+    seen: Look | None = None,
 ) -> T:
-    """The model's answer, in parts when the snapshot is over `chunk_tokens`."""
+    """The model's answer, in parts when the snapshot is over `chunk_tokens`; with `seen`,
+    each part shows the model that screenshot too."""
     parts = split(page_snapshot.text, chunk_tokens)
     asked = model_schema(wanted, partial=len(parts) > 1)
     merged: Any = None
@@ -117,6 +131,8 @@ def _ask(
         messages = prompts.extract_messages(
             instruction, page_snapshot.url, part, number, len(parts)
         )
+        if seen is not None:
+            messages = prompts.with_screenshot(messages, seen.caption, seen.image, pointing=False)
         try:
             answer = prompts.ask_checked(
                 client,

@@ -220,7 +220,7 @@ def ai_page(
     ai_usage.begin_test(request.node.nodeid, _test_budget(request.node))
     try:
         yield AIPage(page, client, steplog=steplog, base_url=base_url, resolver=resolver,
-                     evaluator=evaluator, recorder=recorder,
+                     evaluator=evaluator, recorder=recorder, vision=ai_settings.vision,
                      wait_timeout=ai_settings.wait_timeout,
                      prompt_budget=ai_settings.prompt_budget)
     finally:

@@ -322,12 +322,20 @@ class ModelClient(ABC):
         purpose: str,
         answered: list[CallUsage],
     ) -> _Answer:
-        return self._call_with(lambda: self._send(messages, schema, max_tokens), purpose, answered)
+        images = [image for message in messages for image in message.images]
+        return self._call_with(
+            lambda: self._send(messages, schema, max_tokens), purpose, answered, images
+        )
 
     def _call_with(
-        self, send: Callable[[], _Answer], purpose: str, answered: list[CallUsage]
+        self,
+        send: Callable[[], _Answer],
+        purpose: str,
+        answered: list[CallUsage],
+        images: Sequence[bytes] = (),
     ) -> _Answer:
-        """One answer: budget check, bounded retries, usage recorded (also in `answered`)."""
+        """One answer: budget check, bounded retries, usage recorded (also in `answered`,
+        with the number and pixels of the `images` sent)."""
         if self.ledger is not None:
             self.ledger.check_budget()
         started = time.monotonic()
@@ -368,6 +376,8 @@ class ModelClient(ABC):
                 self.config.model, answer.input_tokens, answer.output_tokens, answer.cached_tokens
             ),
             retries=retries,
+            images=len(images),
+            image_pixels=sum(_pixels(image) for image in images),
         )
         answered.append(usage)
         if self.ledger is not None:
@@ -994,6 +1004,20 @@ def _retry_after(exc: Exception) -> float | None:
         return float(value) if value is not None else None
     except ValueError:
         return None  # an HTTP date; our own backoff will do
+
+
+def _pixels(image: bytes) -> int:
+    """Width x height of a PNG or JPEG (0 when neither), read from its header."""
+    if image.startswith(b"\x89PNG") and len(image) >= 24:
+        return int.from_bytes(image[16:20], "big") * int.from_bytes(image[20:24], "big")
+    at = 2
+    while image.startswith(b"\xff\xd8") and at + 9 < len(image) and image[at] == 0xFF:
+        marker, length = image[at + 1], int.from_bytes(image[at + 2 : at + 4], "big")
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):  # a frame header
+            height = int.from_bytes(image[at + 5 : at + 7], "big")
+            return height * int.from_bytes(image[at + 7 : at + 9], "big")
+        at += 2 + length
+    return 0
 
 
 def _media_type(image: bytes) -> str:

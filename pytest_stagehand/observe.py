@@ -8,15 +8,16 @@ from typing import TYPE_CHECKING
 
 from playwright.sync_api import Page
 
-from . import prompts
+from . import prompts, vision
 from .actions import Action, action_for, settle
 from .chunks import DEFAULT_BUDGET, parts_for
 from .errors import InvalidModelChoice
 from .events import StepEvent, StepLog
 from .heal import context_of, unique_first
 from .llm import Message, ModelClient
-from .prompts import ChoiceProblem, Observation
+from .prompts import ChoiceProblem, Observation, VisionObservation
 from .snapshot import Snapshot, snapshot
+from .vision import Look, VisionMode
 from .waiting import Waiting
 
 if TYPE_CHECKING:
@@ -33,6 +34,7 @@ def observe(
     recorder: StepRecorder | None = None,
     waiting: Waiting | None = None,
     prompt_budget: int = DEFAULT_BUDGET,
+    vision_mode: VisionMode = "fallback",
 ) -> list[Action]:
     """Elements matching `instruction` (or the page's main interactive ones), best first.
 
@@ -41,14 +43,18 @@ def observe(
     and verified replace the model call. A page larger than `prompt_budget` tokens is
     shown in parts, the most relevant first (chunks.py); the next part only when the
     model found nothing in the one before. With `waiting`, finding nothing is asked again
-    on each page change until its timeout.
+    on each page change until its timeout. `vision_mode`: when the model is shown a marked
+    screenshot (vision.py); "fallback" when it lists nothing from the text, or the view is
+    mostly canvas/SVG.
     """
     settle(page)
     asked_for = instruction or prompts.OBSERVE_ALL
     with steplog.step("observe", asked_for, page.url) as event:
 
         def ask() -> list[Action]:
-            return _ask(page, client, steplog, instruction, scope, event, prompt_budget)
+            return _ask(
+                page, client, steplog, instruction, scope, event, prompt_budget, vision_mode
+            )
 
         def step(ask: Callable[[], list[Action]]) -> list[Action]:
             return recorder.observe(asked_for, scope, event, ask) if recorder else ask()
@@ -68,6 +74,7 @@ def _ask(
     scope: str | None,
     event: StepEvent,
     prompt_budget: int,
+    vision_mode: VisionMode = "fallback",
 ) -> list[Action]:
     """The model's answer, each element noted as found now (it replays verified like act's).
     A large page is asked about part by part until a part holds matches (chunks.py)."""
@@ -77,8 +84,13 @@ def _ask(
         return prompts.observe_messages(instruction, page_snapshot.url, text, part)
 
     asked_for = instruction or prompts.OBSERVE_ALL
+    parts = list(parts_for(page_snapshot.text, asked_for, prompt_budget, messages))
+    by_sight = vision_mode == "always" or (
+        vision_mode == "fallback" and vision.mostly_visual(page, scope)
+    )
+    actions: list[Action] = []
     try:
-        for part in parts_for(page_snapshot.text, asked_for, prompt_budget, messages):
+        for part in [] if by_sight else parts:
             note = prompts.part_note(part.number, part.count, prompts.NOT_FOUND_OBSERVE)
             actions = prompts.ask_checked(
                 client,
@@ -90,6 +102,16 @@ def _ask(
             )
             if actions:
                 break
+        if not actions and vision_mode != "off":  # the most relevant part, and a screenshot
+            seen = vision.look(page, page_snapshot, scope, steplog.secrets)
+            actions = prompts.ask_checked(
+                client,
+                prompts.with_screenshot(messages(parts[0].text), seen.caption, seen.image),
+                VisionObservation,
+                lambda answer: _actions(page_snapshot, answer, None, page, seen),
+                event=event,
+                steplog=steplog,
+            )
     except ChoiceProblem as exc:
         raise InvalidModelChoice(
             f"The model's answer to observe {instruction!r} on {page_snapshot.url} cannot "
@@ -101,17 +123,34 @@ def _ask(
 
 
 def _actions(
-    page_snapshot: Snapshot, answer: Observation, shown: frozenset[str] | None
+    page_snapshot: Snapshot,
+    answer: Observation | VisionObservation,
+    shown: frozenset[str] | None,
+    page: Page | None = None,
+    seen: Look | None = None,
 ) -> list[Action]:
+    """The answer's elements as Actions (`shown`: the ids the model was shown, when not
+    all); with `seen`, an element may be a point on that screenshot (vision.action_at),
+    and what was chosen by sight keeps its look."""
     actions = []
     for index, found in enumerate(answer.elements):
+        point = getattr(found, "point", None)
         try:
-            actions.append(
-                action_for(
+            if page is not None and seen is not None and found.element_id is None:
+                if point is None or len(point) != 2:
+                    raise ChoiceProblem("give an element_id, or a point [x, y].")
+                action, _ = vision.action_at(
+                    page, page_snapshot, seen, (point[0], point[1]), found.method,
+                    found.arguments, found.description,
+                )
+            else:
+                action = action_for(
                     page_snapshot, found.element_id, found.method, found.arguments,
                     found.description, shown,
                 )
-            )
+            if page is not None and seen is not None:
+                action = vision.by_its_look(page, action)
+            actions.append(action)
         except ChoiceProblem as exc:
             raise ChoiceProblem(f"elements[{index}]: {exc}") from None
     return actions

@@ -24,6 +24,7 @@ from .extract import extract
 from .llm import ModelClient
 from .observe import observe
 from .replay import RecordingResolver, StepRecorder
+from .vision import VisionMode, vision_mode
 from .waiting import DEFAULT_TIMEOUT_MS, Waiting, WaitingResolver
 
 T = TypeVar("T", bound=BaseModel)
@@ -52,6 +53,7 @@ class AIPage:
         resolver: Resolver | None = None,
         evaluator: Evaluator | None = None,
         recorder: StepRecorder | None = None,
+        vision: VisionMode = "fallback",
         wait_timeout: float = DEFAULT_TIMEOUT_MS,
         prompt_budget: int = DEFAULT_BUDGET,
     ) -> None:
@@ -65,6 +67,7 @@ class AIPage:
             page, client, self.steplog, prompt_budget=prompt_budget
         )
         self.recorder = recorder  # recordings of extract and observe, when there are any
+        self.vision = vision  # when steps show the model a marked screenshot (--ai-vision)
         self.wait_timeout = wait_timeout
         watch_network(page)  # from now on, so settling sees the requests goto starts
 
@@ -139,54 +142,62 @@ class AIPage:
         *,
         secret_fields: Mapping[str, Sequence[str]] | None = None,
         settled: bool = False,
+        vision: bool | str | None = None,
     ) -> ActResult:
         """Do what `step` says: an instruction, or an Action (from observe or a result),
         which runs with no model. `%name%` in the instruction stands for
         `variables[name]`; the model sees only the name. `timeout` (ms) is how long the
         step waits for its element to appear, and the action's own Playwright timeout.
         `secret_fields` limits, per variable, the fields its value may be typed into (the
-        agent passes it; by default the instruction names the field).
+        agent passes it; by default the instruction names the field). `vision`: show the
+        model a marked screenshot (True), never (False), or a mode; None: --ai-vision.
 
         Like a Playwright action, act returns without waiting for the page's reaction
         (only for a navigation or requests it started): the next step settles the page
         before reading it, and `expect` waits. `settled=True` also waits until the page
         has settled (no open requests, a quiet DOM), for plain reads that do not wait."""
+        mode = vision_mode(vision, self.vision)
         resolver = WaitingResolver(self.resolver, self.waiting(timeout))
         with self.open_page(f"act({step!r})"):
             return act(
                 self.page, resolver, self.steplog, step, variables, timeout, secret_fields,
-                settled=settled,
+                mode, settled=settled,
             )
 
     def observe(
         self, instruction: str | None = None, scope: str | None = None, *,
         timeout: float | None = None,
+        vision: bool | str | None = None,
     ) -> list[Action]:
         """Elements matching `instruction` (or the main interactive ones) as replayable
-        Actions; waits up to `timeout` ms for any to appear."""
+        Actions; waits up to `timeout` ms for any to appear. `vision` as for act."""
+        mode = vision_mode(vision, self.vision)
         with self.open_page(f"observe({instruction!r})"):
             return observe(
                 self.page, self.client, self.steplog, instruction, scope,
                 recorder=self.recorder, prompt_budget=self.prompt_budget,
-                waiting=self.waiting(timeout),
+                waiting=self.waiting(timeout), vision_mode=mode,
             )
 
     @overload
     def extract(
         self, instruction: str | None, schema: type[T], scope: str | None = None, *,
         timeout: float | None = None,
+        vision: bool | str | None = None,
     ) -> T: ...
 
     @overload
     def extract(
         self, instruction: str | None, schema: type[D], scope: str | None = None, *,
         timeout: float | None = None,
+        vision: bool | str | None = None,
     ) -> D: ...
 
     @overload
     def extract(
         self, instruction: str | None = None, schema: None = None, scope: str | None = None, *,
         timeout: float | None = None,
+        vision: bool | str | None = None,
     ) -> str: ...
 
     def extract(
@@ -196,17 +207,21 @@ class AIPage:
         scope: str | None = None,
         *,
         timeout: float | None = None,
+        vision: bool | str | None = None,
     ) -> Any:
         """A validated `schema` instance; text without a schema; the page text without either.
 
         `schema` is a pydantic model class; a dataclass or TypedDict is converted (and the
         answer given back as one), and a model instance stands for its class. An empty
-        answer is asked again on each page change for up to `timeout` ms."""
+        answer is asked again on each page change for up to `timeout` ms. `vision`: read a
+        screenshot of the page (or of `scope`) too (True), never (False), or a mode; None:
+        --ai-vision, whose "fallback" reads one where the view is mostly canvas/SVG."""
         model, give_back = (None, None) if schema is None else _as_model(schema)
+        mode = vision_mode(vision, self.vision)
         with self.open_page(f"extract({instruction!r})"):
             value = extract(
                 self.page, self.client, self.steplog, instruction, model, scope,
-                recorder=self.recorder, waiting=self.waiting(timeout),
+                recorder=self.recorder, waiting=self.waiting(timeout), vision_mode=mode,
             )
         return give_back(value) if give_back is not None else value
 

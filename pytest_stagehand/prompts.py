@@ -737,6 +737,59 @@ def agent_messages(
 # --- end of agent section -------------------------------------------------------------------
 
 
+# --- vision (issue 17): a screenshot with the snapshot's elements marked -------------------
+
+VISION_NOTE = """\
+A screenshot of the page is attached. The elements of the snapshot are outlined on it and
+labelled with their ids. Use it for what the snapshot cannot show: drawings on a canvas,
+charts, maps, icons without names. {caption}"""
+
+VISION_POINTING = """\
+To act on a labelled element, give its id as element_id. Only where no labelled element
+fits (a bar of a chart drawn on a canvas, a spot on a map), give element_id null and point
+[x, y], the pixel of the screenshot to act at; else point null."""
+
+
+class VisionActChoice(ActChoice):
+    """An act answer that may name a point on the screenshot instead of an element."""
+
+    point: list[float] | None = Field(
+        default=None, description="[x, y] in screenshot pixels when element_id is null; else null"
+    )
+
+
+class VisionObservedElement(ObservedElement):
+    element_id: str | None = Field(  # type: ignore[assignment]
+        description="id of a labelled element, e.g. e12; null when giving a point"
+    )
+    point: list[float] | None = Field(
+        default=None, description="[x, y] in screenshot pixels when element_id is null; else null"
+    )
+
+
+class VisionObservation(BaseModel):
+    elements: list[VisionObservedElement]
+
+
+def with_screenshot(
+    messages: Sequence[Message], caption: str, image: bytes, *, pointing: bool = True
+) -> list[Message]:
+    """The same request, shown a marked screenshot too: the note goes into the system
+    prompt, the image with the last user message. `pointing`: the answer may be a point."""
+    note = VISION_NOTE.format(caption=caption) + (f"\n{VISION_POINTING}" if pointing else "")
+    shown = list(messages)
+    if shown and shown[0].role == "system":
+        shown[0] = Message("system", f"{shown[0].text}\n\n{note}")
+    else:
+        shown.insert(0, Message("system", note))
+    last = shown[-1]
+    shown[-1] = Message(last.role, last.text, (*last.images, image))
+    return shown
+
+
+# --- end of vision section -----------------------------------------------------------------
+
+
 # --- bounded prompts (issue 16): a large page shown in parts ---------------------------------
 # chunks.py picks the parts; each prompt says which part it shows and how to say that the
 # answer is not in it, so the next part is sent.

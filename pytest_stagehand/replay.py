@@ -32,6 +32,7 @@ from .heal import SAME_CONTEXT, Identity, context_of, describe_recorded, differe
 from .readback import ground, reread, unreadable_fields
 from .snapshot import frame_scope, inspect, origin_of, snapshot
 from .steps import RecordedStep, RecordedSteps, Replayed, Stale
+from .vision import look_signature, same_look
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -57,6 +58,7 @@ def recorded_action(action: Action, steplog: StepLog) -> RecordedAction:
         description=action.description,
         element=element,
         via=action.via,
+        point=action.point,
     )
 
 
@@ -79,7 +81,9 @@ def resolved_action(
     Returns the action to perform, the element to record from now on, and the heal.
     Raises HealFailed when the element is not found safely.
     """
-    action = Action(recorded.method, tuple(recorded.arguments), recorded.description)
+    action = Action(
+        recorded.method, tuple(recorded.arguments), recorded.description, point=recorded.point
+    )
     if recorded.element is None:
         return action, None, None
     typed = {name for argument in recorded.arguments for name in VARIABLE.findall(argument)}
@@ -253,8 +257,12 @@ class StepRecorder(RecordedSteps):
         scope: str | None,
         event: StepEvent,
         ask: Callable[[], T],
+        by_sight: bool = False,
     ) -> T:
-        return self.run(ExtractStep(self, instruction, schema, scope, event, ask), event)
+        """`by_sight`: the model reads a screenshot; the answer is recorded with the look of
+        what it read, and replays while it looks the same (vision.py)."""
+        step = ExtractStep(self, instruction, schema, scope, event, ask, by_sight)
+        return self.run(step, event)
 
     def observe(
         self,
@@ -288,11 +296,16 @@ class ExtractStep(RecordedStep[T]):
     scope: str | None
     event: StepEvent
     asked: Callable[[], T]
+    by_sight: bool = False
 
     def replay(self, recording: Recording) -> Replayed[T]:
         page, steplog, data = self.steps.page, self.steps.steplog, recording.data
         if data.get("schema") != schema_id(self.schema):
             raise self._stale(f"the schema {self.schema.__name__} changed since it was recorded")
+        if "look" in data:  # read from a screenshot: replayed while it looks the same
+            if not same_look(data["look"], look_signature(page, self.scope)):
+                raise self._stale("what it was read from on a screenshot looks different now")
+            return Replayed(self.schema.model_validate(data["value"]))
         if "reads" not in data:
             raise self._stale("it was recorded before extracts were read again from the page")
         if unreadable := list(unreadable_fields(data["reads"])):
@@ -325,17 +338,20 @@ class ExtractStep(RecordedStep[T]):
         return self.asked()
 
     def record(self, key: StepKey, value: T) -> Recording:
-        """The answer with where each value of it is shown (readback.ground)."""
+        """The answer with where each value of it is shown (readback.ground), or, read from
+        a screenshot, with the look of what it was read from (vision.py)."""
         page, steplog = self.steps.page, self.steps.steplog
-        # The model saw variable values as %name%: the page shows the values themselves.
-        plan = ground(page, _filled(value.model_dump(mode="json"), steplog.variables))
         # Page text may echo a variable's value: it is recorded as its %name% placeholder.
         # Links on the page's own origin are recorded as %origin%/..., so they follow the
         # app from a test server's random port, or from staging to production.
         shown = steplog.mask(value.model_dump_json())
         if origin := origin_of(page.url):
             shown = shown.replace(origin, ORIGIN)
-        data = {"schema": schema_id(self.schema), "value": json.loads(shown), "reads": plan}
+        data: dict[str, Any] = {"schema": schema_id(self.schema), "value": json.loads(shown)}
+        if self.by_sight:
+            data["look"] = look_signature(page, self.scope)
+        else:  # the model saw variable values as %name%: the page shows the values
+            data["reads"] = ground(page, _filled(value.model_dump(mode="json"), steplog.variables))
         return Recording.of(key, data=data)
 
     def summary(self, recording: Recording) -> str:

@@ -21,6 +21,8 @@ CACHE_MODES: tuple[str, ...] = ("auto", "offline", "refresh", "off")
 SCREENSHOT_MODES: tuple[str, ...] = ("off", "on-failure", "every-step")
 JudgeInputs = Literal["auto", "both"]  # evaluator (issue 6)
 JUDGE_INPUTS: tuple[str, ...] = ("auto", "both")
+VisionMode = Literal["fallback", "off", "always"]  # vision (issue 17)
+VISION_MODES: tuple[str, ...] = ("fallback", "off", "always")
 AgentMode = Literal["dom", "cua"]  # computer-use agents (issue 17)
 AGENT_MODES: tuple[str, ...] = ("dom", "cua")
 
@@ -275,6 +277,14 @@ OPTIONS: tuple[Option, ...] = (
         "screenshot instead for visual claims or screenshot=True) or both (the page text "
         "and a screenshot, every time).",
     ),
+    # vision (issue 17)
+    Option(
+        "vision", "--ai-vision", "ai_vision", "STAGEHAND_VISION", _choice(VISION_MODES),
+        "fallback",
+        "When act, observe and extract show the model a screenshot with the page's elements "
+        "marked: fallback (when the page text gives it nothing that fits, or the view is "
+        "mostly canvas/SVG), always, or off. Per step: vision=True/False/mode.",
+    ),
 )
 OPTIONS_BY_NAME = {option.name: option for option in OPTIONS}
 
@@ -308,6 +318,7 @@ class Settings:
     cdp_url: str | None = None
     shard: tuple[int, int] | None = None
     judge_inputs: JudgeInputs = "auto"  # evaluator (issue 6)
+    vision: VisionMode = "fallback"  # vision (issue 17)
 
     @property
     def may_call_model(self) -> bool:

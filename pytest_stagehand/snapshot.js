@@ -18,23 +18,11 @@
     return s;
   };
   const parentOf = (el) => el.parentElement || (el.parentNode && el.parentNode.host) || null;
-  // Attributes read once per element into a plain object: DOM calls dominate the cost of a walk.
-  const attributeCache = new Map();
-  const NO_ATTRIBUTES = Object.freeze(Object.create(null));
-  const attr = (el, name) => {
-    let attrs = attributeCache.get(el);
-    if (!attrs) {
-      attrs = NO_ATTRIBUTES;
-      if (el.hasAttributes()) {
-        attrs = Object.create(null);
-        for (const a of el.attributes) attrs[a.name] = a.value;
-      }
-      attributeCache.set(el, attrs);
-    }
-    const value = attrs[name];
-    return value === undefined ? null : value;
-  };
-  const collapse = (s) => s.replace(/[\u200b\u00ad]/g, "").replace(/\s+/g, " ").trim();
+  // getAttribute reads a string without creating Attr nodes: cheaper than caching `attributes`.
+  const attr = (el, name) => el.getAttribute(name);
+  const COLLAPSED = /^(?:\S+ )*\S+$/;  // already one space between words: most names and labels
+  const collapse = (s) => COLLAPSED.test(s) && !/[\u200b\u00ad]/.test(s) ? s
+    : s.replace(/[\u200b\u00ad]/g, "").replace(/\s+/g, " ").trim();
   const NONE = Object.freeze([]);
   const idRefs = (el, name) => {
     const value = attr(el, name);
@@ -578,17 +566,16 @@
     // The walk has just checked what name computation would check again on the way up.
     chainCache.set(el, false);
     if (visible && !contents) hiddenCache.set(el, false);
-    let zero = false;
-    if (!contents) {
-      const rect = el.getBoundingClientRect();
-      zero = !(rect.width > 0 && rect.height > 0);
-    }
-    const childTextVisible = visible && !(zero && style.overflow !== "visible");
+    // Layout is read only where it decides something: a box that clips its text, an iframe,
+    // and a would-be line with no lines under it (a zero-size control is left out).
+    let zero = contents ? false : undefined;
+    const zeroSize = () => zero === undefined ? (zero = isZeroSize(el)) : zero;
+    const childTextVisible = visible && (contents || style.overflow === "visible" || !zeroSize());
     const role = outlineRole(el);
     const block = !contents && style.display !== "inline";
 
     if (role === "iframe") {
-      if (!visible || zero) return;
+      if (!visible || zeroSize()) return;
       const line = { el, role, items: [], frame: frameElements.indexOf(el) };
       lineOf.set(el, line);
       lineCount++;
@@ -627,6 +614,10 @@
     lineCount++;
     out.push(line);
   }
+  const isZeroSize = (el) => {
+    const rect = el.getBoundingClientRect();
+    return !(rect.width > 0 && rect.height > 0);
+  };
   const isLine = (item) => !!item && typeof item === "object" && !item.leaf;
   const hasControl = (item) => isLine(item) && (item.control || item.items.some(hasControl));
 
@@ -645,12 +636,24 @@
   // Generic elements that behave as controls: handlers, focusability, a pointer cursor, editing.
   function isClickable(el, tag, style) {
     if (tag === "label" || tag === "body" || tag === "html") return false;
-    if (tag === "summary" || attr(el, "onclick") !== null || isEditingHost(el)) return true;
+    if (tag === "summary" || el.onclick || isEditingHost(el) || frameworkClick(el)) return true;
     const tabindex = attr(el, "tabindex");
     if (tabindex !== null && Number(tabindex) >= 0 && !["iframe", "textarea"].includes(tag)) return true;
     if (style.cursor !== "pointer") return false;
     const parent = parentOf(el);
     return !parent || styleOf(parent).cursor !== "pointer";
+  }
+
+  // Click handlers a framework keeps on the element itself: React's props, Vue 3's
+  // invokers, Angular's zone.js listeners. (addEventListener leaves no trace a page can read.)
+  function frameworkClick(el) {
+    for (const key of Object.keys(el)) {
+      const value = el[key];
+      if (key.startsWith("__reactProps$")) { if (value && (value.onClick || value.onMouseDown)) return true; }
+      else if (key === "_vei") { if (value && (value.onClick || value.onMousedown)) return true; }
+      else if (key.startsWith("__zone_symbol__click") || key.startsWith("__zone_symbol__mousedown")) return true;
+    }
+    return false;
   }
 
   function walkChildren(el, out, textVisible) {
@@ -683,7 +686,7 @@
 
   // ---------------------------------------------------------------- rendering
 
-  const quote = (s) => `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+  const quote = (s) => /["\\]/.test(s) ? `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"` : `"${s}"`;
   const absoluteHref = (el) => {
     if (typeof el.href === "string") return el.href;  // <a> and <area> resolve it themselves
     const raw = attr(el, "href");
@@ -760,6 +763,50 @@
       !(text === parentName || repeatsName(text, parts[i - 1]) || repeatsName(text, parts[i + 1]));
   });
 
+  // ---------------------------------------------------------------- unnamed controls
+  // A control with no accessible name (an icon link, a clickable <div>) is described by what
+  // it has: its title, its icon's file name, the words of its id and classes, else the named
+  // line before it, so that a model can choose it. The icon is part of its fingerprint too,
+  // so that a replay can tell it from another icon in its place.
+  const NOISE_WORDS = new Set(("icon icons ico btn button link div span svg img image fa fas far fab " +
+    "bi glyph glyphicon material symbols outlined js is has active wrapper wrap container inner outer " +
+    "item el component ui control ctrl the and of").split(" "));
+  const wordsOf = (text) => (text || "").replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase()
+    .split(/[^a-z]+/).filter((w) => w.length > 1 && !NOISE_WORDS.has(w));
+  // The file (or sprite fragment) name of the element's icon: its own or a descendant's
+  // background image, <img src> or SVG <use href>; "" when it has none or an inline one.
+  function iconOf(el) {
+    const candidates = [el];
+    for (const e of el.querySelectorAll("*")) { if (candidates.push(e) > 6) break; }
+    for (const e of candidates) {
+      const image = /url\("?([^")]*)"?\)/.exec(styleOf(e).backgroundImage);
+      const source = image ? image[1] : e.localName === "img" ? attr(e, "src")
+        : e.localName === "use" ? attr(e, "href") || attr(e, "xlink:href") : null;
+      if (!source || source.startsWith("data:")) continue;
+      const fragment = source.includes("#") ? source.slice(source.lastIndexOf("#") + 1) : "";
+      const file = source.split(/[?#]/)[0].split("/").pop().replace(/\.\w+$/, "");
+      // Words only: "icon-cart.3f9a2c.svg" and "cart@2x.png" are both the cart.
+      const words = wordsOf(fragment || file).filter((w) => !/^[a-f]{6,}$/.test(w));
+      if (words.length) return words.join(" ");
+    }
+    return "";
+  }
+  let lastNamed = "";  // the name or text of the last named line rendered: a neighbour to go by
+  function hintOf(el) {
+    const parts = [];
+    const title = attr(el, "title") || attr(el, "data-tooltip") || attr(el, "data-title");
+    if (title && title.trim()) parts.push(collapse(title));
+    const icon = iconOf(el);
+    if (icon) parts.push(`icon ${icon}`);
+    const words = new Set([...wordsOf(attr(el, "id")), ...wordsOf(attr(el, "class")), ...wordsOf(attr(el, "name"))]);
+    if (words.size) parts.push([...words].slice(0, 6).join(" "));
+    // The line before says where it is, when nothing else does; not always: the line
+    // before a list's checkbox is the item above, not the one the checkbox belongs to.
+    if (lastNamed && !parts.length) parts.push(`after ${lastNamed}`);
+    return parts.join("; ");
+  }
+
+  const WRAPPERS = new Set(["listitem", "cell", "paragraph"]);
   function render(line, depth) {
     const { el, role } = line;
     const name = line.nativeOption ? shownNameOf(line) : nameOf(el).text;
@@ -774,18 +821,29 @@
     const suffix = parts.length === 1 && typeof parts[0] === "string" ? parts[0] : "";
     const outline = line.nativeOption ? line.control
       : line.control || !!shownName || !!suffix || (LIVE_REGIONS.has(role) && parts.length > 0);
+    // A list item or table cell around a single control adds a line and says nothing.
+    const wrapper = WRAPPERS.has(role) && !outline && !suffix && parts.length === 1 && isLine(parts[0]);
+    if (wrapper && !stateText(states)) { render(parts[0], depth); return; }
     const index = outline ? outlined.length : -1;
     if (outline) outlined.push({ el, role, name, states, href });
     let body = role + (shownName ? ` ${quote(shownName)}` : "") + stateText(states);
+    if (line.control && !name && !suffix && !line.nativeOption) {
+      const hint = hintOf(el);
+      if (hint) body += ` hint=${quote(hint)}`;
+    }
     if (href && role === "link") body += ` -> ${shortHref(href)}`;
     if (suffix) body += `: ${suffix}`;
+    if (shownName || suffix) lastNamed = (shownName || suffix).slice(0, 40);
     lines.push([depth, index, body, line.frame === undefined ? -1 : line.frame]);
     if (!suffix) renderParts(parts, depth + 1);
   }
   function renderParts(parts, depth) {
     for (const part of parts) {
-      if (typeof part === "string") lines.push([depth, -1, `text ${quote(part)}`, -1]);
-      else if (part.leaf) {
+      if (typeof part === "string") {
+        lines.push([depth, -1, `text ${quote(part)}`, -1]);
+        lastNamed = part.slice(0, 40);
+      } else if (part.leaf) {
+        lastNamed = part.text.slice(0, 40);
         lines.push([depth, outlined.length, `text ${quote(part.text)}`, -1]);
         outlined.push({ el: part.leaf, role: "generic", name: "", states: {}, href: null });
       } else render(part, depth);
@@ -944,20 +1002,23 @@
     (el.localName === "input" && ["button", "submit", "reset"].includes(el.type));
   function attributesOf(el) {
     const attributes = {};
-    for (const { name, value } of el.attributes) {
-      if (STABLE_ATTRS.has(name) && (name !== "value" || VALUE_IS_LABEL(el))) attributes[name] = value;
+    for (const name of el.getAttributeNames()) {
+      if (STABLE_ATTRS.has(name) && (name !== "value" || VALUE_IS_LABEL(el))) attributes[name] = el.getAttribute(name);
     }
     return attributes;
   }
 
-  // [row, tag, role, name, states, href, text, id, classes, attributes, test id attribute,
+  // [row, tag, role, name, states, href, text (null: the name), id, classes, attributes, test id attribute,
   //  test id, test id unique, label, own text, exact selector]
   function describe({ el, role, name, states, href }) {
     const row = rowIndex(el);
+    const attributes = attributesOf(el);
+    const icon = !name && el.localName !== "select" && !FORM_FIELDS.has(el.localName) ? iconOf(el) : "";
+    if (icon) attributes.icon = icon;
     const testId = testIdOf(el) || ["", ""];
     const text = FORM_FIELDS.has(el.localName) ? "" : collapse(el.textContent.slice(0, 2000)).slice(0, 120);
-    return [row, el.localName, role, name, states, href, text, attr(el, "id") || "", attr(el, "class") || "",
-      attributesOf(el), testId[0], testId[1], testId[0] && countOf(...testId) === 1 ? 1 : 0, labelTextOf(el),
+    return [row, el.localName, role, name, states, href, text === name ? null : text, attr(el, "id") || "", attr(el, "class") || "",
+      attributes, testId[0], testId[1], testId[0] && countOf(...testId) === 1 ? 1 : 0, labelTextOf(el),
       ownText(el, name) ? 1 : 0, exactSelector(el, row)];
   }
 

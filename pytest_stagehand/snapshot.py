@@ -31,7 +31,7 @@ from __future__ import annotations
 import contextlib
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -146,7 +146,7 @@ class Snapshot:
     url: str
     title: str
     text: str
-    elements: dict[str, ElementRef]
+    elements: Mapping[str, ElementRef]  # built on first access: see _Elements
     tokens: int
 
     def element(self, element_id: str) -> ElementRef | None:
@@ -230,7 +230,7 @@ class _Builder:
     def __init__(self, origin: str) -> None:
         self.origin = origin
         self.lines: list[str] = []
-        self.elements: dict[str, ElementRef] = {}
+        self.elements = _Elements()
 
     def add_frame(
         self,
@@ -252,16 +252,15 @@ class _Builder:
                     handle.dispose()
         data = json.loads(raw)
         ancestry = _Ancestry(data["rows"])
-        iframes = {child: exact or ancestry.css[row] for child, row, exact in data["frames"]}
+        iframes = {child: exact or ancestry.css(row) for child, row, exact in data["frames"]}
         for line_depth, index, body, child in data["lines"]:
             indent = "  " * (depth + line_depth)
             if index < 0:
                 self.lines.append(indent + body)
             else:
-                record = _Record(*data["elements"][index])
-                ref = _element_ref(f"e{len(self.elements) + 1}", record, ancestry, frame_path)
-                self.elements[ref.id] = ref
-                self.lines.append(f"{indent}[{ref.id}] {body}")
+                element_id = f"e{len(self.elements) + 1}"
+                self.elements.add(element_id, data["elements"][index], ancestry, frame_path)
+                self.lines.append(f"{indent}[{element_id}] {body}")
             if child >= 0:
                 # A frame that navigates or goes away mid-snapshot is shown empty.
                 with contextlib.suppress(PlaywrightError):
@@ -273,20 +272,75 @@ class _Builder:
 class _Ancestry:
     """snapshot.js's shared table of ancestors, expanded into CSS paths, XPaths and paths.
 
-    Rows are `[parent row, css step, anchor, path item, xpath-able]`, parents first.
+    Rows are `[parent row, css step, anchor, path item, xpath-able]`, parents first. A row is
+    expanded when an element that needs it is, so a large page costs only what is used.
     """
 
     def __init__(self, rows: list[list[Any]]) -> None:
-        self.css: list[str] = []
-        self.xpath: list[str | None] = []
-        self.path: list[tuple[str, ...]] = []
-        for parent, step, anchor, _, xpathable in rows:
-            up = parent >= 0
-            self.css.append(anchor or f"{self.css[parent]} > {step}")
-            tag, _, nth = step.partition(":nth-of-type(")  # "td:nth-of-type(2)" -> "td[2]"
-            xstep = f"{tag}[{nth[:-1]}]" if nth else tag
-            self.xpath.append(f"{self.xpath[parent] if up else ''}/{xstep}" if xpathable else None)
-            self.path.append((*self.path[parent], rows[parent][3]) if up else ())
+        self.rows = rows
+        self._css: dict[int, str] = {}
+        self._xpath: dict[int, str | None] = {}
+        self._path: dict[int, tuple[str, ...]] = {}
+
+    def css(self, row: int) -> str:
+        return self._expanded(self._css, row, self._css_step)
+
+    def xpath(self, row: int) -> str | None:
+        return self._expanded(self._xpath, row, self._xpath_step)
+
+    def path(self, row: int) -> tuple[str, ...]:
+        return self._expanded(self._path, row, self._path_step)
+
+    def _expanded(self, memo: dict[int, Any], row: int, step: Any) -> Any:
+        """memo[row], computing the rows above it first (a loop: pages can be deep)."""
+        chain = []
+        while row >= 0 and row not in memo:
+            chain.append(row)
+            row = self.rows[row][0]
+        for below in reversed(chain):
+            parent = self.rows[below][0]
+            memo[below] = step(below, memo[parent] if parent >= 0 else None)
+        return memo[chain[0]] if chain else memo[row]
+
+    def _css_step(self, row: int, up: str | None) -> str:
+        _, step, anchor, _, _ = self.rows[row]
+        return anchor or f"{up} > {step}"
+
+    def _xpath_step(self, row: int, up: str | None) -> str | None:
+        _, step, _, _, xpathable = self.rows[row]
+        tag, _, nth = step.partition(":nth-of-type(")  # "td:nth-of-type(2)" -> "td[2]"
+        xstep = f"{tag}[{nth[:-1]}]" if nth else tag
+        return f"{up or ''}/{xstep}" if xpathable else None
+
+    def _path_step(self, row: int, up: tuple[str, ...] | None) -> tuple[str, ...]:
+        parent = self.rows[row][0]
+        return (*up, self.rows[parent][3]) if up is not None else ()
+
+
+class _Elements(Mapping[str, "ElementRef"]):
+    """A snapshot's ids and the ElementRefs they stand for, each built when first asked for:
+    a prompt needs the outline and one or two elements, not thousands of fingerprints."""
+
+    def __init__(self) -> None:
+        self._pending: dict[str, tuple[list[Any], _Ancestry, tuple[str, ...]]] = {}
+        self._built: dict[str, ElementRef] = {}
+
+    def add(self, element_id: str, data: list[Any], ancestry: _Ancestry, frames: tuple) -> None:
+        self._pending[element_id] = (data, ancestry, frames)
+
+    def __getitem__(self, element_id: str) -> ElementRef:
+        ref = self._built.get(element_id)
+        if ref is None:
+            data, ancestry, frame_path = self._pending[element_id]
+            ref = _element_ref(element_id, _Record(*data), ancestry, frame_path)
+            self._built[element_id] = ref
+        return ref
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._pending)
+
+    def __len__(self) -> int:
+        return len(self._pending)
 
 
 def _quote(value: str) -> str:
@@ -303,7 +357,7 @@ class _Record(NamedTuple):
     name: str
     states: dict[str, object]
     href: str | None
-    text: str
+    text: str | None  # None: the same as the name
     id: str
     classes: str
     attributes: dict[str, str]
@@ -319,7 +373,7 @@ def _element_ref(
     element_id: str, record: _Record, ancestry: _Ancestry, frame_path: tuple[str, ...]
 ) -> ElementRef:
     name = record.name
-    selector = record.exact or ancestry.css[record.row]
+    selector = record.exact or ancestry.css(record.row)
     # Most robust first: a test id survives restyling and rewording, role+name survives
     # restructuring, label and text survive restructuring of forms and copy; paths do not.
     candidates = []
@@ -333,7 +387,7 @@ def _element_ref(
         candidates.append(f"text={_quote(name)}")
     if selector not in candidates:
         candidates.append(selector)
-    if xpath := ancestry.xpath[record.row]:
+    if xpath := ancestry.xpath(record.row):
         candidates.append(f"xpath={xpath}")
     return ElementRef(
         id=element_id,
@@ -353,12 +407,12 @@ def _fingerprint(record: _Record, ancestry: _Ancestry, frame_path: tuple[str, ..
         tag=record.tag,
         role=record.role,
         name=record.name,
-        text=record.text,
+        text=record.name if record.text is None else record.text,
         test_id=record.test_id or None,
         id=record.id or None,
         classes=tuple(record.classes.split()),
         attributes=record.attributes,
-        path=ancestry.path[record.row],
+        path=ancestry.path(record.row),
         frame_path=frame_path,
     )
 

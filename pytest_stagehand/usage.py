@@ -47,6 +47,8 @@ class CallUsage:
     cost_usd: float | None
     memo_hit: bool = False
     retries: int = 0
+    images: int = 0  # screenshots sent (vision, visual claims): their tokens are in input
+    image_pixels: int = 0  # width x height, summed over them
 
     @property
     def provider(self) -> str:
@@ -68,6 +70,8 @@ class CallUsage:
             cost_usd=cost,
             memo_hit=self.memo_hit and other.memo_hit,
             retries=self.retries + other.retries,
+            images=self.images + other.images,
+            image_pixels=self.image_pixels + other.image_pixels,
         )
 
 
@@ -84,6 +88,8 @@ class UsageTotals:
     unpriced_calls: int = 0  # calls whose cost is unknown, so `cost_usd` is a lower bound
     memo_hits: int = 0
     retries: int = 0
+    images: int = 0
+    image_pixels: int = 0
     by_model: dict[str, UsageTotals] = field(default_factory=dict)
 
     def add(self, usage: CallUsage) -> None:
@@ -98,6 +104,8 @@ class UsageTotals:
         self.latency_s += usage.latency_s
         self.retries += usage.retries
         self.memo_hits += usage.memo_hit
+        self.images += usage.images
+        self.image_pixels += usage.image_pixels
         if usage.cost_usd is None:
             self.unpriced_calls += 1
         else:

@@ -86,6 +86,20 @@ def act_answer(
 NOT_FOUND = act_answer(None, found=False)
 
 
+def choose_described(word: str, method: str = "click") -> Answer:
+    """An act answer for a control with no name: the first whose snapshot description
+    (`hint="..."`: title, icon, id and class words, neighbour) contains `word`."""
+
+    def answer(request: ScriptedRequest) -> dict[str, Any]:
+        outline = latest_snapshot(request.text)
+        found = re.search(rf'\[(\w+)\] [^\n]*hint="[^"\n]*\b{re.escape(word)}\b', outline)
+        if found is None:
+            raise AssertionError(f"the scripted model sees no control described as {word!r}")
+        return act_answer(found.group(1), method)
+
+    return answer
+
+
 def choose_if_shown(role: str, name: str, method: str = "click") -> Answer:
     """An act answer as a correct model gives it on part of a large page: the element
     when the snapshot received shows it, else found false."""
@@ -147,3 +161,48 @@ def scripted_ai_page(
         yield AIPage(
             page, client, steplog=steplog, base_url=base_url, prompt_budget=prompt_budget
         )
+
+
+
+# --- vision: answers to a request that carries a marked screenshot -------------------------
+
+
+def screenshot_width(request: ScriptedRequest) -> int:
+    """The pixel width of the (PNG) screenshot a request carries."""
+    if not request.images:
+        raise AssertionError("the scripted model got no screenshot")
+    return int.from_bytes(request.images[-1][16:20], "big")  # the PNG's IHDR width
+
+
+def pointing(x: float, y: float, viewport_width: int, method: str = "click") -> Answer:
+    """A vision act answer: the point of the screenshot showing viewport CSS pixel (x, y),
+    as a model sees the thing to act on there (a bar drawn on a canvas)."""
+
+    def answer(request: ScriptedRequest) -> dict[str, Any]:
+        scale = screenshot_width(request) / viewport_width
+        return {**act_answer(None, method), "point": [x * scale, y * scale]}
+
+    return answer
+
+
+def marked(
+    mark: Callable[[str], str], method: str = "click", arguments: Sequence[str] = ()
+) -> Answer:
+    """A vision act answer naming a mark of the screenshot, found by `mark(prompt text)`."""
+
+    def answer(request: ScriptedRequest) -> dict[str, Any]:
+        screenshot_width(request)  # a mark is only seen on a screenshot
+        return {**act_answer(mark(request.text), method, arguments), "point": None}
+
+    return answer
+
+
+def nth_unnamed(role: str, index: int) -> Callable[[str], str]:
+    """The id of the `index`-th element of `role` with no name in the latest snapshot: an
+    icon the text cannot tell apart, which the screenshot shows."""
+
+    def find(text: str) -> str:
+        ids = re.findall(rf"\[(\w+)\] {re.escape(role)}$", latest_snapshot(text), re.M)
+        return ids[index]
+
+    return find

@@ -328,12 +328,12 @@ def test_an_action_that_cannot_replay_fails_clearly(ai):
 
 def test_nothing_matching_is_element_not_found_naming_instruction_and_url(ai, scripted_model):
     ai.goto("login.html")
-    scripted_model.enqueue(NOT_FOUND)
+    scripted_model.enqueue(NOT_FOUND, NOT_FOUND)  # nor on the screenshot (vision fallback)
     with pytest.raises(ElementNotFound) as error:
         ai.act("open the admin panel")
     assert "'open the admin panel'" in str(error.value)
     assert ai.url in str(error.value)
-    assert scripted_model.calls == 1
+    assert scripted_model.calls == 2 and scripted_model.last_request.images
     assert ai.steplog.events[-1].ok is False
 
 

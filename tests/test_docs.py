@@ -41,7 +41,7 @@ from typing import Any
 
 import pytest
 import yaml
-from scripted_answers import NOT_FOUND, choose, latest_snapshot
+from scripted_answers import NOT_FOUND, choose, choose_described, latest_snapshot, pointing
 
 from pytest_stagehand import errors
 from pytest_stagehand.cache import (
@@ -729,8 +729,13 @@ ACTS: dict[str, Callable[[ScriptedRequest], Answer]] = {
     "type mug into the search box": choose("searchbox", "Search", "fill", ["mug"]),
     "add the Trail Backpack to the cart": choose("button", "Add to cart", after="Trail Backpack"),
     "open the cart": choose("link", "Cart"),
+    "open the cart by its icon": choose_described("cart"),
     "show only bags": choose("checkbox", "Bags", "check"),
     "click the gift wrap button": lambda request: NOT_FOUND,
+    # drawn on a canvas pinned at (40, 300): nothing in the text; the Feb bar on a screenshot
+    "click the Feb bar of the sales chart": lambda request: (
+        pointing(40 + 185, 300 + 125, 1280)(request) if request.images else NOT_FOUND
+    ),
     "hover over Help": choose("button", "Help", "hover"),
     "click Delivery times in the Help menu": lambda request: (
         choose("link", "Delivery times")(request)
@@ -867,7 +872,7 @@ class DocsModel:
                     for q, a in asked
                 ]
             }
-        if schema == "ActChoice":
+        if schema in ("ActChoice", "VisionActChoice"):
             wanted = instruction(text, "Instruction")
             bought = re.match(r'click "Add to cart" for the (.+)$', wanted)
             if bought:

@@ -62,9 +62,10 @@ def test_scope_limits_the_snapshot_to_part_of_the_page(ai, scripted_model):
 
 def test_nothing_matching_is_an_empty_list(ai, scripted_model):
     ai.goto("login.html")
-    scripted_model.enqueue({"elements": []})
+    scripted_model.enqueue({"elements": []}, {"elements": []})  # nor on the screenshot
     assert ai.observe("the shopping cart") == []
     assert ai.steplog.events[-1].result == "nothing matched"
+    assert scripted_model.calls == 2 and scripted_model.last_request.images
 
 
 def test_an_unknown_id_gets_one_retry_then_invalid_model_choice(ai, scripted_model):

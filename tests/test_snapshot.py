@@ -13,8 +13,12 @@ import re
 import pytest
 import yaml
 from playwright.sync_api import Frame, Locator, Page
+from scripted_answers import choose_described, scripted_ai_page
 
+from pytest_stagehand.act import ModelResolver
+from pytest_stagehand.cache import Recordings, RecordingStore
 from pytest_stagehand.errors import ElementNotFound
+from pytest_stagehand.replay import RecordingResolver
 from pytest_stagehand.snapshot import (
     ElementRef,
     Fingerprint,
@@ -523,3 +527,59 @@ def test_live_fingerprint_follows_the_page(page: Page, pages_server):
     assert (before.role, before.name) == ("button", "Add to cart")
     assert (after.role, after.name, after.text) == ("button", "Remove", "Remove")
     assert after.test_id == before.test_id
+
+
+# --- unnamed controls -----------------------------------------------------------------------
+def test_icon_only_controls_are_described_by_their_icon_and_classes(
+    page: Page, pages_server
+):
+    snap = open_page(page, pages_server, "icons.html")
+
+    hints = dict(re.findall(r'\[(e\d+)\] generic clickable hint="([^"]*)"', snap.text))
+    assert list(hints.values()) == [
+        "icon heart; nav wishlist",
+        "icon cart; nav basket",
+    ]
+    cart = snap.elements[list(hints)[1]]
+    assert cart.name == ""  # no accessible name is made up: a role+name selector would miss
+    assert cart.fingerprint.attributes == {"icon": "cart"}  # the icon is what identifies it
+    assert inspect(cart.locator(page)).fingerprint == cart.fingerprint  # replay reads the same
+
+
+def icon_resolver(ai, store, test_file, mode, *, has_model):
+    ai.resolver = RecordingResolver(
+        ai.page, ModelResolver(ai.page, ai.client, ai.steplog),
+        Recordings(store, test_file, mode), ai.steplog, has_model=has_model,
+    )  # fmt: skip
+
+
+def test_an_icon_only_cart_link_is_recorded_by_its_icon_and_replayed_offline(
+    page: Page, pages_server, scripted_model, tmp_path
+):
+    store = RecordingStore(tmp_path / "store")
+    test_file = tmp_path / "test_icons.py"
+    with scripted_ai_page(page, scripted_model, base_url=pages_server.url()) as ai:
+        ai.goto("icons.html")
+        icon_resolver(ai, store, test_file, "auto", has_model=True)
+        scripted_model.enqueue(choose_described("cart"))
+        ai.act("open the cart by its icon")
+        assert page.evaluate("window.__clicks") == ["Your cart"]
+
+        # Offline, with no model: the recording alone finds and checks the icon.
+        ai.goto("icons.html")
+        icon_resolver(ai, store, test_file, "offline", has_model=False)
+        ai.act("open the cart by its icon")
+        assert page.evaluate("window.__clicks") == ["Your cart"]
+        assert [event.cache for event in ai.steplog.events if event.kind == "act"][-1] == "hit"
+
+        # Another run, where the icons swapped places (the wishlist heart now stands where
+        # the cart was): the heart is never clicked for the cart.
+        ai.goto("icons.html")
+        page.evaluate("""() => {
+            const [heart, cart] = document.querySelectorAll('.nav-icon');
+            cart.after(heart);
+        }""")
+        icon_resolver(ai, store, test_file, "offline", has_model=False)
+        ai.act("open the cart by its icon")
+        assert page.evaluate("window.__clicks") == ["Your cart"]
+    store.close()

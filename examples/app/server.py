@@ -56,6 +56,7 @@ PAGES: dict[str, tuple[str, str]] = {
     "/support": ("support.html", "Support"),
     "/newsletter": ("newsletter.html", "Newsletter"),
     "/signup": ("signup.html", "Sign up"),
+    "/sales": ("sales.html", "Sales"),
     "/track": ("track.html", "Track your order"),
 }
 PRODUCT_ROUTE = re.compile(r"^/products/[a-z0-9-]+$")
