@@ -202,7 +202,8 @@ def nth_unnamed(role: str, index: int) -> Callable[[str], str]:
     icon the text cannot tell apart, which the screenshot shows."""
 
     def find(text: str) -> str:
-        ids = re.findall(rf"\[(\w+)\] {re.escape(role)}$", latest_snapshot(text), re.M)
+        unnamed = rf'\[(\w+)\] {re.escape(role)}(?: hint="[^"\n]*")?$'  # hint: snapshot.js
+        ids = re.findall(unnamed, latest_snapshot(text), re.M)
         return ids[index]
 
     return find
