@@ -269,8 +269,10 @@ class ScriptedRequest:
                 url = block.get("output", {}).get("image_url")
             elif kind == "image" and block["source"].get("type") == "base64":
                 found.append(base64.b64decode(block["source"]["data"]))
-            elif kind is None and "inlineData" in block:  # a Gemini part
-                found.append(base64.b64decode(block["inlineData"]["data"]))
+            elif kind is None:  # a Gemini part (google-genai sends both spellings)
+                data = block.get("inlineData") or block.get("inline_data") or {}
+                if "data" in data:
+                    found.append(base64.b64decode(data["data"]))
             if isinstance(url, str):
                 found.append(base64.b64decode(url.partition("base64,")[2]))
         return found

@@ -21,7 +21,13 @@ from scripted_answers import scripted_ai_page
 
 from pytest_stagehand.agent import Agent
 from pytest_stagehand.cache import RecordingStore
-from pytest_stagehand.cua import Screen, Unsupported, gemini_action, playwright_keys
+from pytest_stagehand.cua import (
+    KEPT_SCREENSHOTS,
+    Screen,
+    Unsupported,
+    gemini_action,
+    playwright_keys,
+)
 from pytest_stagehand.errors import ConfigError, HealFailed, ModelRefused, SafetyCheckPending
 from pytest_stagehand.evaluator import Recordings
 from pytest_stagehand.llm import ModelConfig, create_client
@@ -482,6 +488,7 @@ def test_a_gemini_run_reaches_the_goal_with_an_output(gemini, scripted_model):
     [response] = function_responses(second)
     assert response["name"] == "click_at"
     assert response["response"]["url"] == page.url
+    assert len(second.images) == 2  # the first screenshot, and the one after the click
     assert png_size(second.images[-1]) == (1280, 720)
     assert second.body["contents"][1]["role"] == "model"  # the model's turn sent back
 
@@ -580,3 +587,15 @@ def test_gemini_navigation_stays_within_the_allowed_origins(gemini, scripted_mod
     assert page.url == start  # the page never left the shop
     assert result.steps[0].tool == "navigate" and not result.steps[0].ok
     assert "outside the allowed origins" in result.steps[0].outcome
+
+
+def test_a_gemini_conversation_keeps_only_the_latest_screenshots(gemini, scripted_model):
+    hovers = [gemini_call("hover_at", x=100 * i, y=500) for i in range(1, 5)]
+    scripted_model.enqueue(*hovers, done(False, None, "only looked"))
+
+    Agent(gemini).execute(GOAL, output=Cart, mode="cua")
+
+    last = scripted_model.last_request
+    assert len(last.images) == KEPT_SCREENSHOTS  # the first screenshot and the oldest dropped
+    assert "(an older screenshot, no longer shown)" in last.text
+    assert len(function_responses(last)) == 4  # every call still has its response
