@@ -1,4 +1,4 @@
-"""cua: the agent on the providers' own computer-use tools (Anthropic, OpenAI).
+"""cua: the agent on the providers' own computer-use tools (Anthropic, OpenAI, Google).
 
 `agent.execute(..., mode="cua")` runs this loop instead of the DOM agent's: the model sees
 screenshots and answers with mouse and keyboard actions in screenshot pixels, which are
@@ -52,11 +52,16 @@ SCROLL_CLICK_PX = 100  # what one wheel click of Anthropic's scroll_amount scrol
 MAX_WAIT_S = 10.0  # the longest wait a model may ask for
 KEPT_SCREENSHOTS = 3  # screenshots kept in an Anthropic conversation; older ones are dropped
 ANTHROPIC_TOOL, ANTHROPIC_BETA = "computer_20250124", "computer-use-2025-01-24"
+GEMINI_GRID = 1000  # Gemini's points run 0-999 across the screenshot, whatever its size
+# A test's browser is open already, and a search engine is outside the allowed origins.
+GEMINI_EXCLUDED = ["open_web_browser", "search", "go_forward"]
+# Gemini finish reasons that mean the model declined.
+GEMINI_REFUSALS = frozenset({"SAFETY", "PROHIBITED_CONTENT", "BLOCKLIST", "SPII", "IMAGE_SAFETY"})
 MAX_TOKENS = 4096
 
 Kind = Literal[
     "click", "double_click", "right_click", "move", "drag", "type", "key", "scroll", "wait",
-    "screenshot",
+    "screenshot", "navigate", "back",
 ]  # fmt: skip
 
 
@@ -206,7 +211,11 @@ class ScreenAction:
 
     def describe(self) -> str:
         where = f" at ({self.point[0]:g}, {self.point[1]:g})" if self.point else ""
-        detail = {"type": f" {self.text!r}", "key": f" {self.text}"}.get(self.kind, "")
+        detail = {
+            "type": f" {self.text!r}",
+            "key": f" {self.text}",
+            "navigate": f" {self.text}",
+        }.get(self.kind, "")
         if self.kind == "scroll":
             detail = f" by ({self.scroll[0]:g}, {self.scroll[1]:g})"
         if self.kind == "drag" and self.end:
@@ -313,6 +322,60 @@ def openai_action(given: dict[str, Any]) -> ScreenAction:
     raise Unsupported(f"the action {name!r} is not supported here")
 
 
+def gemini_action(name: str, args: dict[str, Any], screen: Screen) -> tuple[ScreenAction, ...]:
+    """A Gemini computer-use function call as ScreenActions in screenshot pixels (Gemini's
+    points are 0-999 across the screenshot; type_text_at is a click, typing and keys)."""
+
+    def at(x: str = "x", y: str = "y") -> tuple[float, float]:
+        px, py = _point([args.get(x), args.get(y)], f"{x}, {y}")
+        if not (0 <= px < GEMINI_GRID and 0 <= py < GEMINI_GRID):
+            raise Unsupported(f"{x}, {y} must be between 0 and 999, not ({px:g}, {py:g})")
+        return px * screen.display_width / GEMINI_GRID, py * screen.display_height / GEMINI_GRID
+
+    def scroll(direction: Any, pixels: float) -> tuple[float, float]:
+        moves = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
+        if direction not in moves:
+            raise Unsupported(f"direction must be up, down, left or right, not {direction!r}")
+        return moves[direction][0] * pixels, moves[direction][1] * pixels
+
+    if name == "click_at":
+        return (ScreenAction("click", at()),)
+    if name == "hover_at":
+        return (ScreenAction("move", at()),)
+    if name == "type_text_at":
+        actions = [ScreenAction("click", at())]
+        if args.get("clear_before_typing", True):
+            actions += [
+                ScreenAction("key", text="ControlOrMeta+a"),
+                ScreenAction("key", text="Delete"),
+            ]
+        actions.append(ScreenAction("type", text=str(args.get("text", ""))))
+        if args.get("press_enter", True):
+            actions.append(ScreenAction("key", text="Enter"))
+        return tuple(actions)
+    if name == "key_combination":
+        return (ScreenAction("key", text=playwright_keys(str(args.get("keys", "")).split("+"))),)
+    if name == "scroll_document":
+        middle = (screen.display_width / 2, screen.display_height / 2)
+        return (
+            ScreenAction("scroll", middle, scroll=scroll(args.get("direction"), screen.height)),
+        )
+    if name == "scroll_at":
+        direction = args.get("direction")
+        across = screen.width if direction in ("left", "right") else screen.height
+        pixels = float(args.get("magnitude") or 800) * across / GEMINI_GRID
+        return (ScreenAction("scroll", at(), scroll=scroll(direction, pixels)),)
+    if name == "drag_and_drop":
+        return (ScreenAction("drag", at(), at("destination_x", "destination_y")),)
+    if name == "wait_5_seconds":
+        return (ScreenAction("wait", seconds=5.0),)
+    if name == "navigate":
+        return (ScreenAction("navigate", text=str(args.get("url", ""))),)
+    if name == "go_back":
+        return (ScreenAction("back"),)
+    raise Unsupported(f"the function {name!r} is not supported here")
+
+
 # --- one provider's conversation -------------------------------------------------------
 
 
@@ -347,6 +410,7 @@ class CallResult:
     ok: bool = True
     image: bytes | None = None
     acknowledged: tuple[dict[str, Any], ...] = ()
+    url: str = ""  # the page's after the call (Gemini wants it)
 
 
 @dataclass
@@ -570,7 +634,123 @@ class OpenAISession(Session):
         return Call(call_id, done=arguments if isinstance(arguments, dict) else {})
 
 
-SESSIONS: dict[str, type[Session]] = {"anthropic": AnthropicSession, "openai": OpenAISession}
+class GeminiSession(Session):
+    """generateContent with Gemini's computer-use tool through google-genai (the
+    `pytest-stagehand[google]` extra); the whole conversation is sent each time, with the
+    latest screenshots in the function responses, beside the page's URL."""
+
+    contents: list[Any]
+
+    def ask(
+        self, task: str, image: bytes, results: Sequence[CallResult], notice: str | None,
+        only_done: bool,
+    ) -> tuple[Answer, tuple[Any, ...]]:  # fmt: skip
+        from google.genai import types  # the client for a google/ model has imported it
+
+        parts: list[Any] = []
+        if not self.started:
+            self.contents = []
+            parts += [
+                types.Part(text=task),
+                types.Part.from_bytes(data=image, mime_type="image/png"),
+            ]
+            self.started = True
+        for result in results:
+            response: dict[str, Any] = {"url": result.url} if result.url else {}
+            response["output" if result.ok else "error"] = result.text
+            if result.acknowledged:
+                response["safety_acknowledgement"] = "true"
+            shots = (
+                [types.FunctionResponsePart(inline_data=types.FunctionResponseBlob(
+                    mime_type="image/png", data=result.image))]
+                if result.image is not None
+                else None
+            )  # fmt: skip
+            answered = types.FunctionResponse(name=result.call.id, response=response, parts=shots)
+            parts.append(types.Part(function_response=answered))
+        if notice:
+            parts.append(types.Part(text=notice))
+        self.contents.append(types.Content(role="user", parts=parts))
+        self._drop_old_screenshots()
+        computer = types.ComputerUse(
+            environment=types.Environment.ENVIRONMENT_BROWSER,
+            excluded_predefined_functions=GEMINI_EXCLUDED,
+        )
+        done = types.FunctionDeclaration(
+            name="done", description=prompts.CUA_DONE, parameters_json_schema=self.done_schema
+        )
+        config = types.GenerateContentConfig(
+            system_instruction=self.system,
+            tools=[types.Tool(computer_use=computer), types.Tool(function_declarations=[done])],
+            max_output_tokens=MAX_TOKENS,
+            should_return_http_response=True,  # the raw body, checked like the others'
+        )
+        if only_done:
+            config.tool_config = types.ToolConfig(
+                function_calling_config=types.FunctionCallingConfig(
+                    mode=types.FunctionCallingConfigMode.ANY, allowed_function_names=["done"]
+                )
+            )
+        reply, calls = self.client.converse(
+            lambda sdk: sdk.models.generate_content(
+                model=self.client.config.name, contents=self.contents, config=config
+            ),
+            purpose="agent",
+        )
+        candidates = reply.get("candidates") or [{}]
+        candidate = candidates[0] if isinstance(candidates[0], dict) else {}
+        given = [
+            p for p in (candidate.get("content") or {}).get("parts") or () if isinstance(p, dict)
+        ]
+        text = " ".join(str(p["text"]) for p in given if "text" in p)
+        blocked = (reply.get("promptFeedback") or {}).get("blockReason")
+        if blocked or candidate.get("finishReason") in GEMINI_REFUSALS:
+            reason = blocked or candidate.get("finishReason")
+            return Answer((), text, refusal=text or f"(blocked: {reason})"), calls
+        kept = ("text", "functionCall", "thoughtSignature", "thought")
+        model_parts = [{k: v for k, v in p.items() if k in kept} for p in given]
+        if model_parts:
+            self.contents.append(
+                types.Content.model_validate({"role": "model", "parts": model_parts})
+            )
+        found = [
+            self._call(p["functionCall"]) for p in given if isinstance(p.get("functionCall"), dict)
+        ]
+        return Answer(tuple(found), text), calls
+
+    def _call(self, function: dict[str, Any]) -> Call:
+        name, args = str(function.get("name")), dict(function.get("args") or {})
+        if name == "done":
+            return Call(name, done=args)
+        decision = args.pop("safety_decision", None) or {}
+        checks: tuple[dict[str, Any], ...] = ()
+        if decision.get("decision") == "require_confirmation":
+            checks = ({"code": "require_confirmation", "message": decision.get("explanation")},)
+        try:
+            return Call(name, gemini_action(name, args, self.screen), safety_checks=checks)
+        except Unsupported as exc:
+            return Call(name, problem=str(exc), safety_checks=checks)
+
+    def _drop_old_screenshots(self) -> None:
+        """Keep the latest KEPT_SCREENSHOTS images: each costs the same tokens every turn."""
+        holders = [
+            part
+            for content in self.contents
+            if content.role == "user"
+            for part in content.parts or ()
+            if part.inline_data is not None
+            or (part.function_response is not None and part.function_response.parts)
+        ]
+        for part in holders[:-KEPT_SCREENSHOTS]:
+            if part.inline_data is not None:
+                part.inline_data, part.text = None, "(an older screenshot, no longer shown)"
+            else:
+                part.function_response.parts = None
+
+
+SESSIONS: dict[str, type[Session]] = {
+    "anthropic": AnthropicSession, "openai": OpenAISession, "google": GeminiSession,
+}  # fmt: skip
 
 
 # --- the run ---------------------------------------------------------------------------
@@ -722,7 +902,7 @@ class CuaRun(_Run):
                       outcome.text, outcome.ok)
         )  # fmt: skip
         image = self.screen.shot(self.page)
-        return CallResult(call, outcome.text, outcome.ok, image, acknowledged)
+        return CallResult(call, outcome.text, outcome.ok, image, acknowledged, self.page.url)
 
     def checked(self, call: Call) -> tuple[dict[str, Any], ...]:
         """The call's pending safety checks, if the test allows them all; else raise."""
@@ -775,6 +955,10 @@ class CuaRun(_Run):
             return _Outcome(f"Pressed {action.text}.")
         if kind == "type":
             return self.typed(action.text)
+        if kind == "navigate":
+            return self.tool_goto(prompts.GotoTool(tool="goto", url=action.text))
+        if kind == "back":
+            return self.tool_back(prompts.BackTool(tool="back"))
         assert action.point is not None
         x, y = self.screen.to_page(*action.point)
         if not (0 <= x < self.screen.width and 0 <= y < self.screen.height):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import copy
 import hashlib
+import importlib
 import json
 import logging
 import os
@@ -23,8 +24,9 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from importlib.util import find_spec
 from pathlib import Path
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 from typing import Any, Generic, Literal, TypeVar
 from urllib.parse import urlsplit
 
@@ -57,7 +59,14 @@ T = TypeVar("T", bound=BaseModel)
 _PROVIDERS = {
     "openai": ("OPENAI_API_KEY", "OPENAI_BASE_URL", "https://api.openai.com/v1"),
     "anthropic": ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "https://api.anthropic.com"),
+    "google": (
+        "GEMINI_API_KEY",
+        "GOOGLE_GEMINI_BASE_URL",
+        "https://generativelanguage.googleapis.com",
+    ),
 }
+# Further key variables a provider's own SDK reads.
+_MORE_KEY_VARIABLES = {"google": ("GOOGLE_API_KEY",)}
 # "maximum context length is 2048 tokens", "exceeds the context window", "n_ctx"
 _CONTEXT_OVERFLOW = re.compile(r"context (length|window|size)|n_ctx|too many tokens", re.I)
 # Sent to servers at a custom base URL when no key is configured: local servers ignore it.
@@ -85,8 +94,9 @@ class ModelConfig:
             raise ConfigError(
                 f"--ai-model {self.model!r} is not '<provider>/<model>': use "
                 "'openai/<model>' (also for OpenAI-compatible servers such as Ollama, vLLM or "
-                "llama.cpp, with --ai-base-url) or 'anthropic/<model>', "
-                "e.g. openai/gpt-4o-mini or anthropic/claude-sonnet-4-5."
+                "llama.cpp, with --ai-base-url), 'anthropic/<model>' or 'google/<model>' "
+                "(pip install 'pytest-stagehand[google]'), e.g. openai/gpt-4o-mini or "
+                "anthropic/claude-sonnet-4-5."
             )
         if self.timeout <= 0 or self.max_retries < 0:
             raise ConfigError(
@@ -120,7 +130,8 @@ class ModelConfig:
         return self.base_url or os.environ.get(_PROVIDERS[self.provider][1]) or None
 
     def resolved_api_key(self) -> str | None:
-        return self.api_key or os.environ.get(self.key_variable) or None
+        variables = (self.key_variable, *_MORE_KEY_VARIABLES.get(self.provider, ()))
+        return self.api_key or next(filter(None, map(os.environ.get, variables)), None)
 
     @property
     def endpoint(self) -> str:
@@ -147,7 +158,8 @@ class ModelConfig:
                 else ""
             )
             raise MissingApiKey(
-                f"No API key for {self.model}: set {self.key_variable} "
+                f"No API key for {self.model}: set "
+                f"{' or '.join((self.key_variable, *_MORE_KEY_VARIABLES.get(self.provider, ())))} "
                 f"(or --ai-api-key / ini ai_api_key).{local}"
             )
 
@@ -265,9 +277,7 @@ class ModelClient(ABC):
         """
         answered: list[CallUsage] = []
         try:
-            answer = self._call_with(
-                lambda: self._reply(create(self._client).http_response.text), purpose, answered
-            )
+            answer = self._call_with(lambda: self._reply(self._raw_text(create)), purpose, answered)
         except ModelError as exc:
             exc.calls = list(answered)
             raise
@@ -297,6 +307,10 @@ class ModelClient(ABC):
     @abstractmethod
     def _reply(self, body: str) -> _Answer:
         """A `converse` reply body, checked (UnusableReply when it is none)."""
+
+    def _raw_text(self, create: Callable[[Any], Any]) -> str:
+        """The body of the reply `create(sdk_client)` got (a `with_raw_response` call)."""
+        return str(create(self._client).http_response.text)
 
     # --- shared machinery --------------------------------------------------------------
 
@@ -330,7 +344,9 @@ class ModelClient(ABC):
             try:
                 answer = send()
                 break
-            except (self._sdk.APIError, UnusableReply) as exc:
+            except Exception as exc:
+                if not isinstance(exc, (self._sdk.APIError, UnusableReply)):  # a tuple for google
+                    raise
                 # raises at once for faults a retry cannot help
                 if isinstance(exc, UnusableReply):
                     reason = self._masked(exc.reason)
@@ -771,10 +787,121 @@ def _anthropic_message(message: Message) -> dict[str, Any]:
     return {"role": message.role, "content": blocks}
 
 
+# --- Google (Gemini), an optional extra ------------------------------------------------------
+
+
+class GoogleStatusError(Exception):
+    """A google-genai API error in the shape the retry loop reads (the other SDKs')."""
+
+    def __init__(self, exc: Any) -> None:
+        super().__init__(str(exc))
+        self.status_code = int(exc.code or 0)
+        self.body = exc.details
+        self.message = str(exc.message or exc)
+        self.response = getattr(exc, "response", None)
+
+
+class GoogleClient(ModelClient):
+    """The Gemini API through google-genai (`pytest-stagehand[google]`): structured output
+    as JSON under the schema; raw bodies are read, so malformed replies are retried."""
+
+    def __init__(self, config: ModelConfig, ledger: UsageLedger | None = None) -> None:
+        super().__init__(config, ledger)
+        try:
+            from google import genai
+            from google.genai import types
+        except ImportError:
+            raise ConfigError(
+                f"{config.model} needs Google's google-genai package, an optional extra: "
+                "pip install 'pytest-stagehand[google]'."
+            ) from None
+        self._genai = genai
+        # The HTTP client under google-genai (httpx or httpx2) raises timeouts and
+        # connection errors itself.
+        clients = [importlib.import_module(name) for name in ("httpx", "httpx2") if find_spec(name)]
+        timeouts = tuple(client.TimeoutException for client in clients)
+        transport = tuple(client.TransportError for client in clients)
+        self._sdk = SimpleNamespace(  # type: ignore[assignment]
+            APIError=(GoogleStatusError, *transport),
+            APITimeoutError=timeouts,
+            APIConnectionError=transport,
+            APIStatusError=GoogleStatusError,
+        )
+        self._client = genai.Client(
+            api_key=self._api_key,
+            http_options=types.HttpOptions(
+                base_url=config.resolved_base_url() or _PROVIDERS["google"][2],
+                timeout=int(config.timeout * 1000),  # milliseconds
+                retry_options=types.HttpRetryOptions(attempts=1),  # retries are ours
+            ),
+        )
+
+    def _raw_text(self, create: Callable[[Any], Any]) -> str:
+        """`create(client)` is a generate_content call with should_return_http_response."""
+        try:
+            response = create(self._client)
+        except self._genai.errors.APIError as exc:
+            raise GoogleStatusError(exc) from None  # its text may quote the request
+        return str(response.sdk_http_response.body or "")
+
+    def _send(
+        self, messages: Sequence[Message], schema: type[BaseModel], max_tokens: int
+    ) -> _Answer:
+        types = self._genai.types
+        system = "\n\n".join(m.text for m in messages if m.role == "system")
+        config = types.GenerateContentConfig(
+            system_instruction=system or None,
+            response_mime_type="application/json",
+            response_json_schema=schema.model_json_schema(),
+            max_output_tokens=max_tokens,
+            temperature=self.config.temperature,
+            seed=self.config.seed,
+            should_return_http_response=True,
+        )
+        contents = [_gemini_content(m) for m in messages if m.role != "system"]
+        body = self._raw_text(
+            lambda sdk: sdk.models.generate_content(
+                model=self.config.name, contents=contents, config=config
+            )
+        )
+        return _gemini_answer(body)
+
+    def _reply(self, body: str) -> _Answer:
+        return _gemini_answer(body)
+
+
+def _gemini_content(message: Message) -> dict[str, Any]:
+    parts: list[dict[str, Any]] = [{"text": message.text}]
+    for image in message.images:
+        parts.append({"inline_data": {"mime_type": _media_type(image), "data": image}})
+    return {"role": "model" if message.role == "assistant" else "user", "parts": parts}
+
+
+def _gemini_answer(body: str) -> _Answer:
+    """A generateContent reply (its first candidate), checked before use."""
+    reply = _reply_object(body)
+    candidates = reply.get("candidates")
+    if not isinstance(candidates, list) or not candidates or not isinstance(candidates[0], dict):
+        raise UnusableReply("a reply without candidates", body)
+    parts = _mapping(candidates[0].get("content")).get("parts")
+    texts = [str(p.get("text", "")) for p in parts or () if isinstance(p, dict) and "text" in p]
+    usage = _mapping(reply.get("usageMetadata"))
+    return _Answer(
+        text="".join(texts),
+        truncated=candidates[0].get("finishReason") == "MAX_TOKENS",
+        input_tokens=_count(usage, "promptTokenCount"),
+        output_tokens=_count(usage, "candidatesTokenCount"),
+        cached_tokens=_count(usage, "cachedContentTokenCount"),
+        reply=reply,
+    )
+
+
 def create_client(config: ModelConfig, ledger: UsageLedger | None = None) -> ModelClient:
     """The client for `config`'s provider; raises MissingApiKey if it has no key."""
     if config.provider == "anthropic":
         return AnthropicClient(config, ledger)
+    if config.provider == "google":
+        return GoogleClient(config, ledger)
     return OpenAIClient(config, ledger)
 
 

@@ -1,10 +1,10 @@
 """A scripted stand-in for a model provider, served over real HTTP on 127.0.0.1.
 
-It speaks the OpenAI Chat Completions and Responses and the Anthropic Messages wire
-formats (with both providers' computer-use tools) well enough for the official SDKs, so
-tests (ours, the example suites', users' own) exercise the real client code path without
-a real model, a key or a network. Nothing here is a model: every answer comes from a
-script the test wrote.
+It speaks the OpenAI Chat Completions and Responses, the Anthropic Messages and the Gemini
+generateContent wire formats (with the providers' computer-use tools) well enough for the
+official SDKs, so tests (ours, the example suites', users' own) exercise the real client
+code path without a real model, a key or a network. Nothing here is a model: every answer
+comes from a script the test wrote.
 
     with ScriptedModelServer() as scripted:
         scripted.enqueue({"element_id": 3}, Fault(429), Reply('{"cut', finish_reason="length"))
@@ -18,6 +18,9 @@ not a usable reply: HTML, an error object, no choices, null content...) or a cal
 `fn(request) -> reply` that reads the prompt it received and answers as a correct model
 would. For computer use, a reply is a `ComputerCall` (an action in the request's wire
 format), a `FunctionCall` of a declared tool, a `Refusal`, or a list of these and texts.
+For Gemini (`google_base_url`), a `ComputerCall` is a predefined function call,
+`{"name": "click_at", "args": {"x": 500, "y": 300}}` (0-999 coordinates; a
+`safety_decision` goes in the args, as Gemini sends it).
 
 A server can also play a structured-output dialect (`structured_output=`): which
 OpenAI `response_format` shapes it accepts and which it refuses, as real servers do.
@@ -51,7 +54,7 @@ __all__ = [
     "ScriptedRequest",
 ]
 
-Provider: TypeAlias = Literal["openai", "anthropic"]
+Provider: TypeAlias = Literal["openai", "anthropic", "google"]
 
 # What llama-cpp-python's server answers (HTTP 500) when it gets response_format json_schema.
 LLAMA_CPP_JSON_SCHEMA_REJECTION = "Input should be 'text' or 'json_object'"
@@ -128,7 +131,8 @@ class Broken:
 class ComputerCall:
     """A call of the computer-use tool. `action` is in the request's wire format:
     Anthropic `{"action": "left_click", "coordinate": [x, y]}`, OpenAI Responses
-    `{"type": "click", "button": "left", "x": x, "y": y}`. `safety_checks` (OpenAI) are
+    `{"type": "click", "button": "left", "x": x, "y": y}`, Gemini `{"name": "click_at",
+    "args": {"x": 500, "y": 300}}`. `safety_checks` (OpenAI) are
     sent as the call's pending_safety_checks, e.g. `{"id": "sc_1", "code": "malicious_
     instructions", "message": "..."}`."""
 
@@ -178,6 +182,8 @@ class ScriptedRequest:
 
     @property
     def model(self) -> str:
+        if self.provider == "google":  # .../models/{model}:generateContent
+            return self.path.rpartition("/models/")[2].partition(":")[0]
         return str(self.body.get("model", ""))
 
     @property
@@ -185,10 +191,12 @@ class ScriptedRequest:
         return list(self.body.get("messages", []))
 
     @property
-    def api(self) -> Literal["chat", "responses", "messages"]:
+    def api(self) -> Literal["chat", "responses", "messages", "generate_content"]:
         """Which API the request is for."""
         if self.provider == "anthropic":
             return "messages"
+        if self.provider == "google":
+            return "generate_content"
         return "responses" if self.path.endswith("/responses") else "chat"
 
     @property
@@ -203,6 +211,11 @@ class ScriptedRequest:
         """Every content block of the prompt, tool results' blocks and Responses items
         included, in order."""
         blocks: list[dict[str, Any]] = []
+        for content in self.body.get("contents") or ():  # Gemini: parts, images in responses
+            for part in content.get("parts") or ():
+                blocks.append(part)
+                answered = part.get("functionResponse") or {}
+                blocks.extend(answered.get("parts") or ())
         for message in [*self.messages, *self.input]:
             content = message.get("content") if "content" in message else [message]
             for block in [{"type": "text", "text": content}] if isinstance(content, str) else (
@@ -222,6 +235,7 @@ class ScriptedRequest:
         earlier turns too) joined: what a scripted answer reads."""
         parts: list[str] = [turn.text for turn in self.earlier[-1:]]
         system = self.body.get("system") or self.body.get("instructions")
+        system = system or (self.body.get("systemInstruction") or {}).get("parts")
         if isinstance(system, str):
             parts.append(system)
         elif isinstance(system, list):
@@ -234,6 +248,10 @@ class ScriptedRequest:
                 parts.append(block["content"])
             elif kind == "function_call_output":
                 parts.append(str(block.get("output", "")))
+            elif kind is None and "text" in block:  # a Gemini part
+                parts.append(str(block["text"]))
+            elif kind is None and "functionResponse" in block:
+                parts.append(json.dumps(block["functionResponse"].get("response")))
         return "\n".join(parts)
 
     @property
@@ -251,6 +269,10 @@ class ScriptedRequest:
                 url = block.get("output", {}).get("image_url")
             elif kind == "image" and block["source"].get("type") == "base64":
                 found.append(base64.b64decode(block["source"]["data"]))
+            elif kind is None:  # a Gemini part (google-genai sends both spellings)
+                data = block.get("inlineData") or block.get("inline_data") or {}
+                if "data" in data:
+                    found.append(base64.b64decode(data["data"]))
             if isinstance(url, str):
                 found.append(base64.b64decode(url.partition("base64,")[2]))
         return found
@@ -264,6 +286,10 @@ class ScriptedRequest:
     @property
     def forced_tool(self) -> str | None:
         """The tool the request forces the model to call, if any (either provider)."""
+        if self.provider == "google":
+            config = (self.body.get("toolConfig") or {}).get("functionCallingConfig") or {}
+            names = config.get("allowedFunctionNames") or [None]
+            return names[0] if config.get("mode") == "ANY" else None
         choice = self.body.get("tool_choice")
         if not isinstance(choice, dict):
             return None
@@ -366,6 +392,10 @@ class ScriptedModelServer:
     def anthropic_base_url(self) -> str:
         return self.url
 
+    @property
+    def google_base_url(self) -> str:
+        return self.url
+
     # --- scripting and records -------------------------------------------------------
 
     def enqueue(self, *replies: ScriptedReply) -> None:
@@ -448,6 +478,8 @@ class ScriptedModelServer:
             with self._lock:
                 self._responses[f"resp_scripted_{n}"] = request
             return 200, {}, _json(_responses_reply(request, reply, n))
+        if request.provider == "google":
+            return 200, {}, _json(_gemini_reply(request, reply, n))
         if request.provider == "openai":
             return 200, {}, _json(_openai_completion(request, reply, n))
         return 200, {}, _json(_anthropic_message(request, reply, n))
@@ -647,6 +679,44 @@ def _responses_reply(request: ScriptedRequest, reply: Reply, n: int) -> dict[str
     }
 
 
+def _gemini_reply(request: ScriptedRequest, reply: Reply, n: int) -> dict[str, Any]:
+    """A generateContent reply: one candidate whose parts are the calls and texts."""
+    calls = _calls(reply.value)
+    if calls is None:  # an answer in JSON text, as under response_json_schema
+        forced = request.forced_tool
+        value = reply.value
+        calls = [FunctionCall(forced, value) if forced and isinstance(value, dict) else value]
+    parts: list[dict[str, Any]] = []
+    finish = "MAX_TOKENS" if reply.finish_reason == "length" else "STOP"
+    for call in calls:
+        if isinstance(call, ComputerCall):
+            parts.append({"functionCall": {"name": call.action.get("name"),
+                                           "args": call.action.get("args") or {}}})
+        elif isinstance(call, FunctionCall):
+            parts.append({"functionCall": {"name": call.name, "args": call.arguments}})
+        else:
+            parts.append({"text": call.text if isinstance(call, Refusal) else _as_text(call)})
+            finish = "SAFETY" if isinstance(call, Refusal) else finish
+    input_tokens, output_tokens = _usage_numbers(request, reply, json.dumps(parts))
+    return {
+        "candidates": [
+            {"content": {"role": "model", "parts": parts}, "finishReason": finish, "index": 0}
+        ],
+        "usageMetadata": {
+            "promptTokenCount": input_tokens,
+            "candidatesTokenCount": output_tokens,
+            "totalTokenCount": input_tokens + output_tokens,
+            "cachedContentTokenCount": reply.cached_tokens,
+        },
+        "modelVersion": request.model,
+        "responseId": f"scripted-{n}",
+    }
+
+
+# HTTP status → the google.rpc status Gemini names in its errors
+_GOOGLE_STATUS = {400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED",
+                  404: "NOT_FOUND", 429: "RESOURCE_EXHAUSTED", 503: "UNAVAILABLE"}  # fmt: skip
+
 _ERROR_TYPES = {
     400: ("invalid_request_error", "invalid_request_error"),
     401: ("authentication_error", "invalid_api_key"),
@@ -664,6 +734,9 @@ def _error_body(provider: Provider, fault: Fault) -> dict[str, Any]:
     anthropic_type, openai_code = _ERROR_TYPES.get(fault.status, ("api_error", "server_error"))
     if provider == "anthropic":
         return {"type": "error", "error": {"type": anthropic_type, "message": message}}
+    if provider == "google":
+        status = _GOOGLE_STATUS.get(fault.status, "INTERNAL")
+        return {"error": {"code": fault.status, "message": message, "status": status}}
     return {"error": {"message": message, "type": openai_code, "param": None, "code": openai_code}}
 
 
@@ -686,7 +759,9 @@ def _broken_body(
     """A status 200 with a body no client can use as a reply (see `Broken`)."""
     openai = request.provider == "openai"
     responses = request.api == "responses"
-    if responses:
+    if request.provider == "google":
+        good = _gemini_reply(request, Reply("scripted"), n)
+    elif responses:
         good = _responses_reply(request, Reply("scripted"), n)
     else:
         good = (
@@ -706,7 +781,14 @@ def _broken_body(
         return 200, {}, b""
     if kind == "error_object":
         return 200, {}, _json(_error_body(request.provider, Fault(500, "model overloaded")))
-    if responses:  # its answer is the output items
+    if request.provider == "google":  # its answer is the first candidate
+        if kind == "missing_fields":
+            del good["candidates"], good["usageMetadata"]
+        elif kind == "empty_choices":
+            good["candidates"] = []
+        else:
+            good["candidates"][0]["content"] = None
+    elif responses:  # its answer is the output items
         if kind == "missing_fields":
             del good["output"], good["usage"]
         else:
@@ -753,6 +835,8 @@ def _handler_for(server: ScriptedModelServer) -> type[BaseHTTPRequestHandler]:
                 provider: Provider = "openai"
             elif path.endswith("/v1/messages"):
                 provider = "anthropic"
+            elif path.endswith(":generateContent"):
+                provider = "google"
             else:
                 self._send(404, {}, {"error": {"message": f"scripted server: no route {path}"}})
                 return

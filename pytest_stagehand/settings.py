@@ -241,8 +241,9 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option(
         "cua_model", "--ai-cua-model", "ai_cua_model", "STAGEHAND_CUA_MODEL", _text, None,
-        "Model for agent runs in mode cua, e.g. openai/computer-use-preview or "
-        "anthropic/claude-sonnet-4-5, at the same --ai-base-url. Default: --ai-model.",
+        "Model for agent runs in mode cua, e.g. openai/computer-use-preview, "
+        "anthropic/claude-sonnet-4-5 or google/gemini-2.5-computer-use-preview-10-2025 "
+        "(pytest-stagehand[google]), at the same --ai-base-url. Default: --ai-model.",
     ),
     Option(
         "browser_executable_path", "--browser-executable-path", "browser_executable_path",
@@ -403,17 +404,12 @@ def _check_model_string(model: str | None) -> None:
     if model is None:
         return
     provider, _, name = model.partition("/")
-    if provider == "google":
-        raise ConfigError(
-            f"--ai-model/--ai-cua-model {model!r}: Gemini (google/...) is not supported, not "
-            "even for computer use (--ai-agent-mode=cua). Use anthropic/<model> or "
-            "openai/computer-use-preview."
-        )
-    if provider not in ("openai", "anthropic") or not name:
+    if provider not in ("openai", "anthropic", "google") or not name:
         raise ConfigError(
             f"--ai-model {model!r} is not valid: write provider/name, e.g. "
-            "openai/gpt-4.1-mini, anthropic/claude-sonnet-4-5, or openai/<name> for an "
-            "OpenAI-compatible server given with --ai-base-url."
+            "openai/gpt-4.1-mini, anthropic/claude-sonnet-4-5, google/<name> (with "
+            "pytest-stagehand[google]), or openai/<name> for an OpenAI-compatible server "
+            "given with --ai-base-url."
         )
 
 

@@ -9,6 +9,7 @@ test checks the page too, not only what the agent says.
 from __future__ import annotations
 
 import struct
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,13 @@ from scripted_answers import scripted_ai_page
 
 from pytest_stagehand.agent import Agent
 from pytest_stagehand.cache import RecordingStore
-from pytest_stagehand.cua import Screen, playwright_keys
+from pytest_stagehand.cua import (
+    KEPT_SCREENSHOTS,
+    Screen,
+    Unsupported,
+    gemini_action,
+    playwright_keys,
+)
 from pytest_stagehand.errors import ConfigError, HealFailed, ModelRefused, SafetyCheckPending
 from pytest_stagehand.evaluator import Recordings
 from pytest_stagehand.llm import ModelConfig, create_client
@@ -399,8 +406,10 @@ def test_the_mode_and_the_cua_model_are_settings():
     assert marked.agent_mode == "cua"
     with pytest.raises(ConfigError, match="must be one of dom, cua"):
         resolve({"agent_mode": "vision"}, {})
-    with pytest.raises(ConfigError, match=r"Gemini \(google/\.\.\.\) is not supported"):
-        resolve({"cua_model": "google/gemini-2.5-computer-use-preview"}, {})
+    google = resolve({"cua_model": "google/gemini-2.5-computer-use-preview-10-2025"}, {})[0]
+    assert google.cua_model == "google/gemini-2.5-computer-use-preview-10-2025"
+    with pytest.raises(ConfigError, match="is not valid: write provider/name"):
+        resolve({"cua_model": "gemini-2.5-computer-use-preview-10-2025"}, {})
 
 
 @pytest.mark.ai(
@@ -412,3 +421,181 @@ def test_the_agent_fixture_runs_in_the_mode_and_with_the_cua_model_set(agent, ai
     assert agent.cua_client is not None and agent.cua_client is not ai_page.client
     assert agent.cua_client.config.model == "anthropic/scripted"
     assert agent.cua_client.config.endpoint == "http://127.0.0.1:9/v1"
+
+
+# --- Google's Gemini computer use (the optional `google` extra) ----------------------------
+
+GEMINI = "google/scripted-gemini-computer-use"
+
+
+def gemini_call(name: str, **args: Any) -> ComputerCall:
+    """A Gemini predefined function call, as the model sends it."""
+    return ComputerCall({"name": name, "args": args})
+
+
+def normalised(page: Page, test_id: str) -> tuple[int, int]:
+    """Where a control is drawn in Gemini's 0-999 grid over the screenshot."""
+    x, y = centre(page, test_id)
+    width, height = page.evaluate("() => [innerWidth, innerHeight]")
+    return round(x * 1000 / width), round(y * 1000 / height)
+
+
+def function_responses(request: ScriptedRequest) -> list[dict[str, Any]]:
+    return [
+        part["functionResponse"]
+        for content in request.body["contents"]
+        for part in content["parts"]
+        if "functionResponse" in part
+    ]
+
+
+@pytest.fixture
+def gemini(page: Page, scripted_model: ScriptedModelServer, pages_server) -> Iterator[AIPage]:
+    """An AIPage whose computer-use model is Gemini, through the real google-genai SDK."""
+    pytest.importorskip(
+        "google.genai",
+        reason="Gemini computer use needs the google extra: pip install 'pytest-stagehand[google]'",
+    )
+    config = ModelConfig(
+        GEMINI, base_url=scripted_model.google_base_url, max_retries=2, backoff_base=0.01,
+        timeout=5.0,
+    )  # fmt: skip
+    with create_client(config) as client:
+        ai_page = AIPage(page, client)
+        ai_page.goto(pages_server.url("shop.html"))
+        yield ai_page
+
+
+def test_a_gemini_run_reaches_the_goal_with_an_output(gemini, scripted_model):
+    page = gemini.page
+    x, y = normalised(page, BACKPACK)
+    scripted_model.enqueue(gemini_call("click_at", x=x, y=y), done(True, {"items": 1}))
+
+    result = Agent(gemini).execute(GOAL, output=Cart, mode="cua")
+
+    assert result.success, result
+    assert result.output == Cart(items=1)
+    assert badge(page) == "1"  # the 0-999 point landed on the backpack's button
+    [action] = result.actions
+    assert action.method == "click" and 'button "Add to cart"' in (action.element or "")
+    first, second = scripted_model.requests
+    assert first.path.endswith(f"/models/{GEMINI.partition('/')[2]}:generateContent")
+    computer, functions = first.body["tools"]
+    assert computer["computerUse"]["environment"] == "ENVIRONMENT_BROWSER"
+    assert functions["functionDeclarations"][0]["name"] == "done"
+    assert GOAL in first.text and len(first.images) == 1
+    # The click's function response carries the page's URL and the screenshot after it.
+    [response] = function_responses(second)
+    assert response["name"] == "click_at"
+    assert response["response"]["url"] == page.url
+    assert len(second.images) == 2  # the first screenshot, and the one after the click
+    assert png_size(second.images[-1]) == (1280, 720)
+    assert second.body["contents"][1]["role"] == "model"  # the model's turn sent back
+
+
+def test_gemini_points_are_normalised_to_the_viewport():
+    screen = Screen(width=1600, height=1000, display_width=1280, display_height=800)
+    [click_at] = gemini_action("click_at", {"x": 500, "y": 250}, screen)
+    assert screen.to_page(*click_at.point) == (800.0, 250.0)
+    [drag] = gemini_action(
+        "drag_and_drop", {"x": 0, "y": 0, "destination_x": 999, "destination_y": 500}, screen
+    )
+    assert screen.to_page(*drag.end) == pytest.approx((1598.4, 500.0))
+    [scroll] = gemini_action(
+        "scroll_at", {"x": 10, "y": 10, "direction": "up", "magnitude": 500}, screen
+    )
+    assert scroll.scroll == (0, -500.0)  # half the viewport's height
+    typed = gemini_action(
+        "type_text_at", {"x": 1, "y": 2, "text": "hi", "press_enter": False}, screen
+    )
+    assert [a.kind for a in typed] == ["click", "key", "key", "type"]
+    with pytest.raises(Unsupported, match="between 0 and 999"):
+        gemini_action("click_at", {"x": 1280, "y": 10}, screen)  # pixels, not the 0-999 grid
+
+
+def test_a_gemini_point_maps_through_a_scaled_down_screenshot(
+    browser: Browser, scripted_model: ScriptedModelServer, pages_server
+):
+    pytest.importorskip("google.genai", reason="needs pytest-stagehand[google]")
+    context = browser.new_context(viewport={"width": 1600, "height": 1000})
+    page = context.new_page()
+    config = ModelConfig(GEMINI, base_url=scripted_model.google_base_url, max_retries=0)
+    try:
+        with create_client(config) as client:
+            ai = AIPage(page, client)
+            ai.goto(pages_server.url("shop.html"))
+            x, y = normalised(page, BACKPACK)
+            scripted_model.enqueue(gemini_call("click_at", x=x, y=y), done(True, {"items": 1}))
+            result = Agent(ai).execute(GOAL, output=Cart, mode="cua")
+            assert result.success and badge(page) == "1"
+            assert png_size(scripted_model.requests[0].images[0]) == (1280, 800)
+    finally:
+        context.close()
+
+
+def test_a_gemini_safety_decision_fails_unless_the_test_allows_it(gemini, scripted_model):
+    page = gemini.page
+    x, y = normalised(page, BACKPACK)
+    decision = {"decision": "require_confirmation", "explanation": "This adds to a cart."}
+    risky = gemini_call("click_at", x=x, y=y, safety_decision=decision)
+    scripted_model.enqueue(risky)
+
+    with pytest.raises(SafetyCheckPending, match=r"require_confirmation: This adds to a cart"):
+        Agent(gemini).execute(GOAL, output=Cart, mode="cua")
+    assert badge(page) == ""  # nothing was done
+
+    scripted_model.enqueue(risky, done(True, {"items": 1}))
+    result = Agent(gemini).execute(
+        GOAL, output=Cart, mode="cua", allow_safety_checks=["require_confirmation"]
+    )
+    assert result.success and badge(page) == "1"
+    [response] = function_responses(scripted_model.last_request)
+    assert response["response"]["safety_acknowledgement"] == "true"
+
+
+def test_gemini_faults_are_retried_and_a_refusal_is_a_clear_error(gemini, scripted_model):
+    page = gemini.page
+    x, y = normalised(page, BACKPACK)
+    scripted_model.enqueue(
+        Fault(429), Broken("not_json"), gemini_call("click_at", x=x, y=y),
+        Fault(500), done(True, {"items": 1}),
+    )  # fmt: skip
+    result = Agent(gemini).execute(GOAL, output=Cart, mode="cua")
+    assert result.success and badge(page) == "1"
+    assert result.usage.retries == 3 and scripted_model.pending == 0
+
+    scripted_model.enqueue(Refusal("I can't help with buying things."))
+    with pytest.raises(ModelRefused, match=r"refused the goal .*can't help with buying"):
+        Agent(gemini).execute(GOAL, output=Cart, mode="cua")
+
+
+def test_a_google_model_without_the_extra_says_how_to_install_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "google.genai", None)  # as if it were not installed
+    with pytest.raises(ConfigError, match=r"pip install 'pytest-stagehand\[google\]'"):
+        create_client(ModelConfig(GEMINI, base_url="http://127.0.0.1:9"))
+
+
+def test_gemini_navigation_stays_within_the_allowed_origins(gemini, scripted_model):
+    page = gemini.page
+    start = page.url
+    scripted_model.enqueue(
+        gemini_call("navigate", url="https://example.com/"), done(False, None, "not allowed")
+    )
+
+    result = Agent(gemini).execute(GOAL, output=Cart, mode="cua")
+
+    assert page.url == start  # the page never left the shop
+    assert result.steps[0].tool == "navigate" and not result.steps[0].ok
+    assert "outside the allowed origins" in result.steps[0].outcome
+
+
+def test_a_gemini_conversation_keeps_only_the_latest_screenshots(gemini, scripted_model):
+    hovers = [gemini_call("hover_at", x=100 * i, y=500) for i in range(1, 5)]
+    scripted_model.enqueue(*hovers, done(False, None, "only looked"))
+
+    Agent(gemini).execute(GOAL, output=Cart, mode="cua")
+
+    last = scripted_model.last_request
+    assert len(last.images) == KEPT_SCREENSHOTS  # the first screenshot and the oldest dropped
+    assert "(an older screenshot, no longer shown)" in last.text
+    assert len(function_responses(last)) == 4  # every call still has its response

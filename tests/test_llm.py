@@ -53,7 +53,10 @@ GOOD = {"items": 1, "total": "$29.99"}
 @pytest.fixture(autouse=True)
 def no_real_provider(monkeypatch: pytest.MonkeyPatch) -> None:
     """Keys or base URLs from the developer's shell must not send a test anywhere real."""
-    for name in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL"):
+    for name in (
+        "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL",
+        "GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL",
+    ):  # fmt: skip
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setattr(llm, "_ENDPOINT_MODES", {})
 
@@ -551,6 +554,7 @@ def test_unreachable_server_is_unavailable_not_a_crash(scripted_model):
     [
         ("openai/gpt-4o-mini", "OPENAI_API_KEY"),
         ("anthropic/claude-sonnet-4-5", "ANTHROPIC_API_KEY"),
+        ("google/gemini-2.5-flash", "GEMINI_API_KEY or GOOGLE_API_KEY"),
     ],
 )
 def test_missing_key_is_reported_before_any_call(model, variable):
@@ -567,6 +571,28 @@ def test_keys_come_from_the_environment_unless_given(monkeypatch):
     assert ModelConfig("openai/gpt-4o").resolved_api_key() == "sk-from-env"
     assert ModelConfig("openai/gpt-4o", api_key="sk-option").resolved_api_key() == "sk-option"
     ModelConfig("openai/gpt-4o").check_credentials()  # no error
+    monkeypatch.setenv("GOOGLE_API_KEY", "google-from-env")  # what google-genai reads too
+    assert ModelConfig("google/gemini-2.5-flash").resolved_api_key() == "google-from-env"
+    monkeypatch.setenv("GEMINI_API_KEY", "gemini-from-env")
+    assert ModelConfig("google/gemini-2.5-flash").resolved_api_key() == "gemini-from-env"
+
+
+def test_a_google_model_answers_through_google_genai_with_faults_retried(scripted_model):
+    pytest.importorskip(
+        "google.genai", reason="google/ models need: pip install 'pytest-stagehand[google]'"
+    )
+    scripted_model.enqueue(Fault(429), Broken("html"), Fault(500), GOOD)
+    config = ModelConfig(
+        "google/scripted-gemini", base_url=scripted_model.google_base_url, backoff_base=0.01
+    )
+    with create_client(config) as client:
+        answer = client.complete(ASK, Cart)
+    assert answer.value == Cart(**GOOD) and answer.usage.retries == 3
+    request = scripted_model.last_request
+    assert request.path.endswith("/models/scripted-gemini:generateContent")
+    assert request.body["generationConfig"]["responseJsonSchema"] == Cart.model_json_schema()
+    assert request.body["systemInstruction"]["parts"][0]["text"] == ASK[0].text
+    assert request.body["contents"] == [{"role": "user", "parts": [{"text": ASK[1].text}]}]
 
 
 def test_local_server_needs_no_key(scripted_model, monkeypatch):
