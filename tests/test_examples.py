@@ -42,9 +42,11 @@ def copy_of_examples(tmp_path: Path) -> Path:
     return copy
 
 
-def run_offline(copy: Path, *args: str, **environment: str) -> subprocess.CompletedProcess[str]:
-    """pytest on the copy's example tests, offline, with no model configured anywhere;
-    `args` go to pytest."""
+def run_offline(
+    copy: Path, *args: str, only: tuple[str, ...] = (), **environment: str
+) -> subprocess.CompletedProcess[str]:
+    """pytest on the copy's example tests (`only` these files, if given), offline, with no
+    model configured anywhere; `args` go to pytest."""
     env = {
         name: value
         for name, value in os.environ.items()
@@ -52,7 +54,7 @@ def run_offline(copy: Path, *args: str, **environment: str) -> subprocess.Comple
     }
     env.update(environment)
     command = [
-        sys.executable, "-m", "pytest", str(copy),
+        sys.executable, "-m", "pytest", *([str(copy / name) for name in only] or [str(copy)]),
         "--ignore", str(copy / "app"),  # the shop's own smoke test: no AI steps
         "--ai-cache=offline", "--ai-cache-dir", str(copy.parent / "store"),
         "-p", "no:cacheprovider", "-q", *args,
