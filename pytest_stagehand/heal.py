@@ -735,6 +735,9 @@ def resolve(
             "but no selector hits it alone: it cannot be acted on safely."
         )
     changed = differences(recorded, Identity.of(healed))
+    if not changed and healed.selectors[0] == element.selectors[0]:
+        # The recorded element itself, rendered after the look above gave up: no heal.
+        return Resolution(match.element.locator(page), element)
     heal = Heal(
         "fingerprint",
         element.selectors[0],

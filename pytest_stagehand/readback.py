@@ -467,14 +467,11 @@ def _heal_leaf(page, plan, element, wanted, path, reading, tried, in_place):
             fingerprint=ref.fingerprint,
             context=context,
         )
+        changed = differences(wanted, identity)
+        if not changed and healed.selectors[0] == element.selectors[0]:
+            return value, plan  # the recorded element itself, its text shown late: no heal
         reading.heals.append(
-            Heal(
-                "fingerprint",
-                element.selectors[0],
-                healed.selectors[0],
-                score,
-                differences(wanted, identity),
-            )
+            Heal("fingerprint", element.selectors[0], healed.selectors[0], score, changed)
         )
         return value, {**plan, "element": healed.model_dump(mode="json")}
     why = "; ".join(tried) or "no selector"
