@@ -747,7 +747,9 @@ class _Run:
     def back_on_origin(self) -> str:
         """What the fence did during the last tool: blocked navigation, a new page that got
         off the allowed origins (closed), or a page that did (a redirect) and was taken
-        back."""
+        back. Settles first: an act returns before a navigation its click starts has
+        reached the guard."""
+        settle(self.page)
         notes = []
         for new in self.popups:
             blank = new.url in ("", "about:blank") and bool(self.blocked)  # blocked opening

@@ -228,7 +228,9 @@ class AIPage:
         with self.page.expect_download(timeout=timeout) as started:
             result = self.act(instruction, variables, timeout)
         if not result.downloads:  # it began after the step's action returned
-            result = dataclasses.replace(result, downloads=self._downloaded([started.value]))
+            late = started.value
+            watch_downloads(self.page).take()  # seen there too: this step's, not the next's
+            result = dataclasses.replace(result, downloads=self._downloaded([late]))
         return result
 
     def upload(
