@@ -5,8 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from scripted_answers import scripted_ai_page
 from servers import PagesServer
 
+from pytest_stagehand.cache import RecordingStore
+from pytest_stagehand.page import AIPage
 from pytest_stagehand.scripted_model import ScriptedModelServer
 
 # --- scripted model server (llm layer) ---------------------------------------------------
@@ -37,3 +40,21 @@ def pages_server() -> Iterator[PagesServer]:
 
 
 # --- end of pages server section ---------------------------------------------------------
+
+
+# --- an AI page and recordings for in-process tests ------------------------------------
+
+
+@pytest.fixture
+def store(tmp_path) -> Iterator[RecordingStore]:
+    """A working store of recordings of the test's own."""
+    store = RecordingStore(tmp_path / "store")
+    yield store
+    store.close()
+
+
+@pytest.fixture
+def ai(page, scripted_model, pages_server) -> Iterator[AIPage]:
+    """An AI page on the test pages, its model the scripted one."""
+    with scripted_ai_page(page, scripted_model, base_url=pages_server.url()) as ai_page:
+        yield ai_page

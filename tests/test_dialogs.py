@@ -5,31 +5,18 @@ dismissed and logged."""
 from __future__ import annotations
 
 import pytest
-from scripted_answers import choose, scripted_ai_page
+from scripted_answers import choose
 from verbs import committed_steps, page_answer, use_recordings
 
-from pytest_stagehand.cache import RecordingStore, recordings_file
+from pytest_stagehand.cache import recordings_file
 from pytest_stagehand.dialogs import DIALOG_HOLD_S
 
 NAME = "Ada Lovelace's report"  # a variable value: never in a prompt or a recording
 
 
 @pytest.fixture
-def store(tmp_path):
-    store = RecordingStore(tmp_path / "store")
-    yield store
-    store.close()
-
-
-@pytest.fixture
 def test_file(tmp_path):
     return tmp_path / "test_drafts.py"
-
-
-@pytest.fixture
-def ai(page, scripted_model, pages_server):
-    with scripted_ai_page(page, scripted_model, base_url=pages_server.url()) as ai_page:
-        yield ai_page
 
 
 def status(ai) -> str:

@@ -8,30 +8,16 @@ import json
 from pathlib import Path
 
 import pytest
-from scripted_answers import choose, scripted_ai_page
+from scripted_answers import choose
 from verbs import committed_steps, use_recordings
 
-from pytest_stagehand.cache import RecordingStore
 from pytest_stagehand.errors import InvalidArgument
 from pytest_stagehand.report import EvidenceWriter
 
 
 @pytest.fixture
-def store(tmp_path):
-    store = RecordingStore(tmp_path / "store")
-    yield store
-    store.close()
-
-
-@pytest.fixture
 def test_file(tmp_path):
     return tmp_path / "test_profile.py"
-
-
-@pytest.fixture
-def ai(page, scripted_model, pages_server):
-    with scripted_ai_page(page, scripted_model, base_url=pages_server.url()) as ai_page:
-        yield ai_page
 
 
 @pytest.fixture

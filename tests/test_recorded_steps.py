@@ -9,10 +9,10 @@ import re
 
 import pytest
 from pydantic import BaseModel, HttpUrl
-from scripted_answers import choose, element_id, latest_snapshot, observed, scripted_ai_page
+from scripted_answers import choose, element_id, latest_snapshot, observed
 
 from pytest_stagehand.act import ModelResolver
-from pytest_stagehand.cache import Recording, Recordings, RecordingStore, recordings_file, step_key
+from pytest_stagehand.cache import Recording, Recordings, recordings_file, step_key
 from pytest_stagehand.errors import CacheMiss, HealFailed
 from pytest_stagehand.events import StepLog
 from pytest_stagehand.replay import RecordingResolver, StepRecorder
@@ -32,21 +32,8 @@ FIRST_ORDER = {"number": "#1001", "customer": "Ada Lovelace", "total": "$120.00"
 
 
 @pytest.fixture
-def store(tmp_path):
-    store = RecordingStore(tmp_path / "store")
-    yield store
-    store.close()
-
-
-@pytest.fixture
 def test_file(tmp_path):
     return tmp_path / "test_orders.py"
-
-
-@pytest.fixture
-def ai(page, scripted_model, pages_server):
-    with scripted_ai_page(page, scripted_model, base_url=pages_server.url()) as ai_page:
-        yield ai_page
 
 
 def use_recordings(ai, store, test_file, mode, *, has_model):

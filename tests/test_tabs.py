@@ -5,33 +5,19 @@ index."""
 from __future__ import annotations
 
 import pytest
-from scripted_answers import choose, scripted_ai_page
+from scripted_answers import choose
 from test_agent import Script, agent_requests, call, done
 from verbs import committed_steps, page_answer, use_recordings
 
 from pytest_stagehand.agent import Agent
 from pytest_stagehand.cache import Recordings as AgentRecordings
-from pytest_stagehand.cache import RecordingStore
 from pytest_stagehand.errors import ActionFailed
 from pytest_stagehand.page import AIPage
 
 
 @pytest.fixture
-def store(tmp_path):
-    store = RecordingStore(tmp_path / "store")
-    yield store
-    store.close()
-
-
-@pytest.fixture
 def test_file(tmp_path):
     return tmp_path / "test_shop.py"
-
-
-@pytest.fixture
-def ai(page, scripted_model, pages_server):
-    with scripted_ai_page(page, scripted_model, base_url=pages_server.url()) as ai_page:
-        yield ai_page
 
 
 def help_and_back(ai) -> None:

@@ -26,7 +26,7 @@ from scripted_answers import (
 )
 
 from pytest_stagehand.act import ModelResolver
-from pytest_stagehand.cache import Recordings, RecordingStore, recordings_file
+from pytest_stagehand.cache import Recordings, recordings_file
 from pytest_stagehand.errors import (
     AIAssertionError,
     ConfigError,
@@ -45,13 +45,6 @@ VIEWPORT = 1280
 CHART = (21, 61)
 FEB = (CHART[0] + 150, CHART[1] + 150)  # inside the Feb bar (80 high: y 20..180)
 CHANGED_CHART = 'window.chartData = [["Jan", 30], ["Feb", 10], ["Mar", 50], ["Apr", 65]];'
-
-
-@pytest.fixture
-def store(tmp_path):
-    store = RecordingStore(tmp_path / "store")
-    yield store
-    store.close()
 
 
 @pytest.fixture
