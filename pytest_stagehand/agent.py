@@ -31,7 +31,7 @@ from playwright.sync_api import Page, Request, Route
 from pydantic import BaseModel, Field, ValidationError, create_model
 
 from . import prompts
-from .actions import Action, settle
+from .actions import SETTLE_CAP_S, Action, settle
 from .cache import (
     RecordedAction,
     RecordedElement,
@@ -799,7 +799,7 @@ class _Run:
             if outcome:
                 raise _Diverged(f"{name}: {outcome}")
             self.steps.append(AgentStep(number, step["tool"], _arguments(step), "replayed"))
-        if normalise_url(self.page.url) != recording.data.get("end_url"):
+        if not self.reaches(recording.data.get("end_url")):
             raise _Diverged(
                 f"the recorded run ended on {recording.data.get('end_url')}, the replay on "
                 f"{normalise_url(self.page.url)}"
@@ -815,6 +815,23 @@ class _Run:
             raise _Diverged(f"the recorded output does not fit the output model: {exc}") from None
         message = f"Replayed {len(steps)} recorded steps with no model; what they read still holds."
         return self.result("completed", True, message, output, replayed=True)
+
+    def reaches(self, end_url: str | None) -> bool:
+        """Whether the page comes to the URL the recorded run ended on, within the step's
+        wait timeout: the last step (an Enter that submits a form) may start a navigation
+        after it returns, so the URL is waited for (at least a settle's cap), never read at
+        once."""
+        if normalise_url(self.page.url) == end_url:
+            return True
+        try:
+            self.page.wait_for_url(
+                lambda url: normalise_url(url) == end_url,
+                timeout=max(self.ai.wait_timeout, SETTLE_CAP_S * 1000),  # 0 is no limit
+            )
+        except PlaywrightError:
+            return False
+        settle(self.page)
+        return True
 
     def replay_step(self, recording: Recording, step: dict[str, Any]) -> str | None:
         """Run one recorded step; return why it does not hold, or None."""

@@ -489,6 +489,57 @@ def test_a_replayed_act_whose_element_changed_is_healed_and_noted(
     assert offline.steplog.events[-1].cache == "hit"
 
 
+def submit_a_second_late(route: Route) -> None:
+    """The sign-up form navigates a second after the click, when the click has returned."""
+    late = (
+        "<script>document.querySelector('form').addEventListener('submit', (e) => {"
+        " e.preventDefault(); setTimeout(() => e.target.submit(), 1000); });</script></body>"
+    )
+    response = route.fetch()
+    route.fulfill(response=response, body=response.text().replace("</body>", late))
+
+
+def test_a_replay_waits_for_the_navigation_its_last_step_started(
+    page, ai, script, scripted_model, pages_server, store, tmp_path
+):
+    test_file = tmp_path / "test_signup.py"
+    script.steps(
+        call("act", instruction='click the "Create account" link'),
+        call(
+            "fill_form",
+            fields=[
+                {"field": "Full name", "value": "Ada Lovelace"},
+                {"field": "Email", "value": "ada@example.com"},
+                {"field": "Password", "value": "%password%"},
+            ],
+        ),
+        call("act", instruction='click "Sign up"'),
+        done(True, None, "signed up"),
+    )
+    script.add("ActChoice", choose("link", "Create account"), choose("button", "Sign up"))
+    script.add(
+        "Observation",
+        observed(
+            ("textbox", "Full name", "fill", ["Ada Lovelace"]),
+            ("textbox", "Email", "fill", ["ada@example.com"]),
+            ("textbox", "Password", "fill", ["%password%"]),
+        ),
+    )
+    ai.goto("agent/home.html")
+    recorder = Agent(ai, recordings=Recordings(store, test_file, "auto"))
+    assert recorder.execute(GOAL, variables={"password": SECRET}).success
+    scripted_model.stop()
+    page.route("**/agent/signup.html", submit_a_second_late)
+
+    offline = AIPage(page, None, base_url=pages_server.url())
+    offline.goto("agent/home.html")
+    agent = Agent(offline, recordings=Recordings(store, test_file, "offline"))
+    result = agent.execute(GOAL, variables={"password": SECRET})
+
+    assert (result.success, result.replayed) == (True, True), result.message
+    assert banner(page) == "Welcome, Ada Lovelace!"
+
+
 def rename_sign_up_button(route: Route) -> None:
     response = route.fetch()
     route.fulfill(response=response, body=response.text().replace("Sign up</", "Continue</"))
