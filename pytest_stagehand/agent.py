@@ -840,9 +840,11 @@ class _Run:
             performed = []
             for index in step["actions"]:
                 recorded = recording.actions[index]
-                action, element, heal = resolved_action(
-                    self.page, recorded, self.values,
-                    instruction=step.get("instruction", ""), mask=self.ai.steplog.mask,
+                action, element, heal = self.ai.waiting().until(  # the last step's page may
+                    lambda recorded=recorded: resolved_action(  # still be on its way
+                        self.page, recorded, self.values,
+                        instruction=step.get("instruction", ""), mask=self.ai.steplog.mask,
+                    )
                 )
                 if heal is not None:
                     self.heals.append((index, element, heal))

@@ -41,7 +41,14 @@ from .agent import (
     _Run,
 )
 from .cache import RecordedElement, Recording
-from .errors import AgentError, ModelError, ModelRefused, ModelRequired, SafetyCheckPending
+from .errors import (
+    AgentError,
+    HealFailed,
+    ModelError,
+    ModelRefused,
+    ModelRequired,
+    SafetyCheckPending,
+)
 from .events import Exchange
 from .heal import recorded_element, unique_first
 from .llm import ModelClient
@@ -1039,9 +1046,17 @@ class CuaRun(_Run):
         if method == "type":
             self.page.keyboard.type(substitute(step["text"], self.values))
         else:
-            now = _spot(self.page, x, y).at
-            if now != step["at"]:
-                return f"at ({x:g}, {y:g}) there is {now or 'nothing'} now, not {step['at']}"
+
+            def recorded_spot() -> None:
+                now = _spot(self.page, x, y).at
+                if now != step["at"]:
+                    there = f"there is {now or 'nothing'} now, not {step['at']}"
+                    raise HealFailed(f"at ({x:g}, {y:g}) {there}")
+
+            try:  # the last step's page may still be on its way
+                self.ai.waiting().until(recorded_spot)
+            except HealFailed as exc:
+                return str(exc)
             if method == "drag":
                 mouse.move(x, y)
                 mouse.down()
