@@ -24,6 +24,7 @@ from .actions import (
     VARIABLE,
     Action,
     ActResult,
+    PageMark,
     action_for,
     covered,
     element_id,
@@ -65,6 +66,9 @@ class ActRequest:
     # When the model is shown a marked screenshot (vision.py): "fallback" when the text
     # gives it nothing that fits or the view is mostly canvas/SVG, "always", or "off".
     vision: VisionMode = "fallback"
+    # The page's mark as the step settled before it looked (`settle`): where waiting for
+    # its next change starts, read in the same round trip as the settle.
+    settled: PageMark | None = field(default=None, repr=False)
 
     @property
     def variable_names(self) -> tuple[str, ...]:
@@ -366,13 +370,12 @@ def act(
             f"it: pass variables={{{', '.join(repr(u[1:-1]) + ': ...' for u in unknown)}}}. "
             "Nothing was done."
         )
-    settle(page)
+    mark = settle(page)
     with steplog.step("act", instruction, page.url) as event:
         started = time.monotonic()
         if isinstance(step, str):
-            actions = resolver.act(
-                ActRequest(step, values, timeout, fields, vision=vision), event
-            )
+            request = ActRequest(step, values, timeout, fields, vision=vision, settled=mark)
+            actions = resolver.act(request, event)
         else:
             if refusal := field_refusal(step, fields):
                 raise InvalidModelChoice(f"Refused {step.method} on {step.element}: {refusal}")
@@ -435,6 +438,7 @@ def verified(
         context=element.context,
         distinct=element.distinct,
         element=describe(element.fingerprint),
+        stand_in=resolution.stand_in,
     )
     vision.check_region(page, action, f"{action.method} for {instruction!r}")
     return action, element, resolution.heal

@@ -74,6 +74,9 @@ class Action:
     # A point on the element to act at instead of its centre (a bar of a canvas chart),
     # with the look of the region around it that replay checks first (vision.py).
     point: RecordedPoint | None = None
+    # What stood in for the element when it was looked up just before acting (STAND_IN),
+    # which saves a click looking again; None: not looked up.
+    stand_in: str | None = field(default=None, repr=False, compare=False)
 
     def locator(self, page: Page) -> Locator:
         """The element in `page` (through its frames). Only for element actions."""
@@ -260,7 +263,7 @@ def perform(
     via = action.via  # unless the action says otherwise (a dialog may cut it short)
     with may_open(page):  # a dialog the action opens is held for the next step
         via = _perform_on_element(page, action, args, timeout)
-    return replace(action, via=via) if via != action.via else action
+    return replace(action, via=via, stand_in=None)  # what stood in is read afresh next time
 
 
 def _perform_on_element(
@@ -279,7 +282,8 @@ def _perform_on_element(
         else:
             target.click(position=at, timeout=timeout)
     elif method == "click":
-        via = _click_as_a_person(target, timeout, _stand_in(page, action))
+        stand_in = action.stand_in if action.stand_in is not None else _stand_in(page, action)
+        via = _click_as_a_person(target, timeout, stand_in)
     elif method == "double_click":
         target.dblclick(timeout=timeout)
     elif method == "right_click":
@@ -475,13 +479,14 @@ PAGE_CHANGES = """(window.__stagehandDomQuiet ||= (() => {
 
 # Waits until the document has not changed for `quiet` ms, and for at least `least` ms from
 # now (at most `cap` ms). A page that has long been quiet returns at once when `least` is 0.
+# Resolves to the page's mark then ([id, changes]): where a wait for its next change starts.
 DOM_QUIET = f"""async ([quiet, least, cap]) => {{
   const state = {PAGE_CHANGES};
   const floor = performance.now() + least - quiet;
   const end = performance.now() + cap;
   for (;;) {{
     const wait = Math.min(Math.max(state.last, floor) + quiet, end) - performance.now();
-    if (wait <= 0) return;
+    if (wait <= 0) return [state.id, state.changes];
     await new Promise(resolve => setTimeout(resolve, wait));
   }}
 }}"""
@@ -524,15 +529,19 @@ def _recent(open_requests: dict[Request, float], since: float) -> bool:
     )
 
 
-def settle(page: Page, *, after_action: bool = False, cap: float = SETTLE_CAP_S) -> None:
+def settle(
+    page: Page, *, after_action: bool = False, cap: float = SETTLE_CAP_S
+) -> PageMark | None:
     """Wait, for at most `cap` seconds, until no request is open, the document has loaded
     and the DOM has been quiet for DOM_QUIET_MS: what a step waits for before it reads
     the page. A quiet page costs one round trip, or AFTER_ACTION_MS `after_action`, to
     see a reaction that starts a moment late.
 
     Never raises for a busy page: a page that does not settle in time is used as it is.
+    Returns the page's mark as it settled (`page_mark`, read in the same round trip), or
+    None when it was not read (a held dialog, a page that did not settle in time).
     """
-    _wait(page, cap, since=0.0, dom_quiet_least=AFTER_ACTION_MS if after_action else 0)
+    return _wait(page, cap, since=0.0, dom_quiet_least=AFTER_ACTION_MS if after_action else 0)
 
 
 def finish_started(page: Page, since: float, cap: float = SETTLE_CAP_S) -> None:
@@ -545,12 +554,16 @@ def finish_started(page: Page, since: float, cap: float = SETTLE_CAP_S) -> None:
     _wait(page, cap, since, dom_quiet_least=None)
 
 
-def _wait(page: Page, cap: float, since: float, dom_quiet_least: float | None) -> None:
+def _wait(
+    page: Page, cap: float, since: float, dom_quiet_least: float | None
+) -> PageMark | None:
     """Until no request opened after `since` is open, the document has loaded and, unless
-    `dom_quiet_least` is None, the DOM is quiet (watched for at least that many ms).
-    Never raises for a busy page: what does not finish within `cap` is left running."""
+    `dom_quiet_least` is None, the DOM is quiet (watched for at least that many ms; the
+    mark it was quiet at is returned). Never raises for a busy page: what does not finish
+    within `cap` is left running."""
     if blocked(page):
-        return  # a held dialog blocks the page until a step answers it
+        return None  # a held dialog blocks the page until a step answers it
+    mark = None
     deadline = time.monotonic() + cap
     open_requests = watch_network(page)
     while time.monotonic() < deadline:
@@ -561,15 +574,17 @@ def _wait(page: Page, cap: float, since: float, dom_quiet_least: float | None) -
                 continue
             page.wait_for_load_state("domcontentloaded", timeout=max(1.0, left_ms))
             if dom_quiet_least is not None:
-                page.evaluate(DOM_QUIET, [DOM_QUIET_MS, dom_quiet_least, left_ms])
+                quiet = page.evaluate(DOM_QUIET, [DOM_QUIET_MS, dom_quiet_least, left_ms])
+                mark = PageMark(*quiet) if quiet else None
         except PlaywrightTimeoutError:
-            return
+            return None
         except PlaywrightError:
             if page.is_closed():
-                return
+                return None
             continue  # a navigation replaced the document while we waited
         if not _recent(open_requests, since):
-            return
+            return mark
+    return None
 
 
 @dataclass(frozen=True)

@@ -487,13 +487,14 @@ class Evaluator:
         self, claim: str, screenshot: bool, *, must_hold: bool, waiting: Waiting | None = None
     ) -> Verdict:
         __tracebackhide__ = HIDE_FAILED_CLAIM
-        settle(self.page)
+        settled = settle(self.page)
         waiting = waiting or Waiting(self.page, 0)
         with self.steplog.step("assert", claim, self.page.url) as event:
             verdict, note = waiting.until(
                 lambda: self._decide(claim, screenshot, event),
                 lambda decided: decided[0].passed,
                 event,
+                settled,
             )
             event.result = "; ".join(filter(None, [f"{verdict.answer}: {verdict.reasoning}", note]))
             if must_hold and not verdict.passed:

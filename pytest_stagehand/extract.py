@@ -78,7 +78,7 @@ def extract(
     each page change until its timeout. With `vision_mode` "always", or "fallback" on a view
     that is mostly canvas/SVG, the model reads a marked screenshot too (vision.py).
     """
-    settle(page)
+    settled = settle(page)
     label = instruction or (f"{schema.__name__} from the page" if schema else "the page text")
     with steplog.step("extract", label, page.url) as event:
         if instruction is None and schema is None:
@@ -106,7 +106,7 @@ def extract(
 
         # An empty answer may be a page still loading: asked again when the page changes.
         value = (waiting or Waiting(page, 0)).answered(
-            step, ask, lambda answer: not is_empty(answer), event
+            step, ask, lambda answer: not is_empty(answer), event, settled
         )
         event.result = _preview(value)
     return value.text if isinstance(value, ExtractedText) else value

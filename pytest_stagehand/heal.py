@@ -24,11 +24,12 @@ from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 from functools import cache
 from itertools import pairwise
+from weakref import WeakKeyDictionary
 
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import FrameLocator, Locator, Page
+from playwright.sync_api import Frame, FrameLocator, Locator, Page
 
-from .actions import PLAIN_QUERY, is_plain
+from .actions import PLAIN_QUERY, STAND_IN, is_plain
 from .cache import RecordedElement
 from .errors import HealFailed
 from .events import Heal
@@ -680,6 +681,7 @@ class Resolution:
     # element alone: the one to act with.
     element: RecordedElement
     heal: Heal | None = None
+    stand_in: str | None = None  # STAND_IN as read with the lookup; None: not read
 
 
 def resolve(
@@ -776,7 +778,7 @@ def _replay(
         elif not verify(recorded, live):
             tried.append(f"{selector} → {describe(live.fingerprint)}, not the recorded element")
         elif index == 0:
-            return Resolution(locator, element)
+            return Resolution(locator, element, stand_in=hits.stand_in)
         else:
             healed = element.model_copy(
                 update={
@@ -798,18 +800,19 @@ def _replay(
 
 # --- reading what recorded selectors hit, in one round trip ----------------------------
 
-# Per selector: [count, description of the one element] where the browser's own
-# querySelectorAll or document.evaluate can tell (`PLAIN_QUERY`), else null. An element
-# hit by several selectors is described once.
+# Per selector: [count, description of the one element, what stands in for it when
+# clicked (STAND_IN; for the first selector only)] where the browser's own querySelectorAll
+# or document.evaluate can tell (`PLAIN_QUERY`), else null. An element hit by several
+# selectors is described once.
 LIGHT_HITS = f"""(describe, selectors) => {{
   const query = {PLAIN_QUERY};
   const described = new Map();
-  return selectors.map((selector) => {{
+  return selectors.map((selector, index) => {{
     const found = query(selector);
-    if (found === null || found.length !== 1) return found && [found.length, null];
+    if (found === null || found.length !== 1) return found && [found.length, null, null];
     const el = found[0];
     if (!described.has(el)) described.set(el, describe(el));
-    return [1, described.get(el)];
+    return [1, described.get(el), index === 0 ? ({STAND_IN})(el) : null];
   }});
 }}"""
 
@@ -834,12 +837,32 @@ def _light_hits_scripts() -> tuple[str, str]:
     return use, install
 
 
+# The pages whose current document holds the describer, as far as their navigation events
+# tell: a page is taken off at each navigation of its main frame.
+_described: WeakKeyDictionary[Page, bool] = WeakKeyDictionary()
+
+
+def _holds_describer(page: Page) -> bool:
+    """Whether the page's document was given the describer (False for a new document)."""
+    if page not in _described:
+
+        def navigated(frame: Frame) -> None:
+            if frame.parent_frame is None:
+                _described[page] = False
+
+        page.on("framenavigated", navigated)
+        _described[page] = False
+    return _described[page]
+
+
 def light_hits(page: Page, element: RecordedElement) -> list[LiveElement | None]:
     """What each recorded selector hits now, read with the browser's own querySelectorAll
-    and document.evaluate in one round trip (two on a page's first replayed step): no
-    Playwright selector engine is injected into the page's world for it, which a raw
-    Playwright action does not pay for either. None where only Playwright can tell:
-    its own selector syntax, elements inside frames, CSS on a page with shadow roots.
+    and document.evaluate in one round trip: no Playwright selector engine is injected
+    into the page's world for it, which a raw Playwright action does not pay for either.
+    The first look at a new document sends the describer along (its navigation says it is
+    new; a document that lost it anyway is given it in a second round trip).
+    None where only Playwright can tell: its own selector syntax, elements inside frames,
+    CSS on a page with shadow roots.
     """
     selectors = element.selectors
     plain = [is_plain(selector) for selector in selectors]
@@ -848,9 +871,10 @@ def light_hits(page: Page, element: RecordedElement) -> list[LiveElement | None]
     asked = [s if ok else "" for s, ok in zip(selectors, plain, strict=True)]
     use, install = _light_hits_scripts()
     try:
-        hits = page.evaluate(use, asked)
+        hits = page.evaluate(use, asked) if _holds_describer(page) else None
         if hits is None:
             hits = page.evaluate(install, asked)
+            _described[page] = True
     except PlaywrightError:
         return [None] * len(selectors)  # a navigation replaced the document: ask Playwright
     lives: list[LiveElement | None] = []
@@ -861,5 +885,5 @@ def light_hits(page: Page, element: RecordedElement) -> list[LiveElement | None]
             lives.append(LiveElement(hit[0]))
         else:
             ref, context = described(hit[1])
-            lives.append(LiveElement(1, ref.fingerprint, context))
+            lives.append(LiveElement(1, ref.fingerprint, context, hit[2]))
     return lives

@@ -47,7 +47,7 @@ def observe(
     screenshot (vision.py); "fallback" when it lists nothing from the text, or the view is
     mostly canvas/SVG.
     """
-    settle(page)
+    settled = settle(page)
     asked_for = instruction or prompts.OBSERVE_ALL
     with steplog.step("observe", asked_for, page.url) as event:
 
@@ -60,7 +60,7 @@ def observe(
             return recorder.observe(asked_for, scope, event, ask) if recorder else ask()
 
         # Nothing found may be a page still loading: asked again when the page changes.
-        actions = (waiting or Waiting(page, 0)).answered(step, ask, bool, event)
+        actions = (waiting or Waiting(page, 0)).answered(step, ask, bool, event, settled)
         found = "; ".join(action.description for action in actions) or "nothing matched"
         event.result = f"{found} ({event.result})" if event.result else found
     return actions

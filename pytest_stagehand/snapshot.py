@@ -32,7 +32,7 @@ import contextlib
 import json
 import math
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any, NamedTuple
@@ -191,6 +191,9 @@ class LiveElement:
     count: int
     fingerprint: Fingerprint | None = None  # computed as a snapshot's, to compare with one
     context: str = ""  # the text of the card, row or form around it
+    # Looked up just before an action: what a person would click for it (actions.STAND_IN:
+    # "" itself, "label:<i>", "point:<what>"); None when not read.
+    stand_in: str | None = field(default=None, compare=False)
 
 
 def inspect(locator: Locator, frame_path: tuple[str, ...] = ()) -> LiveElement:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from pydantic import BaseModel
 
-from .actions import Action, page_mark, settle, wait_for_change
+from .actions import Action, PageMark, page_mark, settle, wait_for_change
 from .errors import ElementNotFound, HealFailed, StagehandError
 from .events import StepEvent
 from .snapshot import snapshot
@@ -64,17 +64,23 @@ class Waiting:
         attempt: Callable[[], R],
         found: Callable[[R], bool] = lambda _: True,
         event: StepEvent | None = None,
+        since: PageMark | None = None,
     ) -> R:
         """The first answer of `attempt` that is `found`, trying again on each page change.
 
         When time runs out, the last failure (NOT_THERE_YET) is raised, or the last
         answer returned, noting the wait on the error and the last snapshot on `event`.
+        `since`: the page's mark as the step settled just before (`settle`), which saves
+        reading it again for the first attempt.
         """
         deadline = time.monotonic() + self.timeout_ms / 1000
         first_use = self._first_use()
         tries = 0
+        settled = since
         while True:
-            since = page_mark(self.page) if self.timeout_ms > 0 else None
+            since = None
+            if self.timeout_ms > 0:
+                since = settled or page_mark(self.page)
             if tries:
                 first_use()
             tries += 1
@@ -89,7 +95,7 @@ class Waiting:
             left_ms = (deadline - time.monotonic()) * 1000
             if since is None or left_ms <= 0 or not wait_for_change(self.page, since, left_ms):
                 break
-            settle(self.page)  # let the change finish before looking again
+            settled = settle(self.page)  # let the change finish before looking again
         if since is not None:
             self._gave_up(tries, event, failure)
         if failure is not None:
@@ -102,6 +108,7 @@ class Waiting:
         ask: Callable[[], V],
         found: Callable[[V], bool],
         event: StepEvent | None = None,
+        since: PageMark | None = None,
     ) -> V:
         """`step(ask)`, a recorded step that asks the model through `ask`, tried again on
         each page change while the model's answer is not `found` (an empty answer is not
@@ -118,7 +125,7 @@ class Waiting:
 
         first_use = self._first_use()
         try:
-            return self.until(lambda: step(ask_until_found), event=event)
+            return self.until(lambda: step(ask_until_found), event=event, since=since)
         except _NothingYet:
             first_use()
             return step(lambda: last[0])
@@ -158,7 +165,9 @@ class WaitingResolver:
         self.waiting = waiting
 
     def act(self, request: ActRequest, event: StepEvent) -> list[Action]:
-        return self.waiting.until(lambda: self.inner.act(request, event), event=event)
+        return self.waiting.until(
+            lambda: self.inner.act(request, event), event=event, since=request.settled
+        )
 
 
 def is_empty(value: object) -> bool:

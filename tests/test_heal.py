@@ -387,6 +387,8 @@ def test_the_one_trip_lookup_describes_elements_as_playwright_finds_them(account
     assert any(selector.startswith("xpath=") for selector, _ in looked_up)
     for selector, hit in looked_up:
         assert hit == inspect(account.locator(selector))
+    # read with it, for the click to come: nothing stands in for a plain visible button
+    assert (hits[0].stand_in, looked_up[-1][1].stand_in) == ("", None)
     # Playwright's own syntax is left to Playwright
     assert all(hit is None for selector, hit in zip(element.selectors, hits, strict=True)
                if selector.startswith(("role=", "text=", "internal:")))
