@@ -587,12 +587,19 @@ def _wait(
     return None
 
 
+FRAME_LOOK_MS = 250  # on a page with frames, how often a wait looks at their documents
+_MARK = f"() => {{ const state = {PAGE_CHANGES}; return [state.id, state.changes]; }}"
+FrameMarks = tuple[tuple[str, int], ...]
+
+
 @dataclass(frozen=True)
 class PageMark:
     """Where the page's changes stood at one moment (see PAGE_CHANGES)."""
 
     document: str  # "" when it could not be read (the page was between documents)
     changes: int
+    # The same for each frame in the page (`frame_marks`); None when not read.
+    frames: FrameMarks | None = None
 
 
 def page_mark(page: Page) -> PageMark:
@@ -600,23 +607,45 @@ def page_mark(page: Page) -> PageMark:
     if blocked(page):  # a held dialog: nothing changes until a step answers it
         return PageMark("", -1)
     try:
-        document, changes = page.evaluate(
-            f"() => {{ const state = {PAGE_CHANGES}; return [state.id, state.changes]; }}"
-        )
+        document, changes = page.evaluate(_MARK)
     except PlaywrightError:
         return PageMark("", -1)
-    return PageMark(document, changes)
+    return PageMark(document, changes, frame_marks(page))
+
+
+def frame_marks(page: Page) -> FrameMarks:
+    """The marks of the documents in the page's frames, in frame order (one round trip
+    each: only a wait on a page with frames reads them)."""
+    marks = []
+    for frame in page.frames[1:]:
+        try:
+            marks.append(tuple(frame.evaluate(_MARK)))
+        except PlaywrightError:  # detached, or between documents
+            marks.append(("", -1))
+    return tuple(marks)
 
 
 def wait_for_change(page: Page, since: PageMark, timeout_ms: float) -> bool:
     """Wait, for at most `timeout_ms`, until the page changed after `since`: a DOM change,
-    a CSS transition or animation ending, or another document. No polling: the page wakes
-    the wait. True at once when it has changed already; False when it did not in time."""
+    a CSS transition or animation ending, or another document. The page's document wakes
+    the wait, with no polling; on a page with frames their documents are looked at every
+    FRAME_LOOK_MS too (a card field that renders inside a payment iframe changes nothing
+    outside it). True at once when it has changed already; False when it did not in time."""
     if blocked(page):  # a held dialog: the page cannot change until a step answers it
         return False
-    try:
-        return bool(page.evaluate(NEXT_CHANGE, [since.document, since.changes, timeout_ms]))
-    except PlaywrightError:
-        if page.is_closed():
-            raise
-        return True  # the document was replaced while we waited: a navigation
+    deadline = time.monotonic() + timeout_ms / 1000
+    frames = since.frames if since.frames is not None else frame_marks(page)
+    while True:
+        left_ms = (deadline - time.monotonic()) * 1000
+        if left_ms <= 0:
+            return False
+        look_ms = min(left_ms, FRAME_LOOK_MS) if frames else left_ms
+        try:
+            if page.evaluate(NEXT_CHANGE, [since.document, since.changes, look_ms]):
+                return True
+        except PlaywrightError:
+            if page.is_closed():
+                raise
+            return True  # the document was replaced while we waited: a navigation
+        if frames and frame_marks(page) != frames:
+            return True

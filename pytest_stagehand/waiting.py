@@ -5,7 +5,8 @@ Playwright's locators wait for their element and `expect` retries until it holds
 act, observe and extract wait for what their instruction describes, and assert_that for
 its claim. One attempt runs at once. When it finds nothing (no element, an empty answer,
 a claim judged NO), the next attempt waits for the page to change (`wait_for_change`: a
-DOM change, a transition ending, a navigation; never a sleep or a poll), lets it settle
+DOM change, a transition ending, a navigation; never a sleep; documents in frames are
+looked at every FRAME_LOOK_MS, as they cannot wake it), lets it settle
 and looks again, with a fresh snapshot. So a model is asked again only about a page that
 changed since its last answer, and a page that is ready costs nothing more than the mark
 taken before the attempt. When the time is up the step fails as it would have at once,

@@ -184,6 +184,25 @@ def test_a_replay_whose_element_never_appears_fails_at_the_timeout(recorded_page
         assert "Laptops" not in ai.steplog.events[-1].last_snapshot
 
 
+def test_a_replay_waits_for_its_element_to_render_inside_a_frame(recorded_page, scripted_model):
+    """The Pay button renders in the payment iframe 1.5 s after it loads, and nothing
+    changes in the page's own document then: the wait looks at the frame's document too,
+    when the model is asked and when the recording is replayed."""
+    scripted_model.default = click_when_shown("button", "Pay $20")
+    with recorded_page("auto") as ai:
+        ai.goto("waiting/checkout.html?delay=1500")
+        ai.act("click Pay")
+        assert ai.page.frame_locator("#payment").locator("#status").inner_text() == "Paid"
+        asked = scripted_model.calls
+
+    with recorded_page("offline") as ai:
+        ai.goto("waiting/checkout.html?delay=1500")
+        ai.act("click Pay")
+        assert ai.page.frame_locator("#payment").locator("#status").inner_text() == "Paid"
+        assert ai.steplog.events[-1].cache == "hit"
+    assert scripted_model.calls == asked
+
+
 def test_observe_waits_for_elements_to_appear(recorded_page, scripted_model):
     scripted_model.default = on_the_menu_page
     with recorded_page("auto") as ai:
