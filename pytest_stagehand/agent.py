@@ -723,7 +723,10 @@ class _Run:
             if self.outside(request.url) and request.is_navigation_request():
                 if request.url not in self.blocked:
                     self.blocked.append(request.url)
-                route.fulfill(status=204)  # No Content: the browser stays where it was
+                if _opens_a_page(request):  # shown, so that the new page opens and is closed
+                    route.fulfill(content_type="text/html", body=BLOCKED_PAGE)
+                else:
+                    route.fulfill(status=204)  # No Content: the browser stays where it was
             else:
                 route.fallback()
 
@@ -758,6 +761,7 @@ class _Run:
                     new.close()
                 notes.append("A new page (a link with target=_blank or a popup) was closed.")
         self.popups.clear()
+        self.ai.back_on_an_open_page()  # the step may have followed a page closed here
         if self.blocked:
             notes.append(
                 f"Navigation to {', '.join(self.blocked)} was blocked: outside the allowed "
@@ -939,6 +943,20 @@ def _checked_mode(mode: str) -> Mode:
     if mode not in MODES:
         raise AgentError(f"mode must be one of {', '.join(MODES)}, not {mode!r}.")
     return mode  # type: ignore[return-value]
+
+
+# What a new page (target=_blank, window.open) shows when its first navigation is blocked:
+# with No Content it would never finish opening, and the step would wait for it in vain.
+BLOCKED_PAGE = "<!doctype html><title>Blocked</title><p>Outside the allowed origins.</p>"
+
+
+def _opens_a_page(request: Request) -> bool:
+    """Is this the first navigation of a page that is still opening (it has no frame yet)?"""
+    try:
+        request.frame  # noqa: B018 (raises for a page that is not yet there)
+    except PlaywrightError:
+        return True
+    return False
 
 
 def _origin(url: str) -> str | None:

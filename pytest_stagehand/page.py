@@ -100,6 +100,17 @@ class AIPage:
             self._use(self.tabs.switch(tab))
         return self.page
 
+    def back_on_an_open_page(self) -> bool:
+        """Whether the page acted on is open, after going back to the page a closed one was
+        opened from by a step (`Tabs.back_from_closed`)."""
+        if not self.page.is_closed():
+            return True
+        back = self.tabs.back_from_closed()
+        if back is None:
+            return False
+        self._use(back)
+        return True
+
     def _use(self, page: Page) -> None:
         """Act on `page` from now on: every part that reads the page reads this one."""
         if page is self.page:
@@ -155,7 +166,7 @@ class AIPage:
             "crash). Act on a page that is open: keep this one open until the step, or "
             "wrap the new one (AIPage(context.pages[-1], ...))."
         )
-        if self.page.is_closed():
+        if not self.back_on_an_open_page():
             raise closed
         if not step.startswith("act("):  # only act answers a held dialog: others would block
             self.dialogs.dismiss_pending(f"{step} does not answer it")

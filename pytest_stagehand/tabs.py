@@ -49,16 +49,18 @@ class Tabs:
         self.current = page
         self._adopt = adopt  # what the owner does with every page it may act on
         self._opened: list[Page] = []
+        self._openers: WeakKeyDictionary[Page, Page] = WeakKeyDictionary()
         self._watch(page)
 
     def _watch(self, page: Page) -> None:
         _TABS[page] = self
-        page.on("popup", self._popup)
+        page.on("popup", lambda popup: self._popup(page, popup))
         page.add_init_script(COUNT_OPENS)
         with suppress(PlaywrightError):  # the document already shown (a blank one may go)
             page.evaluate(COUNT_OPENS)
 
-    def _popup(self, popup: Page) -> None:
+    def _popup(self, opener: Page, popup: Page) -> None:
+        self._openers[popup] = opener
         self._opened.append(popup)
         self._watch(popup)
         self._adopt(popup)
@@ -71,7 +73,8 @@ class Tabs:
     def after_step(self) -> Page:
         """The page to act on after a step: the last page the step opened, loaded; else
         the tab a switch_tab chose; else the same one."""
-        if not self._opened and self._opening() and not self._opened:  # not yet arrived
+        opening = self._opening()  # taken each step, or a count left over would wait later
+        if opening and not self._opened:  # not yet arrived
             with suppress(PlaywrightError):  # a named window reused opens no page
                 self.current.wait_for_event("popup", timeout=POPUP_LOAD_MS)
         opened = [page for page in self._opened if not page.is_closed()]
@@ -81,6 +84,19 @@ class Tabs:
             with suppress(PlaywrightError):  # a slow or blank popup is still the one opened
                 self.current.wait_for_load_state("domcontentloaded", timeout=POPUP_LOAD_MS)
         return self.current
+
+    def back_from_closed(self) -> Page | None:
+        """The page to act on when the current one has closed: the page it was opened
+        from (a sign-in popup that closes itself, as a person's eyes go back to the page
+        they came from); None when the closed page was not opened by a step."""
+        page = self.current
+        while page.is_closed():
+            opener = self._openers.get(page)
+            if opener is None:
+                return None
+            page = opener
+        self.current = page
+        return page
 
     def _opening(self) -> bool:
         """Did the last step ask for a new page (that may not have opened yet)?"""

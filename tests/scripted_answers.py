@@ -144,6 +144,12 @@ def observed(*elements: tuple[str, str, str, Sequence[str]]) -> Answer:
     return answer
 
 
+# How long a step waits for what it looks for in these tests (ms). The test pages are
+# local and answer at once, so this only bounds how long a test of a step that must fail
+# (a gone element, a changed value) waits for it first; tests about waiting set their own.
+TEST_WAIT_MS = 2_000
+
+
 @contextmanager
 def scripted_ai_page(
     page: Page,
@@ -153,13 +159,19 @@ def scripted_ai_page(
     base_url: str | None = None,
     steplog: StepLog | None = None,
     prompt_budget: int = DEFAULT_BUDGET,
+    wait_timeout: float = TEST_WAIT_MS,
 ) -> Iterator[AIPage]:
     """An AIPage whose model client is the real SDK pointed at the scripted server."""
     endpoint = server.openai_base_url if provider == "openai" else server.anthropic_base_url
     config = ModelConfig(f"{provider}/scripted", base_url=endpoint, max_retries=0)
     with create_client(config) as client:
         yield AIPage(
-            page, client, steplog=steplog, base_url=base_url, prompt_budget=prompt_budget
+            page,
+            client,
+            steplog=steplog,
+            base_url=base_url,
+            prompt_budget=prompt_budget,
+            wait_timeout=wait_timeout,
         )
 
 

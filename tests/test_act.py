@@ -30,12 +30,6 @@ USER = "standard_user"
 SECRET = "secret_sauce"
 
 
-@pytest.fixture
-def ai(page, scripted_model, pages_server):
-    with scripted_ai_page(page, scripted_model, base_url=pages_server.url()) as ai_page:
-        yield ai_page
-
-
 def log_in(ai, scripted_model):
     ai.goto("login.html")
     scripted_model.enqueue(

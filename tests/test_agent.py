@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, Route
 from pydantic import BaseModel
-from scripted_answers import NOT_FOUND, choose, observed, scripted_ai_page
+from scripted_answers import NOT_FOUND, choose, observed
 
 from pytest_stagehand import agent as agent_module
 from pytest_stagehand import prompts
@@ -108,12 +108,6 @@ def script(scripted_model: ScriptedModelServer) -> Script:
     script = Script()
     scripted_model.default = script
     return script
-
-
-@pytest.fixture
-def ai(page: Page, scripted_model: ScriptedModelServer, pages_server) -> Iterator[AIPage]:
-    with scripted_ai_page(page, scripted_model, base_url=pages_server.url()) as ai_page:
-        yield ai_page
 
 
 def sign_up(script: Script) -> None:

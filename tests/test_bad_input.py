@@ -9,7 +9,7 @@ from typing import TypedDict
 
 import pytest
 from pydantic import BaseModel
-from scripted_answers import choose, scripted_ai_page
+from scripted_answers import choose
 
 from pytest_stagehand.cache import Recordings, RecordingStore
 from pytest_stagehand.errors import (
@@ -19,13 +19,6 @@ from pytest_stagehand.errors import (
     PageClosed,
 )
 from pytest_stagehand.replay import RecordingResolver
-
-
-@pytest.fixture
-def ai(page, scripted_model, pages_server):
-    with scripted_ai_page(page, scripted_model, base_url=pages_server.url()) as ai_page:
-        yield ai_page
-
 
 FIRST_ORDER = {"number": "#1001", "customer": "Ada Lovelace"}
 

@@ -4,7 +4,7 @@ do something else, the method the model chose is the one performed, and replayed
 from __future__ import annotations
 
 import pytest
-from scripted_answers import choose, scripted_ai_page
+from scripted_answers import choose
 from verbs import committed_steps, use_recordings
 
 from pytest_stagehand.cache import RecordingStore
@@ -15,12 +15,6 @@ def store(tmp_path):
     store = RecordingStore(tmp_path / "store")
     yield store
     store.close()
-
-
-@pytest.fixture
-def ai(page, scripted_model, pages_server):
-    with scripted_ai_page(page, scripted_model, base_url=pages_server.url()) as ai_page:
-        yield ai_page
 
 
 def status(ai) -> str:

@@ -74,6 +74,24 @@ def test_a_window_open_popup_becomes_the_page_and_pages_lists_it(ai, scripted_mo
     assert shop.text_content("#status") == "Welcome"  # nothing was done on the old tab
 
 
+def test_a_popup_that_closes_itself_hands_back_to_the_page_that_opened_it(ai, scripted_model):
+    """A sign-in popup closes itself once consent is given: the next step acts on the page
+    it was opened from, as a person's eyes go back to it."""
+    ai.goto("verbs/signin.html")
+    shop = ai.page
+    scripted_model.enqueue(
+        choose("button", "Sign in with Provider"),
+        choose("button", "Allow"),
+        choose("button", "Continue"),
+    )
+    ai.act("sign in with the provider")
+    assert ai.page is not shop and ai.page.title() == "Provider"
+    ai.act("allow access")
+    ai.act("continue")
+    assert ai.page is shop
+    assert shop.text_content("#status") == "Signed in as Ada, continued"
+
+
 def test_switching_by_index_title_and_to_a_missing_tab(ai, scripted_model):
     ai.goto("verbs/tabs.html")
     scripted_model.enqueue(choose("link", "Help centre"))
