@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, Route
 from pydantic import BaseModel
-from scripted_answers import NOT_FOUND, choose, observed
+from scripted_answers import NOT_FOUND, TEST_WAIT_MS, choose, observed
 
 from pytest_stagehand import agent as agent_module
 from pytest_stagehand import prompts
@@ -437,7 +437,7 @@ def test_a_recorded_run_replays_offline_with_no_model(
     scripted_model.stop()
     calls = scripted_model.calls
 
-    offline = AIPage(page, None, base_url=pages_server.url())
+    offline = AIPage(page, None, base_url=pages_server.url(), wait_timeout=TEST_WAIT_MS)
     offline.goto("agent/home.html")
     agent = Agent(offline, recordings=Recordings(store, test_file, "offline"))
     result = agent.execute(GOAL, output=Welcome, variables={"password": SECRET})
@@ -463,7 +463,7 @@ def test_a_replayed_act_whose_element_changed_is_healed_and_noted(
     scripted_model.stop()
     page.route("**/agent/signup.html", reword_name_label)
     key = step_key("agent", GOAL, pages_server.url("agent/home.html"), ["password"])
-    offline = AIPage(page, None, base_url=pages_server.url())
+    offline = AIPage(page, None, base_url=pages_server.url(), wait_timeout=TEST_WAIT_MS)
 
     def replay() -> Any:  # one run of the test: its own recordings, counting its steps
         agent = Agent(offline, recordings=Recordings(store, test_file, "offline"))
@@ -525,7 +525,7 @@ def test_a_replay_waits_for_the_navigation_its_last_step_started(
     scripted_model.stop()
     page.route("**/agent/signup.html", submit_a_second_late)
 
-    offline = AIPage(page, None, base_url=pages_server.url())
+    offline = AIPage(page, None, base_url=pages_server.url(), wait_timeout=TEST_WAIT_MS)
     offline.goto("agent/home.html")
     agent = Agent(offline, recordings=Recordings(store, test_file, "offline"))
     result = agent.execute(GOAL, variables={"password": SECRET})
@@ -577,7 +577,7 @@ def test_a_replay_that_diverges_fails_clearly_offline(
     scripted_model.stop()
     page.route(page_path, change)
 
-    offline = AIPage(page, None, base_url=pages_server.url())
+    offline = AIPage(page, None, base_url=pages_server.url(), wait_timeout=TEST_WAIT_MS)
     offline.goto("agent/home.html")
     agent = Agent(offline, recordings=Recordings(store, test_file, "offline"))
     with pytest.raises(HealFailed) as failure:

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page
 from pydantic import BaseModel
-from scripted_answers import scripted_ai_page
+from scripted_answers import TEST_WAIT_MS, scripted_ai_page
 
 from pytest_stagehand.agent import Agent
 from pytest_stagehand.cache import RecordingStore
@@ -292,7 +292,8 @@ def store(tmp_path: Path) -> Iterator[RecordingStore]:
 
 def offline_agent(page: Page, store: RecordingStore, test_file: Path) -> Agent:
     """An agent with no model at all: it can only replay the recording."""
-    return Agent(AIPage(page, None), recordings=Recordings(store, test_file, "offline"))
+    offline = AIPage(page, None, wait_timeout=TEST_WAIT_MS)
+    return Agent(offline, recordings=Recordings(store, test_file, "offline"))
 
 
 @pytest.mark.parametrize("provider", ["openai"], indirect=True)

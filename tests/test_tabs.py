@@ -5,7 +5,7 @@ index."""
 from __future__ import annotations
 
 import pytest
-from scripted_answers import choose
+from scripted_answers import TEST_WAIT_MS, choose
 from test_agent import Script, agent_requests, call, done
 from verbs import committed_steps, page_answer, use_recordings
 
@@ -139,7 +139,7 @@ def test_the_agent_follows_a_new_tab_and_switches_back_and_replays_it_offline(
         tab.close()
 
     calls = scripted_model.calls
-    offline = AIPage(page, None, base_url=pages_server.url())
+    offline = AIPage(page, None, base_url=pages_server.url(), wait_timeout=TEST_WAIT_MS)
     offline.goto("verbs/tabs.html")
     replayed = Agent(offline, recordings=AgentRecordings(store, test_file, "offline")).execute(goal)
     assert (replayed.success, replayed.replayed) == (True, True)
