@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, TypeVar
 
 from pydantic import BaseModel
 
-from .actions import Action, PageMark, page_mark, settle, wait_for_change
+from .actions import Action, PageMark, frame_marks, page_mark, settle, wait_for_change
 from .errors import ElementNotFound, HealFailed, StagehandError
 from .events import StepEvent
 from .snapshot import snapshot
@@ -82,6 +82,8 @@ class Waiting:
             since = None
             if self.timeout_ms > 0:
                 since = settled or page_mark(self.page)
+                if since.frames is None:  # a settle reads the page's own document only
+                    since = replace(since, frames=frame_marks(self.page))
             if tries:
                 first_use()
             tries += 1
