@@ -258,7 +258,7 @@ def _step(step: Record, number: int) -> str:
         f'<li class="{classes}" style="margin-left:{step["depth"] * 2}em">'
         f"<details{opened}><summary>{title}</summary>"
         f'<div class="detail">{_shot(step)}<div class="facts">{_facts(step)}{_heal(step)}'
-        f"{_exchanges(step)}</div></div></details></li>"
+        f"{_exchanges(step)}{_last_snapshot(step)}</div></div></details></li>"
     )
 
 
@@ -310,6 +310,17 @@ def _heal(step: Record) -> str:
         f'<p class="after">after: <code>{_e(heal["after"])}</code></p>'
         f'<p class="changed">changed: {_e(changed)}</p>'
         f'<p class="summary">{_e(describe_heal(heal))}</p></div>'
+    )
+
+
+def _last_snapshot(step: Record) -> str:
+    """What the page showed when a step that waited gave up: why it found nothing."""
+    shown = step.get("last_snapshot")
+    if not shown:
+        return ""
+    return (
+        '<details class="last-snapshot"><summary>the page when the wait ran out</summary>'
+        f"<pre>{_e(shown[:EXCHANGE_CHARS])}</pre></details>"
     )
 
 

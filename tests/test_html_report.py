@@ -117,10 +117,14 @@ def test_rendering_escapes_page_text_and_keeps_each_screenshot_once():
         "result": None, "ok": True, "error": None, "calls": [], "duration_s": 0.1,
         "exchanges": [], "box": None, "shot": {"id": "s1", "width": 1280, "height": 720},
     }  # fmt: skip
-    text = render([TestResult("t.py::test_a", steps=[step, step])], {"s1": "QUJD"})
+    waited = {**step, "ok": False, "last_snapshot": '[e1] button "Buy <now>"'}
+    text = render([TestResult("t.py::test_a", steps=[step, step, waited])], {"s1": "QUJD"})
     assert "click &lt;b&gt;buy&lt;/b&gt;" in text and "<b>buy</b>" not in text
     assert text.count("QUJD") == 1
-    assert text.count('data-shot="s1"') == 2
+    assert text.count('data-shot="s1"') == 3
+    # the step that waited in vain shows the page as it last looked, escaped
+    assert text.count('class="last-snapshot"') == 1
+    assert "Buy &lt;now&gt;" in text and "Buy <now>" not in text
 
 
 def test_model_calls_show_masked_and_the_chosen_element_is_outlined(page: Page, tmp_path: Path):
