@@ -27,13 +27,13 @@ import subprocess
 import time
 import urllib.request
 from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
 
 from playwright.sync_api import Page, sync_playwright
 
 from pytest_stagehand.browser import find_chromium
-from pytest_stagehand.snapshot import _script, estimate_tokens, snapshot
+from pytest_stagehand.chunks import count_tokens, token_counter
+from pytest_stagehand.snapshot import _script, snapshot
 
 INTERACTIVE = {
     "button", "link", "textbox", "searchbox", "combobox", "listbox", "checkbox", "radio",
@@ -188,16 +188,6 @@ def pages() -> dict[str, str]:
     }
 
 
-def token_counter() -> tuple[Callable[[str], int], str]:
-    """o200k tokens (bpe-openai ships the table: tiktoken would download it), else chars / 4."""
-    try:
-        import bpe_openai
-    except ImportError:
-        return estimate_tokens, "estimated as characters / 4 (pip install bpe-openai for o200k)"
-    encode = bpe_openai.get_encoding("o200k_base").encode_ordinary
-    return (lambda text: len(encode(text))), "o200k"
-
-
 def pairs(text: str, pattern: re.Pattern[str], prefix: str) -> Counter[tuple[str, str]]:
     """(role, name) of each interactive line that carries a ref/id."""
     found: Counter[tuple[str, str]] = Counter()
@@ -348,7 +338,7 @@ def main() -> None:
     args = parser.parse_args()
     wanted = args.only.split(",") if args.only else [""]
     chosen = {k: v for k, v in pages().items() if any(part in k for part in wanted)}
-    tokens, tokenizer = token_counter()
+    tokens, tokenizer = count_tokens, token_counter()
     choice = find_chromium()
     options = choice.launch_options()
     port = free_port()
