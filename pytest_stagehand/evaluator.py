@@ -31,7 +31,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page
@@ -54,6 +54,7 @@ from .prompts import (
     JudgedAnswers,
     Judgment,
     PageTextCheck,
+    PartAnswers,
     PartJudgment,
 )
 from .settings import JudgeInputs
@@ -458,18 +459,7 @@ class Evaluator:
         with self.steplog.step("assert", " | ".join(q for q, _ in pairs), url) as event:
             texts = [f"{q} {a or ''}" for q, a in pairs]
             page_snapshot, png, basis = self._look(texts, screenshot, event)
-            messages = prompts.ask_messages(pairs, url, _text_of(page_snapshot), png)
-
-            def one_each(answers: JudgedAnswers) -> list[JudgedAnswer]:
-                if len(answers.answers) != len(pairs):
-                    raise ChoiceProblem(
-                        f"{len(pairs)} questions were asked and {len(answers.answers)} "
-                        "answered; give exactly one answer per question, in order."
-                    )
-                return answers.answers
-
-            what = f"{len(pairs)} question(s) starting {pairs[0][0]!r}"
-            answers = self._ask(messages, JudgedAnswers, one_each, what, event)
+            answers = self._answered_in_parts(pairs, " ".join(texts), page_snapshot, png, event)
             verdicts = [
                 Verdict(
                     question if answer is None else f"{question} (proposed answer: {answer})",
@@ -480,6 +470,59 @@ class Evaluator:
             event.cache = "off"
             event.result = ", ".join(verdict.answer for verdict in verdicts)
         return verdicts
+
+    def _answered_in_parts(
+        self,
+        pairs: Sequence[tuple[str, str | None]],
+        asked: str,
+        page_snapshot: Snapshot | None,
+        png: bytes | None,
+        event: StepEvent,
+    ) -> list[JudgedAnswer]:
+        """One answer per question. A page larger than the prompt budget is shown in parts,
+        the most relevant to the questions (`asked`) first; each part is asked the questions
+        no part before it showed, and a question that no part shows is answered NO."""
+        url = self.page.url
+        what = f"{len(pairs)} question(s) starting {pairs[0][0]!r}"
+
+        def one_each(count: int) -> Callable[[JudgedAnswers | PartAnswers], list[Any]]:
+            def check(answers: JudgedAnswers | PartAnswers) -> list[Any]:
+                given = answers.answers
+                if len(given) != count:
+                    raise ChoiceProblem(
+                        f"{count} questions were asked and {len(given)} answered; give "
+                        "exactly one answer per question, in order."
+                    )
+                return given
+
+            return check
+
+        def messages(text: str | None, part: str = "") -> list[Message]:
+            return prompts.ask_messages(pairs, url, text, png, part)
+
+        parts = (
+            parts_for(page_snapshot.text, asked, self.prompt_budget, messages)
+            if page_snapshot is not None
+            else []
+        )
+        if not parts or parts[0].whole:
+            text = _text_of(page_snapshot)
+            return self._ask(messages(text), JudgedAnswers, one_each(len(pairs)), what, event)
+        found: dict[int, JudgedAnswer] = {}
+        for part in parts:
+            still = [i for i in range(len(pairs)) if i not in found]
+            note = prompts.part_note(part.number, part.count, prompts.NOT_FOUND_ASK)
+            prompt = prompts.ask_messages([pairs[i] for i in still], url, part.text, png, note)
+            answers = self._ask(prompt, PartAnswers, one_each(len(still)), what, event)
+            for i, answer in zip(still, answers, strict=True):
+                if answer.in_view:
+                    found[i] = JudgedAnswer(verdict=answer.verdict, reasoning=answer.reasoning)
+            if len(found) == len(pairs):
+                break
+        unseen = JudgedAnswer(
+            verdict="NO", reasoning="No part of the page shows what the question is about."
+        )
+        return [found.get(i, unseen) for i in range(len(pairs))]
 
     # --- claims ----------------------------------------------------------------------
 

@@ -514,8 +514,10 @@ def ask_messages(
     url: str,
     snapshot_text: str | None,
     screenshot: bytes | None,
+    part: str = "",
 ) -> list[Message]:
-    """Several (question, proposed answer or None) pairs about one page state, one call."""
+    """Several (question, proposed answer or None) pairs about one page state, one call;
+    `part` says which part of a large page the snapshot shows (`part_note`)."""
     lines = []
     for number, (question, answer) in enumerate(questions, 1):
         lines.append(f"{number}. {question}")
@@ -526,7 +528,7 @@ def ask_messages(
         Message("system", ASK_SYSTEM),
         Message(
             "user",
-            f"{_judged_page(url, snapshot_text, bool(images))}\n\nQuestions:\n"
+            f"{_judged_page(url, snapshot_text, bool(images))}{part}\n\nQuestions:\n"
             + "\n".join(lines)
             + f"\n\nGive exactly {len(questions)} answers, one per question, in order.",
             images,
@@ -859,6 +861,25 @@ def part_note(number: int, count: int, not_found: str) -> str:
     if count == 1:
         return ""
     return PART_NOTE.format(number=number, count=count, not_found=not_found)
+
+
+NOT_FOUND_ASK = (
+    "answer in_view false for each question it does not show. A question about something "
+    "being absent, or about the page as a whole, cannot be settled from a part: answer "
+    "in_view false for it too"
+)
+
+
+class PartAnswer(JudgedAnswer):
+    """An answer from a part of the page, which may not show what the question is about."""
+
+    in_view: bool = Field(
+        description="false when this part of the page does not show what the question is about"
+    )
+
+
+class PartAnswers(BaseModel):
+    answers: list[PartAnswer] = Field(description="one per question, in the order asked")
 
 
 class PartJudgment(Judgment):

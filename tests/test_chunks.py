@@ -188,6 +188,42 @@ def test_assertion_that_no_part_shows_is_no(ai, scripted_model):
     assert "No part of the page shows" in verdict.reasoning
 
 
+def answered_if_shown(request: ScriptedRequest) -> dict[str, Any]:
+    """A correct judge of the questions below on part of a page: each is in view when the
+    part shows the row or button it asks about."""
+    outline = shown(request)
+    questions = re.findall(r"^\d+\. (.*)$", request.text, re.MULTILINE)
+    answers = []
+    for question in questions:
+        if "Item 140" in question:
+            seen = 'cell "Item 140"' in outline
+            answers.append({"verdict": "YES", "reasoning": "Row Item 140 is listed.",
+                            "in_view": seen})  # fmt: skip
+        elif "Launch" in question:
+            seen = 'button "Launch"' in outline
+            answers.append({"verdict": "YES", "reasoning": "A Launch button is shown.",
+                            "in_view": seen})  # fmt: skip
+        else:
+            answers.append({"verdict": "YES", "reasoning": "Guessed.", "in_view": False})
+    return {"answers": answers}
+
+
+def test_questions_on_a_large_page_are_answered_in_parts(ai, scripted_model):
+    """Each part is asked the questions no part before it showed; a question no part shows
+    is NO, whatever the judge guessed without seeing it."""
+    ai.page.set_content(big_table())
+    scripted_model.default = answered_if_shown
+    yes_140, yes_launch, unseen = ai.evaluator.ask_many(
+        ["Is Item 140 listed?", "Is there a Launch button?", "Is there a Self-destruct button?"]
+    )
+    assert (yes_140.passed, yes_launch.passed) == (True, True)
+    assert not unseen.passed and "No part of the page shows" in unseen.reasoning
+    requests = scripted_model.requests
+    assert len(requests) > 1 and all(prompt_tokens(r) <= BUDGET for r in requests)
+    asked_last = re.findall(r"^\d+\. (.*)$", requests[-1].text, re.MULTILINE)
+    assert asked_last == ["Is there a Self-destruct button?"]  # the answered are not asked again
+
+
 # --- the chunker itself ----------------------------------------------------------------------
 
 
