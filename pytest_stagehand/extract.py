@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import types
 from collections.abc import Callable
+from functools import cache
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar, Union, get_args, get_origin, overload
 
 from playwright.sync_api import Page
@@ -88,13 +89,15 @@ def extract(
         wanted = schema or ExtractedText
         asked_for = instruction or prompts.EXTRACT_ALL
 
-        by_sight = vision_mode == "always" or (
-            vision_mode == "fallback" and vision.mostly_visual(page, scope)
-        )
+        @cache
+        def by_sight() -> bool:  # measured when the model is asked: a replay needs not
+            return vision_mode == "always" or (
+                vision_mode == "fallback" and vision.mostly_visual(page, scope)
+            )
 
         def ask() -> BaseModel:
             page_snapshot = snapshot(page, scope)  # a fresh one each time it is asked
-            seen = vision.look(page, page_snapshot, scope, steplog.secrets) if by_sight else None
+            seen = vision.look(page, page_snapshot, scope, steplog.secrets) if by_sight() else None
             return _ask(
                 client, steplog, instruction, wanted, page_snapshot, chunk_tokens, event, seen
             )

@@ -257,10 +257,11 @@ class StepRecorder(RecordedSteps):
         scope: str | None,
         event: StepEvent,
         ask: Callable[[], T],
-        by_sight: bool = False,
+        by_sight: Callable[[], bool] = lambda: False,
     ) -> T:
-        """`by_sight`: the model reads a screenshot; the answer is recorded with the look of
-        what it read, and replays while it looks the same (vision.py)."""
+        """`by_sight()`: the model reads a screenshot; the answer is recorded with the look
+        of what it read, and replays while it looks the same (vision.py). Asked only when
+        the model is, so a replay does not measure the page for it."""
         step = ExtractStep(self, instruction, schema, scope, event, ask, by_sight)
         return self.run(step, event)
 
@@ -296,7 +297,7 @@ class ExtractStep(RecordedStep[T]):
     scope: str | None
     event: StepEvent
     asked: Callable[[], T]
-    by_sight: bool = False
+    by_sight: Callable[[], bool] = lambda: False
 
     def replay(self, recording: Recording) -> Replayed[T]:
         page, steplog, data = self.steps.page, self.steps.steplog, recording.data
@@ -348,7 +349,7 @@ class ExtractStep(RecordedStep[T]):
         if origin := origin_of(page.url):
             shown = shown.replace(origin, ORIGIN)
         data: dict[str, Any] = {"schema": schema_id(self.schema), "value": json.loads(shown)}
-        if self.by_sight:
+        if self.by_sight():
             data["look"] = look_signature(page, self.scope)
         else:  # the model saw variable values as %name%: the page shows the values
             data["reads"] = ground(page, _filled(value.model_dump(mode="json"), steplog.variables))
