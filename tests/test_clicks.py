@@ -3,18 +3,8 @@ do something else, the method the model chose is the one performed, and replayed
 
 from __future__ import annotations
 
-import pytest
 from scripted_answers import choose
 from verbs import committed_steps, use_recordings
-
-from pytest_stagehand.cache import RecordingStore
-
-
-@pytest.fixture
-def store(tmp_path):
-    store = RecordingStore(tmp_path / "store")
-    yield store
-    store.close()
 
 
 def status(ai) -> str:

@@ -10,7 +10,7 @@ import pytest
 from pydantic import BaseModel
 from scripted_answers import scripted_ai_page
 
-from pytest_stagehand.cache import Recordings, RecordingStore, recordings_file
+from pytest_stagehand.cache import Recordings, recordings_file
 from pytest_stagehand.errors import HealFailed
 from pytest_stagehand.replay import StepRecorder
 
@@ -40,13 +40,6 @@ class Badge(BaseModel):
 class Summary(BaseModel):
     count: int
     in_stock: bool
-
-
-@pytest.fixture
-def store(tmp_path):
-    store = RecordingStore(tmp_path / "store")
-    yield store
-    store.close()
 
 
 @pytest.fixture

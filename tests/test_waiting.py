@@ -12,7 +12,7 @@ import pytest
 from scripted_answers import NOT_FOUND, act_answer, element_id, latest_snapshot
 
 from pytest_stagehand.act import ModelResolver
-from pytest_stagehand.cache import Recordings, RecordingStore
+from pytest_stagehand.cache import Recordings
 from pytest_stagehand.errors import AIAssertionError, HealFailed, InvalidArgument, WaitTimeout
 from pytest_stagehand.evaluator import Evaluator
 from pytest_stagehand.events import StepLog
@@ -23,13 +23,6 @@ from pytest_stagehand.scripted_model import ScriptedRequest
 
 HELLO = "Hello World!"
 CLAIM = "the page says Hello World!"
-
-
-@pytest.fixture
-def store(tmp_path):
-    store = RecordingStore(tmp_path / "store")
-    yield store
-    store.close()
 
 
 @pytest.fixture
