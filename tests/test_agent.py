@@ -520,6 +520,34 @@ def test_a_replay_waits_for_the_navigation_its_last_step_started(
     assert banner(page) == "Welcome, Ada Lovelace!"
 
 
+def send_the_form_elsewhere(route: Route) -> None:
+    response = route.fetch()
+    body = response.text().replace('action="welcome.html"', 'action="complete.html"')
+    route.fulfill(response=response, body=body)
+
+
+def test_a_replay_that_ends_on_another_page_fails_after_waiting_for_the_recorded_one(
+    page, ai, script, scripted_model, pages_server, store, tmp_path
+):
+    """Waiting for the page the recorded run ended on never turns into passing without it:
+    every step replays, the form goes elsewhere, and the run is a divergence."""
+    test_file = tmp_path / "test_signup.py"
+    sign_up(script, read_the_banner=False)
+    ai.goto("agent/home.html")
+    assert Agent(ai, recordings=Recordings(store, test_file, "auto")).execute(
+        GOAL, variables={"password": SECRET}
+    ).success
+    scripted_model.stop()
+    page.route("**/agent/signup.html", send_the_form_elsewhere)
+
+    offline = AIPage(page, None, base_url=pages_server.url(), wait_timeout=TEST_WAIT_MS)
+    offline.goto("agent/home.html")
+    agent = Agent(offline, recordings=Recordings(store, test_file, "offline"))
+    ended = r"ended on /agent/welcome\.html\?name=Ada\+Lovelace, the replay on /agent/complete"
+    with pytest.raises(HealFailed, match=ended):
+        agent.execute(GOAL, variables={"password": SECRET})
+
+
 def rename_sign_up_button(route: Route) -> None:
     response = route.fetch()
     route.fulfill(response=response, body=response.text().replace("Sign up</", "Continue</"))
