@@ -751,8 +751,9 @@ class _Run:
         """What the fence did during the last tool: blocked navigation, a new page that got
         off the allowed origins (closed), or a page that did (a redirect) and was taken
         back. Settles first: an act returns before a navigation its click starts has
-        reached the guard."""
-        settle(self.page)
+        reached the guard, and a link in a frame starts its navigation a moment after the
+        click returns: the settle watches for that moment too."""
+        settle(self.page, after_action=True)
         notes = []
         for new in self.popups:
             blank = new.url in ("", "about:blank") and bool(self.blocked)  # blocked opening
