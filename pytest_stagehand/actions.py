@@ -14,10 +14,11 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from weakref import WeakKeyDictionary
 
-from playwright.sync_api import Download, Locator, Page, Request
+from playwright.sync_api import Download, Frame, Locator, Page, Request
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
@@ -282,8 +283,9 @@ def _perform_on_element(
         else:
             target.click(position=at, timeout=timeout)
     elif method == "click":
-        stand_in = action.stand_in if action.stand_in is not None else _stand_in(page, action)
-        via = _click_as_a_person(target, timeout, stand_in)
+        if action.stand_in or not _click_directly(page, action):
+            stand_in = action.stand_in if action.stand_in is not None else _stand_in(page, action)
+            via = _click_as_a_person(target, timeout, stand_in)
     elif method == "double_click":
         target.dblclick(timeout=timeout)
     elif method == "right_click":
@@ -291,7 +293,8 @@ def _perform_on_element(
     elif method == "upload":
         upload(page, target, args, timeout)
     elif method == "fill":
-        target.fill(args[0], timeout=timeout)
+        if not _fill_directly(page, action, args[0]):
+            target.fill(args[0], timeout=timeout)
     elif method == "type":
         target.press_sequentially(args[0], timeout=timeout)
     elif method == "press":
@@ -429,6 +432,176 @@ def _set_checked(page: Page, target: Locator, wanted: bool, timeout: float | Non
             )
         page.wait_for_timeout(POLL_MS)
     return via
+
+
+# --- acting directly ---------------------------------------------------------------------
+
+# Readies a click or a fill on the one element a plain selector hits, when Playwright's
+# actionability checks would pass right now: visible, enabled, not moving (no running
+# animation on it or around it). A fill: a text field, not read-only, focused with its text
+# selected; returns []. A click: scrolled into view, the element itself is what a pointer
+# at its centre reaches (no stand-in, nothing over it), and a guard is set as Playwright's
+# hit-target check sets one: if the click's first pointer event reaches something else,
+# that click is stopped ("missed"). The guard also notes a navigation the click asks for.
+# Returns the point to click. null whenever Playwright must act, and wait, itself.
+DIRECT = f"""([selector, method]) => {{
+  const found = ({PLAIN_QUERY})(selector);
+  if (!found || found.length !== 1) return null;
+  const el = found[0];
+  if (!el.checkVisibility() || el.matches(":disabled") || el.closest("[aria-disabled=true]")) {{
+    return null;
+  }}
+  const moving = document.getAnimations().some((animation) => animation.playState === "running"
+    && animation.effect && animation.effect.target instanceof Element
+    && animation.effect.target.contains(el));
+  if (moving) return null;
+  if (method === "fill") {{
+    const text = ["email", "password", "search", "tel", "text", "url"];
+    const field = el.localName === "textarea"
+      || (el.localName === "input" && text.includes(el.type));
+    if (!field || el.readOnly) return null;
+    el.focus();
+    el.select();
+    return document.activeElement === el ? [] : null;
+  }}
+  const centre = () => {{
+    const box = el.getClientRects()[0];
+    if (!box || !box.width || !box.height) return null;
+    const x = box.left + box.width / 2, y = box.top + box.height / 2;
+    return x >= 0 && y >= 0 && x < innerWidth && y < innerHeight ? [x, y] : null;
+  }};
+  let point = centre();
+  if (!point) {{
+    el.scrollIntoView({{ block: "center", inline: "center", behavior: "instant" }});
+    point = centre();
+  }}
+  if (!point || ({STAND_IN})(el) !== "") return null;
+  const hit = document.elementFromPoint(point[0], point[1]);
+  if (!hit || !el.contains(hit)) return null;
+  const key = Symbol.for("pytest-stagehand.guard");
+  if (window[key]) window[key].stop();
+  const guard = {{ verdict: "", navigation: null, submit: null }};
+  const pointer = ["pointerdown", "mousedown", "pointerup", "mouseup", "click"];
+  const watch = (event) => {{
+    if (!event.isTrusted) return;
+    if (!guard.verdict) guard.verdict = event.composedPath().includes(el) ? "hit" : "missed";
+    if (guard.verdict === "missed") {{
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    }}
+    if (event.type === "click") unwatch();
+  }};
+  const navigated = (event) => {{ guard.navigation ||= event; }};
+  const submitted = (event) => {{ guard.submit ||= event; }};
+  const unwatch = () => {{ for (const type of pointer) removeEventListener(type, watch, true); }};
+  guard.stop = () => {{
+    unwatch();
+    removeEventListener("submit", submitted, true);
+    if (window.navigation) navigation.removeEventListener("navigate", navigated);
+    clearTimeout(timer);
+  }};
+  const timer = setTimeout(guard.stop, 5000);
+  for (const type of pointer) addEventListener(type, watch, true);
+  addEventListener("submit", submitted, true);
+  if (window.navigation) navigation.addEventListener("navigate", navigated);
+  window[key] = guard;
+  return point;
+}}"""
+# What the guard saw: [verdict, whether the click asked for another document in this
+# window]; null when the document was replaced meanwhile (the click navigated). A form
+# the click submitted navigates a moment later (the browser queues it): its submit event
+# says it will.
+READ_GUARD = """() => {
+  const key = Symbol.for("pytest-stagehand.guard");
+  const guard = window[key];
+  if (!guard) return null;
+  delete window[key];
+  guard.stop();
+  const asked = guard.navigation;
+  if (asked) {
+    return [guard.verdict, !asked.defaultPrevented && !asked.destination.sameDocument];
+  }
+  const submit = guard.submit;
+  if (!submit || submit.defaultPrevented) return [guard.verdict, false];
+  const by = submit.submitter;
+  const form = submit.target;
+  const target = (by && by.getAttribute("formtarget")) || form.getAttribute("target") || "";
+  const method = (by && by.getAttribute("formmethod")) || form.getAttribute("method") || "";
+  const here = ["", "_self", "_parent", "_top"].includes(target.toLowerCase());
+  return [guard.verdict, here && method.toLowerCase() !== "dialog"];
+}"""
+
+
+def _ready(page: Page, action: Action) -> list[float] | None:
+    """DIRECT for the action's element; None where Playwright must act itself (its own
+    selector syntax, an element in a frame, a page that is not ready)."""
+    if action.frame_path or action.selector is None or not is_plain(action.selector):
+        return None
+    try:
+        return page.evaluate(DIRECT, [action.selector, action.method])
+    except PlaywrightError:
+        return None
+
+
+def _fill_directly(page: Page, action: Action, text: str) -> bool:
+    """Fill a text field that is ready as Playwright's fill does (focus, select its text,
+    insert the new one), without its selector engine and waits; False if not ready."""
+    if not text or _ready(page, action) is None:
+        return False
+    page.keyboard.insert_text(text)
+    return True
+
+
+def _click_directly(page: Page, action: Action) -> bool:
+    """Click an element that is ready at the point DIRECT checked, guarded, and wait for a
+    navigation the click asked for, as Playwright's click does; False, with nothing done,
+    where Playwright must click (not ready, or the guard stopped a click that missed)."""
+    point = _ready(page, action)
+    if not point:
+        return False
+    since = time.monotonic()
+    navigations = watch_navigations(page)
+    page.mouse.click(point[0], point[1])
+    try:
+        seen = page.evaluate(READ_GUARD)
+    except PlaywrightError:
+        seen = None  # the document is going: the click navigated
+    if seen is not None:
+        verdict, navigating = seen
+        if verdict != "hit":
+            return False
+        if not navigating:
+            return True
+    deadline = since + SETTLE_CAP_S
+    while navigations[-1] < since and time.monotonic() < deadline and not page.is_closed():
+        page.wait_for_timeout(POLL_MS)  # lets the navigation's events arrive
+    return True
+
+
+_navigations: WeakKeyDictionary[Page, list[float]] = WeakKeyDictionary()
+
+
+def watch_navigations(page: Page) -> list[float]:
+    """When the page's main frame last navigated or its last navigation request ended
+    (a download, a No Content answer), tracked from the first call on: [0.0] before."""
+    ended = _navigations.get(page)
+    if ended is None:
+        ended = _navigations[page] = [0.0]
+
+        def navigated(frame: Frame) -> None:
+            if frame.parent_frame is None:
+                ended.append(time.monotonic())
+                del ended[:-1]
+
+        def request_ended(request: Request) -> None:
+            with suppress(PlaywrightError):  # a worker's request has no frame
+                if request.is_navigation_request() and request.frame.parent_frame is None:
+                    navigated(request.frame)
+
+        page.on("framenavigated", navigated)
+        page.on("requestfinished", request_ended)
+        page.on("requestfailed", request_ended)
+    return ended
 
 
 # Scrolls the element (or the nearest scrollable box around it; the page for null) by a

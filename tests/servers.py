@@ -1,5 +1,6 @@
 """Serve tests/pages over HTTP on two ports of 127.0.0.1.
 
+A query `delay_ms=N` makes the answer come N ms late.
 Two ports make two origins, so a page can embed a truly cross-origin iframe. HTML files may
 write `{{OTHER_ORIGIN}}`; it is replaced by the base URL of the other server.
 """
@@ -7,8 +8,10 @@ write `{{OTHER_ORIGIN}}`; it is replaced by the base URL of the other server.
 from __future__ import annotations
 
 import threading
+import time
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 PAGES = Path(__file__).parent / "pages"
 PLACEHOLDER = b"{{OTHER_ORIGIN}}"
@@ -22,6 +25,9 @@ class _Handler(SimpleHTTPRequestHandler):
         super().__init__(*args, directory=str(self.root), **kwargs)
 
     def do_GET(self) -> None:
+        delay = parse_qs(urlsplit(self.path).query).get("delay_ms")
+        if delay:  # a slow server: the page arrives that much later
+            time.sleep(int(delay[0]) / 1000)
         path = Path(self.translate_path(self.path))
         if path.suffix != ".html" or not path.is_file():
             super().do_GET()

@@ -49,3 +49,40 @@ def test_a_checkbox_redrawn_with_a_new_id_after_the_click_is_not_a_failure(contr
     assert controls.locator(f"#{first}").count() == 0
     assert controls.locator("#todos input").first.is_checked()
     assert not controls.locator("#todos input").nth(1).is_checked()  # only the one
+
+
+# --- on a page that is ready: the direct path (no selector engine, no waits) ------------
+
+
+@pytest.fixture
+def ready(page: Page, pages_server) -> Page:
+    page.goto(pages_server.url("act/direct.html"))
+    return page
+
+
+def test_a_click_that_something_covers_at_the_last_moment_lands_on_its_element(ready):
+    # Pay is ready when looked at; the pointer coming over it opens a card over the page
+    # for 300 ms. The guard stops the click the card would take, and Playwright's click
+    # then waits for the card to go.
+    perform(ready, Action("click", selector="#pay"), timeout=3000)
+    assert ready.text_content("#card-clicks") == "0"
+    assert ready.text_content("#pay-clicks") == "1"
+
+
+def test_a_fill_replaces_the_text_with_one_input_event(ready):
+    perform(ready, Action("fill", ("new text",), selector="#name"), timeout=3000)
+    assert ready.input_value("#name") == "new text"
+    assert ready.text_content("#inputs") == "1"
+
+
+def test_a_fill_waits_for_a_disabled_field_to_be_enabled(ready):
+    perform(ready, Action("fill", ("typed",), selector="#late"), timeout=3000)
+    assert ready.input_value("#late") == "typed"
+
+
+@pytest.mark.parametrize("control", ["#next", "#send"], ids=["link", "form"])
+def test_a_click_returns_once_the_page_it_navigates_to_has_arrived(ready, control):
+    # The server answers 400 ms late: as with Playwright's click, the step returns on the
+    # new page, not on the old one while the new one is on its way.
+    perform(ready, Action("click", selector=control), timeout=3000)
+    assert ready.url.split("?")[0].endswith("/act/direct-next.html")
