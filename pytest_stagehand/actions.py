@@ -436,7 +436,7 @@ def _set_checked(page: Page, target: Locator, wanted: bool, timeout: float | Non
 
 # --- acting directly ---------------------------------------------------------------------
 
-# Readies a click or a fill on the one element a plain selector hits, when Playwright's
+# Readies a click or a fill on the one element found, when Playwright's
 # actionability checks would pass right now: visible, enabled, not moving (no running
 # animation on it or around it). A fill: a text field, not read-only, focused with its text
 # selected; returns []. A click: scrolled into view, the element itself is what a pointer
@@ -444,8 +444,7 @@ def _set_checked(page: Page, target: Locator, wanted: bool, timeout: float | Non
 # hit-target check sets one: if the click's first pointer event reaches something else,
 # that click is stopped ("missed"). The guard also notes a navigation the click asks for.
 # Returns the point to click. null whenever Playwright must act, and wait, itself.
-DIRECT = f"""([selector, method]) => {{
-  const found = ({PLAIN_QUERY})(selector);
+DIRECT = f"""(found, method) => {{
   if (!found || found.length !== 1) return null;
   const el = found[0];
   if (!el.checkVisibility() || el.matches(":disabled") || el.closest("[aria-disabled=true]")) {{
@@ -532,13 +531,26 @@ READ_GUARD = """() => {
 }"""
 
 
+# DIRECT through the browser's own query; false where only Playwright can find the element.
+DIRECT_BY_QUERY = f"""([selector, method]) => {{
+  const found = ({PLAIN_QUERY})(selector);
+  return found === null ? false : ({DIRECT})(found, method);
+}}"""
+
+
 def _ready(page: Page, action: Action) -> list[float] | None:
-    """DIRECT for the action's element; None where Playwright must act itself (its own
-    selector syntax, an element in a frame, a page that is not ready)."""
-    if action.frame_path or action.selector is None or not is_plain(action.selector):
+    """DIRECT for the action's element, found with the browser's own query where it can
+    tell (`PLAIN_QUERY`), else with Playwright's selector engine (which does not wait: the
+    step has just looked the element up); None where Playwright must act itself (an
+    element in a frame, a page that is not ready)."""
+    if action.frame_path or action.selector is None:
         return None
     try:
-        return page.evaluate(DIRECT, [action.selector, action.method])
+        if is_plain(action.selector):
+            point = page.evaluate(DIRECT_BY_QUERY, [action.selector, action.method])
+            if point is not False:
+                return point
+        return action.locator(page).evaluate_all(DIRECT, action.method)
     except PlaywrightError:
         return None
 

@@ -60,17 +60,25 @@ def ready(page: Page, pages_server) -> Page:
     return page
 
 
-def test_a_click_that_something_covers_at_the_last_moment_lands_on_its_element(ready):
+# A selector the browser's own query finds, and one only Playwright's engine can.
+BY_QUERY_AND_BY_PLAYWRIGHT = pytest.mark.parametrize("how", ["css", "role"])
+
+
+@BY_QUERY_AND_BY_PLAYWRIGHT
+def test_a_click_that_something_covers_at_the_last_moment_lands_on_its_element(ready, how):
     # Pay is ready when looked at; the pointer coming over it opens a card over the page
     # for 300 ms. The guard stops the click the card would take, and Playwright's click
     # then waits for the card to go.
-    perform(ready, Action("click", selector="#pay"), timeout=3000)
+    selector = {"css": "#pay", "role": 'role=button[name="Pay"s]'}[how]
+    perform(ready, Action("click", selector=selector), timeout=3000)
     assert ready.text_content("#card-clicks") == "0"
     assert ready.text_content("#pay-clicks") == "1"
 
 
-def test_a_fill_replaces_the_text_with_one_input_event(ready):
-    perform(ready, Action("fill", ("new text",), selector="#name"), timeout=3000)
+@BY_QUERY_AND_BY_PLAYWRIGHT
+def test_a_fill_replaces_the_text_with_one_input_event(ready, how):
+    selector = {"css": "#name", "role": 'internal:label="Name"s'}[how]
+    perform(ready, Action("fill", ("new text",), selector=selector), timeout=3000)
     assert ready.input_value("#name") == "new text"
     assert ready.text_content("#inputs") == "1"
 
