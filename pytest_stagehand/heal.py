@@ -15,20 +15,17 @@ frame) is never taken, however alike it looks (`conflict`).
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 import time
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
-from functools import cache
 from itertools import pairwise
-from weakref import WeakKeyDictionary
 
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Frame, FrameLocator, Locator, Page
+from playwright.sync_api import FrameLocator, Locator, Page
 
+from . import page_scripts
 from .actions import PLAIN_QUERY, STAND_IN, is_plain
 from .cache import RecordedElement
 from .errors import HealFailed
@@ -817,50 +814,11 @@ LIGHT_HITS = f"""(describe, selectors) => {{
 }}"""
 
 
-@cache
-def _light_hits_scripts() -> tuple[str, str]:
-    """The lookup for a page that already holds the describer, under a symbol named by
-    its hash (so no page script sees or clashes with it), and the one that installs it:
-    snapshot.js is sent to a document once, not with every replayed step."""
-    describe = describer()
-    key = "pytest-stagehand.describe." + hashlib.sha256(describe.encode()).hexdigest()[:16]
-    use = (
-        f"selectors => {{ const describe = window[Symbol.for({json.dumps(key)})];"
-        f" return describe ? ({LIGHT_HITS})(describe, selectors) : null; }}"
-    )
-    install = (
-        f"selectors => {{ const describe = {describe};"
-        f" Object.defineProperty(window, Symbol.for({json.dumps(key)}),"
-        " { value: describe, configurable: true });"
-        f" return ({LIGHT_HITS})(describe, selectors); }}"
-    )
-    return use, install
-
-
-# The pages whose current document holds the describer, as far as their navigation events
-# tell: a page is taken off at each navigation of its main frame.
-_described: WeakKeyDictionary[Page, bool] = WeakKeyDictionary()
-
-
-def _holds_describer(page: Page) -> bool:
-    """Whether the page's document was given the describer (False for a new document)."""
-    if page not in _described:
-
-        def navigated(frame: Frame) -> None:
-            if frame.parent_frame is None:
-                _described[page] = False
-
-        page.on("framenavigated", navigated)
-        _described[page] = False
-    return _described[page]
-
-
 def light_hits(page: Page, element: RecordedElement) -> list[LiveElement | None]:
     """What each recorded selector hits now, read with the browser's own querySelectorAll
     and document.evaluate in one round trip: no Playwright selector engine is injected
     into the page's world for it, which a raw Playwright action does not pay for either.
-    The first look at a new document sends the describer along (its navigation says it is
-    new; a document that lost it anyway is given it in a second round trip).
+    The describer goes to a document once (`page_scripts`).
     None where only Playwright can tell: its own selector syntax, elements inside frames,
     CSS on a page with shadow roots.
     """
@@ -869,12 +827,8 @@ def light_hits(page: Page, element: RecordedElement) -> list[LiveElement | None]
     if element.frame_path or not any(plain):
         return [None] * len(selectors)
     asked = [s if ok else "" for s, ok in zip(selectors, plain, strict=True)]
-    use, install = _light_hits_scripts()
     try:
-        hits = page.evaluate(use, asked) if _holds_describer(page) else None
-        if hits is None:
-            hits = page.evaluate(install, asked)
-            _described[page] = True
+        hits = page_scripts.call(page, [describer()], LIGHT_HITS, asked)
     except PlaywrightError:
         return [None] * len(selectors)  # a navigation replaced the document: ask Playwright
     lives: list[LiveElement | None] = []

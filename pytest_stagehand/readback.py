@@ -30,6 +30,8 @@ from typing import Any
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
+from . import page_scripts
+from .actions import PLAIN_QUERY, is_plain
 from .cache import RecordedElement
 from .events import Heal
 from .heal import (
@@ -366,25 +368,50 @@ def _reread(page: Page, plan: dict[str, Any], recorded: Any, path: str, reading:
     return recorded, plan
 
 
+# The one element found, described, and its value read by the recorded rule `source`;
+# else how many elements were found.
+LOOK = (
+    "(describe, read, elements, source) => elements.length === 1 ? JSON.stringify({"
+    " described: describe(elements[0]),"
+    " value: JSON.parse(read({ target: elements[0], source }, null)).value })"
+    " : JSON.stringify({ count: elements.length })"
+)
+# LOOK at what a plain selector hits, through the browser's own query; null where only
+# Playwright can tell (see actions.PLAIN_QUERY).
+LOOK_BY_QUERY = f"""(describe, read, [selector, source]) => {{
+  const found = ({PLAIN_QUERY})(selector);
+  return found === null ? null : ({LOOK})(describe, read, found, source);
+}}"""
+
+
 @cache
 def _look_script() -> str:
-    return (
-        "(elements, source) => elements.length === 1 ? JSON.stringify({ described: "
-        f"({describer()})(elements[0]), value: JSON.parse(({_source()})"
-        "({ target: elements[0], source }, null)).value })"
-        " : JSON.stringify({ count: elements.length })"
-    )
+    return f"(elements, source) => ({LOOK})({describer()}, {_source()}, elements, source)"
+
+
+def _look(page: Page, element: RecordedElement, selector: str, source: Any) -> dict[str, Any]:
+    """LOOK at what `selector` hits: with the browser's own query where it can tell, else
+    with Playwright's engine; in the main frame with the scripts the document holds
+    already (`page_scripts`). Raises Playwright's errors."""
+    libraries = [describer(), _source()]
+    if element.frame_path:
+        locator = frame_scope(page, element.frame_path).locator(selector)
+        return json.loads(locator.evaluate_all(_look_script(), source))
+    if is_plain(selector):
+        seen = page_scripts.call(page, libraries, LOOK_BY_QUERY, [selector, source])
+        if seen is not None:
+            return json.loads(seen)
+    return json.loads(page_scripts.call_on_all(page.locator(selector), libraries, LOOK, source))
 
 
 def _reread_leaf(page: Page, plan: dict[str, Any], recorded: Any, path: str, reading: Reading):
     element = RecordedElement.model_validate(plan["element"])
     wanted = _identity(element, recorded)
-    scope = frame_scope(page, element.frame_path)
     tried = []
     in_place = None  # the element at a recorded position, in its place, ids renamed
     for index, selector in enumerate(element.selectors):
         try:
-            seen = json.loads(scope.locator(selector).evaluate_all(_look_script(), plan["read"]))
+            seen = _look(page, element, selector, plan["read"])
         except PlaywrightError:
             continue
         if "described" not in seen:

@@ -41,6 +41,7 @@ from urllib.parse import urlsplit
 from playwright.sync_api import ElementHandle, Frame, FrameLocator, Locator, Page
 from playwright.sync_api import Error as PlaywrightError
 
+from . import page_scripts
 from .errors import ElementNotFound
 
 CHARS_PER_TOKEN = 4
@@ -64,6 +65,13 @@ def _inspect_script() -> str:
         f" ? ({_script()})({{ target: elements[0], origin: '' }})"
         " : JSON.stringify({ count: elements.length })"
     )
+
+
+# The one element found, described (`describer`); else how many were found.
+INSPECT = (
+    "(describe, elements) => elements.length === 1 ? describe(elements[0])"
+    " : { count: elements.length }"
+)
 
 
 @dataclass(frozen=True)
@@ -201,11 +209,14 @@ def inspect(locator: Locator, frame_path: tuple[str, ...] = ()) -> LiveElement:
     and without waiting: a cached step checks its element this way before acting on it.
     `frame_path` is the locator's frame path, if any. Raises PlaywrightError for an invalid
     selector or a frame that went away."""
-    data = json.loads(locator.evaluate_all(_inspect_script()))
+    if frame_path:
+        data = json.loads(locator.evaluate_all(_inspect_script()))
+    else:  # the describer is sent to the document once
+        data = page_scripts.call_on_all(locator, [describer()], INSPECT)
     if "element" not in data:
         return LiveElement(data["count"])
-    fingerprint = _fingerprint(_Record(*data["element"]), _Ancestry(data["rows"]), frame_path)
-    return LiveElement(1, fingerprint, data["context"])
+    ref, context = described(data, frame_path)
+    return LiveElement(1, ref.fingerprint, context)
 
 
 def describer() -> str:

@@ -1,0 +1,86 @@
+"""Our larger page scripts, sent to a document once and then called by a short script.
+
+snapshot.js's describer (about 56 KB) and readback.js would otherwise go with every replayed
+step's look at the page, and be compiled again each time. A document gets them with the
+first call that needs them (its main frame's navigation says it is new), kept under
+symbols named by their hash, which no page script sees or clashes with.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+from functools import cache
+from typing import Any
+from weakref import WeakKeyDictionary
+
+from playwright.sync_api import Frame, Locator, Page
+
+# The libraries each page's current document holds, as far as its navigation events tell.
+_held: WeakKeyDictionary[Page, set[str]] = WeakKeyDictionary()
+
+
+def _holds(page: Page) -> set[str]:
+    """The keys of the libraries the page's document was given (none for a new one)."""
+    if page not in _held:
+
+        def navigated(frame: Frame) -> None:
+            if frame.parent_frame is None:
+                _held[page] = set()
+
+        page.on("framenavigated", navigated)
+        _held[page] = set()
+    return _held[page]
+
+
+def _key(library: str) -> str:
+    return "pytest-stagehand." + hashlib.sha256(library.encode()).hexdigest()[:16]
+
+
+@cache
+def _scripts(libraries: tuple[str, ...], body: str, params: str) -> tuple[str, str]:
+    """The script that calls `body(libraries..., params...)` with the libraries the
+    document holds ([result], or null if it lost one), and the one that gives them first."""
+    symbols = [f"Symbol.for({json.dumps(_key(library))})" for library in libraries]
+    held = ", ".join(f"window[{symbol}]" for symbol in symbols)
+    use = (
+        f"({params}) => {{ const held = [{held}];"
+        f" return held.every(Boolean) ? [({body})(...held, {params})] : null; }}"
+    )
+    given = "".join(
+        f" Object.defineProperty(window, {symbol}, {{ value: {library}, configurable: true }});"
+        for symbol, library in zip(symbols, libraries, strict=True)
+    )
+    install = f"({params}) => {{{given} return ({body})({held}, {params}); }}"
+    return use, install
+
+
+def _called(page: Page, libraries: Sequence[str], run: Callable[[str], Any], scripts) -> Any:
+    use, install = scripts
+    keys = {_key(library) for library in libraries}
+    holds = _holds(page)
+    if keys <= holds:
+        result = run(use)
+        if result is not None:
+            return result[0]
+    result = run(install)
+    holds.update(keys)
+    return result
+
+
+def call(page: Page, libraries: Sequence[str], body: str, arg: Any = None) -> Any:
+    """`body(*libraries, arg)` in the page's main frame (body: a JavaScript function whose
+    first parameters are the libraries, each a JavaScript expression). One round trip; a
+    document that lost a library anyway (a page script cleared it) is given it in a second.
+    Raises Playwright's errors."""
+    scripts = _scripts(tuple(libraries), body, "arg")
+    return _called(page, libraries, lambda script: page.evaluate(script, arg), scripts)
+
+
+def call_on_all(locator: Locator, libraries: Sequence[str], body: str, arg: Any = None) -> Any:
+    """`body(*libraries, elements, arg)` on the elements a main-frame `locator` hits now
+    (Playwright's engine finds them; it does not wait), as `call` does."""
+    scripts = _scripts(tuple(libraries), body, "elements, arg")
+    run = lambda script: locator.evaluate_all(script, arg)  # noqa: E731
+    return _called(locator.page, libraries, run, scripts)
