@@ -475,7 +475,7 @@ DIRECT = f"""(found, method) => {{
     point = centre();
   }}
   if (!point || ({STAND_IN})(el) !== "") return null;
-  const hit = document.elementFromPoint(point[0], point[1]);
+  const hit = el.getRootNode().elementFromPoint(point[0], point[1]);
   if (!hit || !el.contains(hit)) return null;
   const key = Symbol.for("pytest-stagehand.guard");
   if (window[key]) window[key].stop();

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page
 
-from pytest_stagehand.actions import Action, perform
+from pytest_stagehand.actions import Action, _ready, perform
 
 
 @pytest.fixture
@@ -94,3 +94,13 @@ def test_a_click_returns_once_the_page_it_navigates_to_has_arrived(ready, contro
     # new page, not on the old one while the new one is on its way.
     perform(ready, Action("click", selector=control), timeout=3000)
     assert ready.url.split("?")[0].endswith("/act/direct-next.html")
+
+
+def test_an_element_in_an_open_shadow_root_is_ready_to_click_directly(page: Page, pages_server):
+    page.goto(pages_server.url("shadow.html"))
+    twin = Action("click", selector='role=button[name="Shadow twin"s]')
+    twin.locator(page).evaluate("b => b.addEventListener('click', () => b.dataset.clicked = 1)")
+    # The pointer at its centre reaches it through its shadow root (not only its host).
+    assert _ready(page, twin) is not None
+    perform(page, twin, timeout=3000)
+    assert twin.locator(page).get_attribute("data-clicked") == "1"
