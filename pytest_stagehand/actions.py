@@ -447,7 +447,8 @@ def _set_checked(page: Page, target: Locator, wanted: bool, timeout: float | Non
 DIRECT = f"""(found, method) => {{
   if (!found || found.length !== 1) return null;
   const el = found[0];
-  if (!el.checkVisibility() || el.matches(":disabled") || el.closest("[aria-disabled=true]")) {{
+  const visible = el.checkVisibility({{ visibilityProperty: true }});
+  if (!visible || el.matches(":disabled") || el.closest("[aria-disabled=true]")) {{
     return null;
   }}
   const moving = document.getAnimations().some((animation) => animation.playState === "running"

@@ -385,7 +385,8 @@
       $("#shipping-button").removeAttribute("aria-invalid");
     });
     const fields = { firstName: $("#first-name"), lastName: $("#last-name"), postalCode: $("#postcode") };
-    for (const [key, input] of Object.entries(fields)) input.value = saved[key] || "";
+    // A draft restored never clears what was typed while this script was on its way.
+    for (const [key, input] of Object.entries(fields)) if (saved[key]) input.value = saved[key];
     dropdown.set(shipping);
     if (saved.payment) form.elements.payment.value = saved.payment;
 
