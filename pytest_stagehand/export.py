@@ -83,7 +83,8 @@ class StepTap:
     # the step listener
     def step_started(self, event: StepEvent) -> None:
         if self._depth == 0:
-            self.steps.append({"kind": event.kind, "instruction": event.instruction})
+            step = {"kind": event.kind, "instruction": event.instruction, "url": event.url}
+            self.steps.append(step)
         self._depth += 1
 
     def step_finished(self, event: StepEvent) -> None:
@@ -450,13 +451,30 @@ def step_lines(step: Record, variables: Variables, observed: dict[str, Do]) -> l
     return lines
 
 
+# The AI step settled the page before it read it; plain Playwright waits for an element,
+# not for the page's scripts, so a button that is there before its handler is clicked in vain.
+LOAD_WAIT = "page.wait_for_load_state()  # a new page: its scripts run first"
+
+
+def _arrived(before: Record | None, step: Record) -> bool:
+    """Did the step before this one (not a goto, which waits for the load itself) take the
+    page to another URL?"""
+    if before is None or before["kind"] == "goto" or step["kind"] == "goto":
+        return False
+    return bool(before.get("url") and step.get("url") and before["url"] != step["url"])
+
+
 def render_module(source: str, tests: list[Record]) -> str:
     """A pytest-playwright module: one test per exported test, variables as constants."""
     variables = Variables()
     bodies = []
     for test in tests:
         observed: dict[str, Do] = {}
-        body = [line for step in test["steps"] for line in step_lines(step, variables, observed)]
+        body = []
+        for before, step in zip([None, *test["steps"]], test["steps"], strict=False):
+            if _arrived(before, step):
+                body.append(LOAD_WAIT)
+            body.extend(step_lines(step, variables, observed))
         if all(line.startswith("#") for line in body):
             body.append("pass")
         indented = "\n".join(f"    {line}" for line in body)

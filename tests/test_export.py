@@ -171,3 +171,26 @@ def test_a_step_that_failed_in_the_run_is_not_exported():
     ]}])  # fmt: skip
     assert "#gone" not in module
     assert "# not exported: this step failed in the run" in module
+
+
+def test_a_step_on_a_page_the_step_before_opened_waits_for_it_to_load():
+    def step(instruction: str, url: str, selector: str) -> dict:
+        recording = {"kind": "act", "actions": [{"method": "click", "element": {
+            "selectors": [selector], "fingerprint": {}}}]}  # fmt: skip
+        return {"kind": "act", "instruction": instruction, "url": url, "recording": recording,
+                "values": {}}
+
+    module = render_module("t.py", [{"name": "test_x", "steps": [
+        {"kind": "goto", "instruction": "http://shop/", "url": "", "path": "/"},
+        step("log in", "http://shop/", "#login"),  # the goto waited for the page
+        step("add the jacket", "http://shop/inventory", "#add"),  # the login took it there
+        step("add the hat", "http://shop/inventory", "#hat"),  # still there
+    ]}])  # fmt: skip
+    lines = [line.strip() for line in module.splitlines()]
+    body = lines[lines.index("def test_x(page: Page) -> None:".strip()) + 1:]
+    assert [line.split("  #")[0] for line in body if "locator" in line or "wait" in line] == [
+        "page.locator('#login').click()",
+        "page.wait_for_load_state()",
+        "page.locator('#add').click()",
+        "page.locator('#hat').click()",
+    ]
