@@ -508,9 +508,9 @@ DIRECT = f"""(found, method) => {{
   return point;
 }}"""
 # What the guard saw: [verdict, whether the click asked for another document in this
-# window]; null when the document was replaced meanwhile (the click navigated). A form
-# the click submitted navigates a moment later (the browser queues it): its submit event
-# says it will.
+# window (not a download)]; null when the document was replaced meanwhile (the click
+# navigated). A form the click submitted navigates a moment later (the browser queues
+# it): its submit event says it will.
 READ_GUARD = """() => {
   const key = Symbol.for("pytest-stagehand.guard");
   const guard = window[key];
@@ -519,7 +519,8 @@ READ_GUARD = """() => {
   guard.stop();
   const asked = guard.navigation;
   if (asked) {
-    return [guard.verdict, !asked.defaultPrevented && !asked.destination.sameDocument];
+    const away = !asked.destination.sameDocument && asked.downloadRequest === null;
+    return [guard.verdict, away && !asked.defaultPrevented];
   }
   const submit = guard.submit;
   if (!submit || submit.defaultPrevented) return [guard.verdict, false];

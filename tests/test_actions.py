@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page
 
-from pytest_stagehand.actions import Action, _ready, perform
+from pytest_stagehand.actions import DIRECT_BY_QUERY, READ_GUARD, Action, _ready, perform
 
 
 @pytest.fixture
@@ -104,3 +104,12 @@ def test_an_element_in_an_open_shadow_root_is_ready_to_click_directly(page: Page
     assert _ready(page, twin) is not None
     perform(page, twin, timeout=3000)
     assert twin.locator(page).get_attribute("data-clicked") == "1"
+
+
+def test_the_click_guard_tells_a_download_from_a_navigation(page: Page, pages_server):
+    # What _click_directly reads after its click: a download link asks for no new
+    # document, so the step does not wait for one (it would wait out the settle cap).
+    page.goto(pages_server.url("verbs/files.html"))
+    point = page.evaluate(DIRECT_BY_QUERY, ["a[download]", "click"])
+    page.mouse.click(*point)
+    assert page.evaluate(READ_GUARD) == ["hit", False]
