@@ -58,20 +58,17 @@ def _script() -> str:
     return resources.files(__package__).joinpath("snapshot.js").read_text(encoding="utf-8")
 
 
-@cache
-def _inspect_script() -> str:
-    return (
-        "elements => elements.length === 1"
-        f" ? ({_script()})({{ target: elements[0], origin: '' }})"
-        " : JSON.stringify({ count: elements.length })"
-    )
-
-
 # The one element found, described (`describer`); else how many were found.
 INSPECT = (
     "(describe, elements) => elements.length === 1 ? describe(elements[0])"
     " : { count: elements.length }"
 )
+
+
+@cache
+def _inspect_script() -> str:
+    """INSPECT with the describer sent along: for a frame, which page_scripts does not keep."""
+    return f"elements => ({INSPECT})({describer()}, elements)"
 
 
 @dataclass(frozen=True)
@@ -210,13 +207,13 @@ def inspect(locator: Locator, frame_path: tuple[str, ...] = ()) -> LiveElement:
     `frame_path` is the locator's frame path, if any. Raises PlaywrightError for an invalid
     selector or a frame that went away."""
     if frame_path:
-        data = json.loads(locator.evaluate_all(_inspect_script()))
+        data = locator.evaluate_all(_inspect_script())
     else:  # the describer is sent to the document once
         data = page_scripts.call_on_all(locator, [describer()], INSPECT)
     if "element" not in data:
         return LiveElement(data["count"])
-    ref, context = described(data, frame_path)
-    return LiveElement(1, ref.fingerprint, context)
+    fingerprint = _fingerprint(_Record(*data["element"]), _Ancestry(data["rows"]), frame_path)
+    return LiveElement(1, fingerprint, data["context"])
 
 
 def describer() -> str:
