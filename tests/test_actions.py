@@ -83,6 +83,12 @@ def test_a_fill_replaces_the_text_with_one_input_event(ready, how):
     assert ready.text_content("#inputs") == "1"
 
 
+def test_a_click_waits_for_a_disabled_button_to_be_enabled(ready):
+    # A click dispatched at a disabled button is lost without a trace: it must wait.
+    perform(ready, Action("click", selector="#later"), timeout=3000)
+    assert ready.text_content("#later-clicks") == "1"
+
+
 def test_a_fill_waits_for_a_disabled_field_to_be_enabled(ready):
     perform(ready, Action("fill", ("typed",), selector="#late"), timeout=3000)
     assert ready.input_value("#late") == "typed"
