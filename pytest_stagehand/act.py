@@ -463,4 +463,4 @@ def _replay(
             f"Could not replay {action.method} on {action.element or 'the page'} "
             f"({action.selector}) on {page.url}: {reason}"
         ) from None
-    return replace(action, via=performed.via)
+    return replace(action, via=performed.via, opens=performed.opens)

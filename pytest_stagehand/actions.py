@@ -29,7 +29,7 @@ from .events import CacheStatus
 from .files import upload
 from .prompts import ChoiceProblem, Method
 from .snapshot import ElementRef, Fingerprint, Snapshot, frame_scope
-from .tabs import switch_tab
+from .tabs import TAKE_OPENS, switch_tab
 from .usage import CallUsage, UsageTotals
 
 PAGE_METHODS: frozenset[str] = frozenset({"press", "scroll", "switch_tab"} | DIALOG_METHODS)
@@ -78,6 +78,9 @@ class Action:
     # What stood in for the element when it was looked up just before acting (STAND_IN),
     # which saves a click looking again; None: not looked up.
     stand_in: str | None = field(default=None, repr=False, compare=False)
+    # How many pages the action asked to open, where it read that itself as it acted (a
+    # direct click or fill), which saves the step asking the page; None: not read.
+    opens: int | None = field(default=None, repr=False, compare=False)
 
     def locator(self, page: Page) -> Locator:
         """The element in `page` (through its frames). Only for element actions."""
@@ -261,19 +264,21 @@ def perform(
         else:
             page.evaluate(f"amount => ({SCROLL})(null, amount)", args[0])
         return action
-    via = action.via  # unless the action says otherwise (a dialog may cut it short)
+    via, opens = action.via, None  # unless the action says otherwise (a dialog may cut it short)
     with may_open(page):  # a dialog the action opens is held for the next step
-        via = _perform_on_element(page, action, args, timeout)
-    return replace(action, via=via, stand_in=None)  # what stood in is read afresh next time
+        via, opens = _perform_on_element(page, action, args, timeout)
+    # What stood in is read afresh next time.
+    return replace(action, via=via, stand_in=None, opens=opens)
 
 
 def _perform_on_element(
     page: Page, action: Action, args: list[str], timeout: float | None
-) -> str:
-    """Do an element's action; returns what stood in for the element ("" for itself)."""
+) -> tuple[str, int | None]:
+    """Do an element's action; returns what stood in for the element ("" for itself),
+    and the pages it asked to open where it read that itself (a direct click or fill)."""
     method = action.method
     target = action.locator(page)
-    via = ""
+    via, opens = "", None
     if action.point is not None:  # where no element of its own is: the point itself
         at = {"x": action.point.x, "y": action.point.y}
         if method == "double_click":
@@ -283,7 +288,7 @@ def _perform_on_element(
         else:
             target.click(position=at, timeout=timeout)
     elif method == "click":
-        if action.stand_in or not _click_directly(page, action):
+        if action.stand_in or (opens := _click_directly(page, action)) is None:
             stand_in = action.stand_in if action.stand_in is not None else _stand_in(page, action)
             via = _click_as_a_person(target, timeout, stand_in)
     elif method == "double_click":
@@ -293,7 +298,7 @@ def _perform_on_element(
     elif method == "upload":
         upload(page, target, args, timeout)
     elif method == "fill":
-        if not _fill_directly(page, action, args[0]):
+        if (opens := _fill_directly(page, action, args[0])) is None:
             target.fill(args[0], timeout=timeout)
     elif method == "type":
         target.press_sequentially(args[0], timeout=timeout)
@@ -311,7 +316,7 @@ def _perform_on_element(
         target.drag_to(frame_scope(page, action.frame_path).locator(args[0]), timeout=timeout)
     else:
         raise ValueError(f"unknown method {method!r}")
-    return via
+    return via, opens
 
 
 # A selector in Playwright's own syntax: an engine prefix ("role=", "internal:label=",
@@ -436,15 +441,17 @@ def _set_checked(page: Page, target: Locator, wanted: bool, timeout: float | Non
 
 # --- acting directly ---------------------------------------------------------------------
 
-# Readies a click or a fill on the one element found, when Playwright's
+# Does a click's or a fill's first part on the one element found, when Playwright's
 # actionability checks would pass right now: visible, enabled, not moving (no running
-# animation on it or around it). A fill: a text field, not read-only, focused with its text
-# selected; returns []. A click: scrolled into view, the element itself is what a pointer
-# at its centre reaches (no stand-in, nothing over it), and a guard is set as Playwright's
-# hit-target check sets one: if the click's first pointer event reaches something else,
-# that click is stopped ("missed"). The guard also notes a navigation the click asks for.
-# Returns the point to click. null whenever Playwright must act, and wait, itself.
-DIRECT = f"""(found, method) => {{
+# animation on it or around it). A fill: a text field, not read-only, focused with its
+# text selected, and the new text inserted as typing inserts it (a trusted input event);
+# returns [the pages it asked to open] (TAKE_OPENS). A click: scrolled into view, the
+# element itself is what a pointer at its centre reaches (no stand-in, nothing over it),
+# and a guard is set as Playwright's hit-target check sets one: if the click's first
+# pointer event reaches something else, that click is stopped ("missed"). The guard also
+# notes a navigation the click asks for. Returns the point to click.
+# null whenever Playwright must act, and wait, itself.
+DIRECT = f"""(found, [method, text]) => {{
   if (!found || found.length !== 1) return null;
   const el = found[0];
   const visible = el.checkVisibility({{ visibilityProperty: true }});
@@ -456,13 +463,14 @@ DIRECT = f"""(found, method) => {{
     && animation.effect.target.contains(el));
   if (moving) return null;
   if (method === "fill") {{
-    const text = ["email", "password", "search", "tel", "text", "url"];
+    const typed = ["email", "password", "search", "tel", "text", "url"];
     const field = el.localName === "textarea"
-      || (el.localName === "input" && text.includes(el.type));
+      || (el.localName === "input" && typed.includes(el.type));
     if (!field || el.readOnly) return null;
     el.focus();
     el.select();
-    return document.activeElement === el ? [] : null;
+    if (document.activeElement !== el) return null;
+    return document.execCommand("insertText", false, text) ? [({TAKE_OPENS})()] : null;
   }}
   const centre = () => {{
     const box = el.getClientRects()[0];
@@ -508,71 +516,75 @@ DIRECT = f"""(found, method) => {{
   return point;
 }}"""
 # What the guard saw: [verdict, whether the click asked for another document in this
-# window (not a download)]; null when the document was replaced meanwhile (the click
-# navigated). A form the click submitted navigates a moment later (the browser queues
-# it): its submit event says it will.
-READ_GUARD = """() => {
+# window (not a download), the pages it asked to open (TAKE_OPENS)]; null when the document
+# was replaced meanwhile (the click navigated). A form the click submitted navigates a
+# moment later (the browser queues it): its submit event says it will.
+READ_GUARD = f"""() => {{
   const key = Symbol.for("pytest-stagehand.guard");
   const guard = window[key];
   if (!guard) return null;
   delete window[key];
   guard.stop();
+  const opens = ({TAKE_OPENS})();
   const asked = guard.navigation;
-  if (asked) {
+  if (asked) {{
     const away = !asked.destination.sameDocument && asked.downloadRequest === null;
-    return [guard.verdict, away && !asked.defaultPrevented];
-  }
+    return [guard.verdict, away && !asked.defaultPrevented, opens];
+  }}
   const submit = guard.submit;
-  if (!submit || submit.defaultPrevented) return [guard.verdict, false];
+  if (!submit || submit.defaultPrevented) return [guard.verdict, false, opens];
   const by = submit.submitter;
   const form = submit.target;
   const target = (by && by.getAttribute("formtarget")) || form.getAttribute("target") || "";
   const method = (by && by.getAttribute("formmethod")) || form.getAttribute("method") || "";
   const here = ["", "_self", "_parent", "_top"].includes(target.toLowerCase());
-  return [guard.verdict, here && method.toLowerCase() !== "dialog"];
-}"""
-
-
-# DIRECT through the browser's own query; false where only Playwright can find the element.
-DIRECT_BY_QUERY = f"""([selector, method]) => {{
-  const found = ({PLAIN_QUERY})(selector);
-  return found === null ? false : ({DIRECT})(found, method);
+  return [guard.verdict, here && method.toLowerCase() !== "dialog", opens];
 }}"""
 
 
-def _ready(page: Page, action: Action) -> list[float] | None:
+# DIRECT through the browser's own query; false where only Playwright can find the element.
+DIRECT_BY_QUERY = f"""([selector, how]) => {{
+  const found = ({PLAIN_QUERY})(selector);
+  return found === null ? false : ({DIRECT})(found, how);
+}}"""
+
+
+def _ready(page: Page, action: Action, text: str = "") -> list[float] | None:
     """DIRECT for the action's element, found with the browser's own query where it can
     tell (`PLAIN_QUERY`), else with Playwright's selector engine (which does not wait: the
     step has just looked the element up); None where Playwright must act itself (an
     element in a frame, a page that is not ready)."""
     if action.frame_path or action.selector is None:
         return None
+    how = [action.method, text]
     try:
         if is_plain(action.selector):
-            point = page.evaluate(DIRECT_BY_QUERY, [action.selector, action.method])
-            if point is not False:
-                return point
-        return action.locator(page).evaluate_all(DIRECT, action.method)
+            done = page.evaluate(DIRECT_BY_QUERY, [action.selector, how])
+            if done is not False:
+                return done
+        return action.locator(page).evaluate_all(DIRECT, how)
     except PlaywrightError:
         return None
 
 
-def _fill_directly(page: Page, action: Action, text: str) -> bool:
+def _fill_directly(page: Page, action: Action, text: str) -> int | None:
     """Fill a text field that is ready as Playwright's fill does (focus, select its text,
-    insert the new one), without its selector engine and waits; False if not ready."""
-    if not text or _ready(page, action) is None:
-        return False
-    page.keyboard.insert_text(text)
-    return True
+    insert the new one), without its selector engine and waits, in one round trip.
+    Returns the pages the fill asked to open; None, with nothing typed, if not ready."""
+    if not text:
+        return None
+    done = _ready(page, action, text)
+    return None if done is None else int(done[0])
 
 
-def _click_directly(page: Page, action: Action) -> bool:
+def _click_directly(page: Page, action: Action) -> int | None:
     """Click an element that is ready at the point DIRECT checked, guarded, and wait for a
-    navigation the click asked for, as Playwright's click does; False, with nothing done,
-    where Playwright must click (not ready, or the guard stopped a click that missed)."""
+    navigation the click asked for, as Playwright's click does. Returns the pages the
+    click asked to open; None, with nothing done, where Playwright must click (not ready,
+    or the guard stopped a click that missed)."""
     point = _ready(page, action)
     if not point:
-        return False
+        return None
     since = time.monotonic()
     navigations = watch_navigations(page)
     page.mouse.click(point[0], point[1])
@@ -581,15 +593,15 @@ def _click_directly(page: Page, action: Action) -> bool:
     except PlaywrightError:
         seen = None  # the document is going: the click navigated
     if seen is not None:
-        verdict, navigating = seen
+        verdict, navigating, opens = seen
         if verdict != "hit":
-            return False
+            return None
         if not navigating:
-            return True
+            return int(opens)
     deadline = since + SETTLE_CAP_S
     while navigations[-1] < since and time.monotonic() < deadline and not page.is_closed():
         page.wait_for_timeout(POLL_MS)  # lets the navigation's events arrive
-    return True
+    return 0  # the new document asked for nothing yet
 
 
 _navigations: WeakKeyDictionary[Page, list[float]] = WeakKeyDictionary()
@@ -664,13 +676,21 @@ PAGE_CHANGES = """(window.__stagehandDomQuiet ||= (() => {
   return state;
 })())"""
 
-# Waits until the document has not changed for `quiet` ms, and for at least `least` ms from
-# now (at most `cap` ms). A page that has long been quiet returns at once when `least` is 0.
-# Resolves to the page's mark then ([id, changes]): where a wait for its next change starts.
+# Waits until the document has loaded (DOMContentLoaded) and has not changed for `quiet`
+# ms, and for at least `least` ms from then (at most `cap` ms in all). A loaded page that
+# has long been quiet returns at once when `least` is 0. Resolves to the page's mark then
+# ([id, changes]): where a wait for its next change starts; null if it did not load in time.
 DOM_QUIET = f"""async ([quiet, least, cap]) => {{
+  const end = performance.now() + cap;
+  if (document.readyState === "loading") {{
+    const loaded = await new Promise(resolve => {{
+      document.addEventListener("DOMContentLoaded", () => resolve(true), {{ once: true }});
+      setTimeout(() => resolve(false), cap);
+    }});
+    if (!loaded) return null;
+  }}
   const state = {PAGE_CHANGES};
   const floor = performance.now() + least - quiet;
-  const end = performance.now() + cap;
   for (;;) {{
     const wait = Math.min(Math.max(state.last, floor) + quiet, end) - performance.now();
     if (wait <= 0) return [state.id, state.changes];
@@ -736,7 +756,7 @@ def finish_started(page: Page, since: float, cap: float = SETTLE_CAP_S) -> None:
     for what it started: the requests opened since then (not long-polling ones) and a
     navigation (until its document has loaded). Nothing else: the page's later reactions
     are the next step's to wait for (`settle`). Costs no round trip when the action
-    started neither: open requests and load states are events Playwright has delivered.
+    started neither: open requests and navigations are events Playwright has delivered.
     """
     _wait(page, cap, since, dom_quiet_least=None)
 
@@ -753,16 +773,20 @@ def _wait(
     mark = None
     deadline = time.monotonic() + cap
     open_requests = watch_network(page)
+    navigations = watch_navigations(page)  # from the first settle on, before any action
     while time.monotonic() < deadline:
         left_ms = (deadline - time.monotonic()) * 1000
         try:
             if _recent(open_requests, since):
                 page.wait_for_timeout(min(POLL_MS, left_ms))  # lets request events arrive
                 continue
-            page.wait_for_load_state("domcontentloaded", timeout=max(1.0, left_ms))
-            if dom_quiet_least is not None:
+            if dom_quiet_least is not None:  # the page waits for its own load: one call
                 quiet = page.evaluate(DOM_QUIET, [DOM_QUIET_MS, dom_quiet_least, left_ms])
-                mark = PageMark(*quiet) if quiet else None
+                if quiet is None:
+                    return None
+                mark = PageMark(*quiet)
+            elif navigations[-1] >= since:  # the document the page had loaded was replaced
+                page.wait_for_load_state("domcontentloaded", timeout=max(1.0, left_ms))
         except PlaywrightTimeoutError:
             return None
         except PlaywrightError:

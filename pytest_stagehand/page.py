@@ -215,7 +215,9 @@ class AIPage:
                 mode, settled=settled,
             )
             downloads = self._downloaded(watch_downloads(self.page).take())
-        self._use(self.tabs.after_step())  # a tab the step opened or switched to
+        opens = [action.opens for action in result.actions]
+        # A tab the step opened or switched to.
+        self._use(self.tabs.after_step(None if None in opens else sum(opens)))
         return dataclasses.replace(result, downloads=downloads) if downloads else result
 
     def _downloaded(self, downloads: list[Download]) -> list[Download]:

@@ -70,10 +70,12 @@ class Tabs:
         """The open pages of the browser context, in the order they opened."""
         return [page for page in self.current.context.pages if not page.is_closed()]
 
-    def after_step(self) -> Page:
+    def after_step(self, opens: int | None = None) -> Page:
         """The page to act on after a step: the last page the step opened, loaded; else
-        the tab a switch_tab chose; else the same one."""
-        opening = self._opening()  # taken each step, or a count left over would wait later
+        the tab a switch_tab chose; else the same one. `opens`: how many pages the step
+        asked to open, when its actions read that as they acted; else the page is asked."""
+        # Taken each step, or a count left over would wait later.
+        opening = self._opening() if opens is None else opens > 0
         if opening and not self._opened:  # not yet arrived
             with suppress(PlaywrightError):  # a named window reused opens no page
                 self.current.wait_for_event("popup", timeout=POPUP_LOAD_MS)

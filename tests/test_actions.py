@@ -6,6 +6,7 @@ import pytest
 from playwright.sync_api import Page
 
 from pytest_stagehand.actions import DIRECT_BY_QUERY, READ_GUARD, Action, _ready, perform
+from pytest_stagehand.tabs import COUNT_OPENS
 
 
 @pytest.fixture
@@ -76,11 +77,21 @@ def test_a_click_that_something_covers_at_the_last_moment_lands_on_its_element(r
 
 
 @BY_QUERY_AND_BY_PLAYWRIGHT
-def test_a_fill_replaces_the_text_with_one_input_event(ready, how):
+def test_a_fill_replaces_the_text_with_one_trusted_input_event(ready, how):
     selector = {"css": "#name", "role": 'internal:label="Name"s'}[how]
-    perform(ready, Action("fill", ("new text",), selector=selector), timeout=3000)
+    done = perform(ready, Action("fill", ("new text",), selector=selector), timeout=3000)
     assert ready.input_value("#name") == "new text"
     assert ready.text_content("#inputs") == "1"
+    assert done.opens == 0  # read as it acted: the step need not ask the page
+
+
+@pytest.mark.parametrize(("control", "opens"), [("#slide", 0), ("#elsewhere", 1)])
+def test_a_direct_click_tells_whether_it_asked_for_a_new_page(ready, control, opens):
+    # The step waits for a tab its click asked for by this count, read with the click's
+    # outcome; a count lost here would leave the step on the old tab.
+    ready.evaluate(COUNT_OPENS)  # as an AIPage's tabs count them
+    done = perform(ready, Action("click", selector=control), timeout=3000)
+    assert done.opens == opens
 
 
 def test_a_click_waits_for_a_disabled_button_to_be_enabled(ready):
@@ -116,6 +127,6 @@ def test_the_click_guard_tells_a_download_from_a_navigation(page: Page, pages_se
     # What _click_directly reads after its click: a download link asks for no new
     # document, so the step does not wait for one (it would wait out the settle cap).
     page.goto(pages_server.url("verbs/files.html"))
-    point = page.evaluate(DIRECT_BY_QUERY, ["a[download]", "click"])
+    point = page.evaluate(DIRECT_BY_QUERY, ["a[download]", ["click", ""]])
     page.mouse.click(*point)
-    assert page.evaluate(READ_GUARD) == ["hit", False]
+    assert page.evaluate(READ_GUARD) == ["hit", False, 0]
