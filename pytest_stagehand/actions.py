@@ -592,6 +592,7 @@ def _click_directly(page: Page, action: Action) -> int | None:
         seen = page.evaluate(READ_GUARD)
     except PlaywrightError:
         seen = None  # the document is going: the click navigated
+    opens = 0  # unless the guard was read: a document that went took its count with it
     if seen is not None:
         verdict, navigating, opens = seen
         if verdict != "hit":
@@ -601,7 +602,7 @@ def _click_directly(page: Page, action: Action) -> int | None:
     deadline = since + SETTLE_CAP_S
     while navigations[-1] < since and time.monotonic() < deadline and not page.is_closed():
         page.wait_for_timeout(POLL_MS)  # lets the navigation's events arrive
-    return 0  # the new document asked for nothing yet
+    return int(opens)
 
 
 _navigations: WeakKeyDictionary[Page, list[float]] = WeakKeyDictionary()
