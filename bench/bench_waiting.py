@@ -38,6 +38,7 @@ import tempfile
 import time
 from io import BytesIO
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 STEPS = ("act", "extract", "observe", "assert_that", "act (model)")
@@ -155,10 +156,11 @@ def release_before(commit: str, into: Path) -> Path:
     return into
 
 
-def run_version(package_root: Path, reps: int) -> dict[str, list[float]]:
+def run_version(package_root: Path, reps: int, script: str = __file__) -> Any:
+    """What `script --measure` prints (JSON) when run with the package at `package_root`."""
     env = {**os.environ, "PYTHONPATH": str(package_root)}
     done = subprocess.run(
-        [sys.executable, __file__, "--measure", "--reps", str(reps)],
+        [sys.executable, script, "--measure", "--reps", str(reps)],
         env=env, check=True, capture_output=True, text=True,
     )
     return json.loads(done.stdout.strip().splitlines()[-1])

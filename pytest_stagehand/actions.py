@@ -323,31 +323,37 @@ def _perform_on_element(
 # "text="), a chain (">>"), or an XPath or text selector written without its prefix.
 PLAYWRIGHT_SYNTAX = re.compile(r'^[\w+:*-]+=|>>|^(//|\.\.|"|\')')
 
+# True when the document has no open shadow root, which Playwright's CSS would look into.
+NO_SHADOW_ROOTS = """() => {
+  const walker = document.createTreeWalker(document, NodeFilter.SHOW_ELEMENT);
+  while (walker.nextNode()) if (walker.currentNode.shadowRoot) return false;
+  return true;
+}"""
+
 # The elements a selector hits in the page's own world, found with the browser's
 # querySelectorAll or document.evaluate ("xpath=..."): no Playwright selector engine is
 # injected into the page for it. null where only Playwright can tell: its CSS extensions
 # (which querySelectorAll rejects), and CSS on a page with shadow roots, which Playwright's
-# CSS looks into and querySelectorAll does not.
-PLAIN_QUERY = """(selector) => {
-  try {
-    if (selector.startsWith("xpath=")) {
+# CSS looks into and querySelectorAll does not. `lightOnly` (NO_SHADOW_ROOTS) may be one
+# that remembers its answer, for a script that queries several selectors at once.
+PLAIN_QUERY = f"""(selector, lightOnly = {NO_SHADOW_ROOTS}) => {{
+  try {{
+    if (selector.startsWith("xpath=")) {{
       const result = document.evaluate(
         selector.slice(6), document, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null);
       const found = [];
-      for (let i = 0; i < result.snapshotLength; i++) {
+      for (let i = 0; i < result.snapshotLength; i++) {{
         const node = result.snapshotItem(i);
         if (node.nodeType === Node.ELEMENT_NODE) found.push(node);
-      }
+      }}
       return found;
-    }
+    }}
     const found = document.querySelectorAll(selector);
-    const walker = document.createTreeWalker(document, NodeFilter.SHOW_ELEMENT);
-    while (walker.nextNode()) if (walker.currentNode.shadowRoot) return null;
-    return found;
-  } catch {
+    return lightOnly() ? found : null;
+  }} catch {{
     return null;
-  }
-}"""
+  }}
+}}"""
 
 
 def is_plain(selector: str) -> bool:

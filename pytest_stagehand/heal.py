@@ -26,7 +26,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import FrameLocator, Locator, Page
 
 from . import page_scripts
-from .actions import PLAIN_QUERY, STAND_IN, is_plain
+from .actions import NO_SHADOW_ROOTS, PLAIN_QUERY, STAND_IN, is_plain
 from .cache import RecordedElement
 from .errors import HealFailed
 from .events import Heal
@@ -800,15 +800,19 @@ def _replay(
 # Per selector: [count, description of the one element, what stands in for it when
 # clicked (STAND_IN; for the first selector only)] where the browser's own querySelectorAll
 # or document.evaluate can tell (`PLAIN_QUERY`), else null. An element hit by several
-# selectors is described once.
+# selectors is described once; what the selectors and descriptions need to know of the
+# whole document (its shadow roots, ids, labels) is read once.
 LIGHT_HITS = f"""(describe, selectors) => {{
   const query = {PLAIN_QUERY};
+  let light;
+  const lightOnly = () => light ??= ({NO_SHADOW_ROOTS})();
+  const memo = {{}};
   const described = new Map();
   return selectors.map((selector, index) => {{
-    const found = query(selector);
+    const found = query(selector, lightOnly);
     if (found === null || found.length !== 1) return found && [found.length, null, null];
     const el = found[0];
-    if (!described.has(el)) described.set(el, describe(el));
+    if (!described.has(el)) described.set(el, describe(el, memo));
     return [1, described.get(el), index === 0 ? ({STAND_IN})(el) : null];
   }});
 }}"""

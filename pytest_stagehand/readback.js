@@ -7,9 +7,11 @@
 //     with the recorded selectors, or why the structure no longer holds.
 //   "like": elements of a tag whose text fits a read rule (where a value may have moved).
 //   none: args.target's value as args.source says to read it.
-// `describe(el)` is snapshot.js's description of one element (for selectors and fingerprints).
-// Like snapshot.js it only reads the page.
-(args, describe) => {
+// `describeElement(el, memo)` is snapshot.js's description of one element (for selectors and
+// fingerprints). Like snapshot.js it only reads the page.
+(args, describeElement) => {
+  const memo = {};  // what describing reads from the whole document, read once per call
+  const describe = (el) => describeElement(el, memo);
   const collapse = (s) => (s || "").replace(/[\u200b\u00ad]/g, "").replace(/\s+/g, " ").trim();
   const FORM_FIELDS = new Set(["input", "select", "textarea"]);
   const TEST_ID_ATTRS = ["data-testid", "data-test-id", "data-test", "data-qa"];
@@ -223,7 +225,9 @@
   if (args.mode === "like") {
     const pattern = args.pattern === null ? /\S/u : new RegExp(args.pattern, "u");
     const found = [];
-    for (const el of document.body.querySelectorAll(CSS.escape(args.tag))) {
+    const tagged = document.body.querySelectorAll(CSS.escape(args.tag));
+    for (let i = 0; i < tagged.length; i++) {
+      const el = tagged[i];
       if (!visible(el)) continue;
       const text = read(el, args.source);
       if (!pattern.test(text)) continue;

@@ -8,6 +8,9 @@
   const scope = args.root || document.documentElement;
   const frameElements = args.frames || [];
   const topOrigin = args.origin;
+  // What is read from the whole document (shadow roots, labels, ids, style sheets), kept in
+  // `args.memo` when given: a page script describing many elements in one call reads it once.
+  const memo = args.memo || {};
 
   // ---------------------------------------------------------------- DOM helpers
 
@@ -39,18 +42,18 @@
   const isInline = (el) => styleOf(el).display === "inline";
   const FORM_FIELDS = new Set(["input", "select", "textarea"]);  // their text is a value, not content
   // `element.labels` scans the whole document on first use; one pass over the labels is enough.
-  let labelMap = null;
   const labelsOf = (el) => {
-    if (!labelMap) {
-      labelMap = new Map();
+    if (!memo.labels) {
+      memo.labels = new Map();
       for (const root of allRoots()) {
-        for (const label of root.querySelectorAll("label")) {
-          const control = label.control;
-          if (control) labelMap.set(control, [...(labelMap.get(control) || []), label]);
+        const labels = root.querySelectorAll("label");
+        for (let i = 0; i < labels.length; i++) {
+          const control = labels[i].control;
+          if (control) memo.labels.set(control, [...(memo.labels.get(control) || []), labels[i]]);
         }
       }
     }
-    return labelMap.get(el) || [];
+    return memo.labels.get(el) || [];
   };
   const ariaHidden = (el) => (attr(el, "aria-hidden") || "").toLowerCase() === "true";
   const isEditingHost = (el) => attr(el, "contenteditable") !== null && el.isContentEditable &&
@@ -777,7 +780,8 @@
   // background image, <img src> or SVG <use href>; "" when it has none or an inline one.
   function iconOf(el) {
     const candidates = [el];
-    for (const e of el.querySelectorAll("*")) { if (candidates.push(e) > 6) break; }
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_ELEMENT);
+    while (candidates.length < 7 && walker.nextNode()) candidates.push(walker.currentNode);
     for (const e of candidates) {
       const image = /url\("?([^")]*)"?\)/.exec(styleOf(e).backgroundImage);
       const source = image ? image[1] : e.localName === "img" ? attr(e, "src")
@@ -860,35 +864,38 @@
   // Elements are described against one shared table of ancestors (`rows`), so a 1,500-row
   // table does not ship the same path prefix thousands of times; snapshot.py expands it.
 
-  let shadowRoots = null;  // every open shadow root, in Playwright's query order
+  // Every open shadow root, in Playwright's query order. A tree walker, not a for-of over
+  // querySelectorAll("*"): iterating a NodeList is several times slower on a large page.
   const allRoots = () => {
-    if (!shadowRoots) {
-      shadowRoots = [];
+    if (!memo.roots) {
+      memo.roots = [document];
       const collect = (root) => {
-        for (const el of root.querySelectorAll("*")) {
-          if (el.shadowRoot) { shadowRoots.push(el.shadowRoot); collect(el.shadowRoot); }
+        const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+        while (walker.nextNode()) {
+          const shadow = walker.currentNode.shadowRoot;
+          if (shadow) { memo.roots.push(shadow); collect(shadow); }
         }
       };
       collect(document);
     }
-    return [document, ...shadowRoots];
+    return memo.roots;
   };
   const TEST_ID_ATTRS = ["data-testid", "data-test-id", "data-test", "data-qa"];
-  let attrCounts = null;  // "attr=value" -> number of elements with it, across all roots
-  const countOf = (name, value) => {
-    if (!attrCounts) {
-      attrCounts = new Map();
+  const countOf = (name, value) => {  // how many elements have attr=value, across all roots
+    if (!memo.counts) {
+      const counts = memo.counts = new Map();
       const attrs = ["id", ...TEST_ID_ATTRS];
       for (const root of allRoots()) {
-        for (const el of root.querySelectorAll(attrs.map((a) => `[${a}]`).join(","))) {
+        const found = root.querySelectorAll(attrs.map((a) => `[${a}]`).join(","));
+        for (let i = 0; i < found.length; i++) {
           for (const a of attrs) {
-            const value = attr(el, a);
-            if (value !== null) attrCounts.set(`${a}=${value}`, (attrCounts.get(`${a}=${value}`) || 0) + 1);
+            const value = attr(found[i], a);
+            if (value !== null) counts.set(`${a}=${value}`, (counts.get(`${a}=${value}`) || 0) + 1);
           }
         }
       }
     }
-    return attrCounts.get(`${name}=${value}`) || 0;
+    return memo.counts.get(`${name}=${value}`) || 0;
   };
   const testIdOf = (el) => {
     for (const name of TEST_ID_ATTRS) {
@@ -1069,7 +1076,7 @@
 
   // ---------------------------------------------------------------- run
 
-  const pseudoRules = sheetsStylePseudo();
+  const pseudoRules = memo.pseudoRules ??= sheetsStylePseudo();
 
   if (args.target) {  // one live element, described as a snapshot would describe it
     const el = args.target;

@@ -217,9 +217,11 @@ def inspect(locator: Locator, frame_path: tuple[str, ...] = ()) -> LiveElement:
 
 
 def describer() -> str:
-    """JavaScript `(el) => description`: one element as `inspect` describes it, for other
-    page scripts (readback.js) to describe the elements they find; see `described`."""
-    return f"(el) => JSON.parse(({_script()})({{ target: el, origin: '' }}))"
+    """JavaScript `(el, memo) => description`: one element as `inspect` describes it, for
+    other page scripts (readback.js) to describe the elements they find; see `described`.
+    A script describing several elements in one call passes them one `memo` object (and
+    the page no change in between): what is read from the whole document is read once."""
+    return f"(el, memo) => JSON.parse(({_script()})({{ target: el, origin: '', memo }}))"
 
 
 def described(data: dict[str, Any], frame_path: tuple[str, ...] = ()) -> tuple[ElementRef, str]:

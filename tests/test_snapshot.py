@@ -24,6 +24,7 @@ from pytest_stagehand.snapshot import (
     Fingerprint,
     LiveElement,
     Snapshot,
+    describer,
     estimate_tokens,
     inspect,
     snapshot,
@@ -420,6 +421,30 @@ def test_frames_nest_under_their_iframe_and_locate_through_it(page: Page, pages_
     card_number.locator(page).fill("4242 4242 4242 4242")
     inner = page.frame_locator("#payments").frame_locator("iframe").locator("#cc")
     assert inner.input_value() == "4242 4242 4242 4242"
+
+
+@pytest.mark.parametrize("path", ["shadow.html", "forms.html", "login.html"])
+def test_elements_described_together_are_described_as_each_alone(page: Page, pages_server, path):
+    """A page script that describes many elements in one call shares what it reads from the
+    whole document (shadow roots, labels, ids): never what it found for one element."""
+    page.goto(pages_server.url(path))
+    together, alone = page.evaluate(
+        f"""() => {{
+            const describe = {describer()};
+            const walk = (root, found) => {{
+                found.push(...root.querySelectorAll("button, input, a, select, label, textarea"));
+                for (const el of root.querySelectorAll("*")) {{
+                    if (el.shadowRoot) walk(el.shadowRoot, found);
+                }}
+                return found;
+            }};
+            const elements = walk(document, []);
+            const memo = {{}};
+            return [elements.map((el) => describe(el, memo)), elements.map((el) => describe(el))];
+        }}"""
+    )
+    assert len(together) >= 5
+    assert together == alone
 
 
 def test_shadow_dom_content_is_outlined_and_located(page: Page, pages_server):
