@@ -13,7 +13,10 @@ without node, only ours and raw are printed, with the reason.
 
 The steps, on local pages served on 127.0.0.1: fill the username and click Login on a
 login form; Delete in row 750 of a 1,500-row table; add the Bike Light to the cart among
-six look-alike "Add to cart" buttons. Three contenders, rotated each repetition:
+six look-alike "Add to cart" buttons; the "Open item 750" link of the table, which has no
+id or test id (its recorded selector is a role selector, which only Playwright's engine
+finds; the link is handled by the page, as a router would, without a reload). Three
+contenders, rotated each repetition:
 
 - raw:       the Playwright action with the locator a test author writes (role locators,
              filtered by the row's or card's text where there are look-alikes);
@@ -61,6 +64,7 @@ TABLE = table(1500).replace(
     "</body>",
     "<script>document.querySelector('tbody').addEventListener('click', (event) => {"
     " const button = event.target.closest('button'); if (button) button.closest('tr').remove();"
+    " if (event.target.closest('a')) event.preventDefault();"  # a router's link: no reload
     " });</script></body>",
 )
 
@@ -75,6 +79,7 @@ TARGETS: dict[str, Callable[[Page], Locator]] = {
     .get_by_role("button", name="Delete"),
     "add to cart (1 of 6 alike)": lambda page: page.locator("li", has_text="Bike Light")
     .get_by_role("button", name="Add to cart"),
+    "open item 750 of 1,500 (no id)": lambda page: page.get_by_role("link", name="Open item 750"),
 }
 
 
@@ -92,6 +97,8 @@ STEPS = [
          ("button", "Delete", "Item 750"), "click", _click("Delete in row 750 of 1,500")),
     Step("add to cart (1 of 6 alike)", "/shop.html", "add the Bike Light to the cart", {},
          ("button", "Add to cart", "Bike Light"), "click", _click("add to cart (1 of 6 alike)")),
+    Step("open item 750 of 1,500 (no id)", "/table.html", "open item 750", {},
+         ("link", "Open item 750", None), "click", _click("open item 750 of 1,500 (no id)")),
 ]  # fmt: skip
 PAGES = {"/login.html": "Swag Labs", "/table.html": "Items", "/shop.html": "Products"}
 TARGETS.update({f"warm {path}": lambda page: page.locator("h1") for path in PAGES})

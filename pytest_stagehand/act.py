@@ -439,6 +439,7 @@ def verified(
         distinct=element.distinct,
         element=describe(element.fingerprint),
         stand_in=resolution.stand_in,
+        kept=resolution.kept,
     )
     vision.check_region(page, action, f"{action.method} for {instruction!r}")
     return action, element, resolution.heal

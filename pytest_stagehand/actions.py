@@ -28,7 +28,7 @@ from .errors import ElementCovered
 from .events import CacheStatus
 from .files import upload
 from .prompts import ChoiceProblem, Method
-from .snapshot import ElementRef, Fingerprint, Snapshot, frame_scope
+from .snapshot import ElementRef, Fingerprint, Kept, Snapshot, frame_scope
 from .tabs import TAKE_OPENS, switch_tab
 from .usage import CallUsage, UsageTotals
 
@@ -78,6 +78,9 @@ class Action:
     # What stood in for the element when it was looked up just before acting (STAND_IN),
     # which saves a click looking again; None: not looked up.
     stand_in: str | None = field(default=None, repr=False, compare=False)
+    # Where the page keeps the element as that look found and verified it (snapshot.KEEP),
+    # which saves finding it again; None: not kept.
+    kept: Kept | None = field(default=None, repr=False, compare=False)
     # How many pages the action asked to open, where it read that itself as it acted (a
     # direct click or fill), which saves the step asking the page; None: not read.
     opens: int | None = field(default=None, repr=False, compare=False)
@@ -267,8 +270,8 @@ def perform(
     via, opens = action.via, None  # unless the action says otherwise (a dialog may cut it short)
     with may_open(page):  # a dialog the action opens is held for the next step
         via, opens = _perform_on_element(page, action, args, timeout)
-    # What stood in is read afresh next time.
-    return replace(action, via=via, stand_in=None, opens=opens)
+    # What stood in, and the element itself, are looked up afresh next time.
+    return replace(action, via=via, stand_in=None, kept=None, opens=opens)
 
 
 def _perform_on_element(
@@ -548,24 +551,32 @@ READ_GUARD = f"""() => {{
 }}"""
 
 
-# DIRECT through the browser's own query; false where only Playwright can find the element.
-DIRECT_BY_QUERY = f"""([selector, how]) => {{
-  const found = ({PLAIN_QUERY})(selector);
+# DIRECT on the element the step's look kept (snapshot.KEEP: [key, index]), while it is
+# still in the document, else on what the browser's own query finds for the selector ("":
+# none); false where only Playwright can find the element.
+DIRECT_BY_QUERY = f"""([selector, how, kept]) => {{
+  const held = window[Symbol.for("pytest-stagehand.kept")];
+  delete window[Symbol.for("pytest-stagehand.kept")];
+  const el = kept && held && held.key === kept[0] ? held.elements[kept[1]] : null;
+  if (el && el.isConnected) return ({DIRECT})([el], how);
+  const found = selector ? ({PLAIN_QUERY})(selector) : null;
   return found === null ? false : ({DIRECT})(found, how);
 }}"""
 
 
 def _ready(page: Page, action: Action, text: str = "") -> list[float] | None:
-    """DIRECT for the action's element, found with the browser's own query where it can
-    tell (`PLAIN_QUERY`), else with Playwright's selector engine (which does not wait: the
-    step has just looked the element up); None where Playwright must act itself (an
-    element in a frame, a page that is not ready)."""
+    """DIRECT for the action's element: the one its look verified, kept in the page, else
+    found with the browser's own query where it can tell (`PLAIN_QUERY`), else with
+    Playwright's selector engine (which does not wait: the step has just looked the
+    element up); None where Playwright must act itself (an element in a frame, a page
+    that is not ready)."""
     if action.frame_path or action.selector is None:
         return None
     how = [action.method, text]
     try:
-        if is_plain(action.selector):
-            done = page.evaluate(DIRECT_BY_QUERY, [action.selector, how])
+        if action.kept or is_plain(action.selector):
+            plain = action.selector if is_plain(action.selector) else ""
+            done = page.evaluate(DIRECT_BY_QUERY, [plain, how, action.kept])
             if done is not False:
                 return done
         return action.locator(page).evaluate_all(DIRECT, how)

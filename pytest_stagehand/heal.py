@@ -31,8 +31,10 @@ from .cache import RecordedElement
 from .errors import HealFailed
 from .events import Heal
 from .snapshot import (
+    KEEP,
     ElementRef,
     Fingerprint,
+    Kept,
     LiveElement,
     Snapshot,
     described,
@@ -679,6 +681,7 @@ class Resolution:
     element: RecordedElement
     heal: Heal | None = None
     stand_in: str | None = None  # STAND_IN as read with the lookup; None: not read
+    kept: Kept | None = None  # where the page keeps the element found (KEEP); None: not kept
 
 
 def resolve(
@@ -775,7 +778,7 @@ def _replay(
         elif not verify(recorded, live):
             tried.append(f"{selector} → {describe(live.fingerprint)}, not the recorded element")
         elif index == 0:
-            return Resolution(locator, element, stand_in=hits.stand_in)
+            return Resolution(locator, element, stand_in=hits.stand_in, kept=hits.kept)
         else:
             healed = element.model_copy(
                 update={
@@ -791,30 +794,34 @@ def _replay(
                 similarity(recorded, live),
                 differences(recorded, live),
             )
-            return Resolution(locator, healed, heal)
+            return Resolution(locator, healed, heal, kept=hits.kept)
     return None
 
 
 # --- reading what recorded selectors hit, in one round trip ----------------------------
 
-# Per selector: [count, description of the one element, what stands in for it when
-# clicked (STAND_IN; for the first selector only)] where the browser's own querySelectorAll
-# or document.evaluate can tell (`PLAIN_QUERY`), else null. An element hit by several
-# selectors is described once; what the selectors and descriptions need to know of the
-# whole document (its shadow roots, ids, labels) is read once.
+# [the key the elements found are kept by (KEEP), per selector: [count, description of
+# the one element, what stands in for it when clicked (STAND_IN; for the first selector
+# only)] where the browser's own querySelectorAll or document.evaluate can tell
+# (`PLAIN_QUERY`), else null]. An element hit by several selectors is described once;
+# what the selectors and descriptions need to know of the whole document (its shadow
+# roots, ids, labels) is read once.
 LIGHT_HITS = f"""(describe, selectors) => {{
   const query = {PLAIN_QUERY};
   let light;
   const lightOnly = () => light ??= ({NO_SHADOW_ROOTS})();
   const memo = {{}};
   const described = new Map();
-  return selectors.map((selector, index) => {{
+  const kept = [];
+  const hits = selectors.map((selector, index) => {{
     const found = query(selector, lightOnly);
+    kept.push(found && found.length === 1 ? found[0] : null);
     if (found === null || found.length !== 1) return found && [found.length, null, null];
     const el = found[0];
     if (!described.has(el)) described.set(el, describe(el, memo));
     return [1, described.get(el), index === 0 ? ({STAND_IN})(el) : null];
   }});
+  return [({KEEP})(kept), hits];
 }}"""
 
 
@@ -832,16 +839,16 @@ def light_hits(page: Page, element: RecordedElement) -> list[LiveElement | None]
         return [None] * len(selectors)
     asked = [s if ok else "" for s, ok in zip(selectors, plain, strict=True)]
     try:
-        hits = page_scripts.call(page, [describer()], LIGHT_HITS, asked)
+        key, hits = page_scripts.call(page, [describer()], LIGHT_HITS, asked)
     except PlaywrightError:
         return [None] * len(selectors)  # a navigation replaced the document: ask Playwright
     lives: list[LiveElement | None] = []
-    for hit, ok in zip(hits, plain, strict=True):
+    for index, (hit, ok) in enumerate(zip(hits, plain, strict=True)):
         if not ok or hit is None:
             lives.append(None)
         elif hit[1] is None:
             lives.append(LiveElement(hit[0]))
         else:
             ref, context = described(hit[1])
-            lives.append(LiveElement(1, ref.fingerprint, context, hit[2]))
+            lives.append(LiveElement(1, ref.fingerprint, context, hit[2], kept=(key, index)))
     return lives

@@ -59,10 +59,20 @@ def _script() -> str:
 
 
 # The one element found, described (`describer`); else how many were found.
-INSPECT = (
-    "(describe, elements) => elements.length === 1 ? describe(elements[0])"
-    " : { count: elements.length }"
-)
+# The elements a look at the page found, kept in the page for the action that follows:
+# it then acts on the very element that was verified, without finding it again (see
+# actions.DIRECT_BY_QUERY). Returns the key the action asks for them by; each look
+# replaces what the one before kept.
+KEEP = """(elements) => {
+  const key = Math.random().toString(36).slice(2);
+  window[Symbol.for("pytest-stagehand.kept")] = { key, elements };
+  return key;
+}"""
+Kept = tuple[str, int]  # the key of a look (KEEP) and the index of an element it kept
+
+INSPECT = f"""(describe, elements) => elements.length === 1
+  ? {{ ...describe(elements[0]), kept: ({KEEP})([elements[0]]) }}
+  : {{ count: elements.length }}"""
 
 
 @cache
@@ -199,6 +209,8 @@ class LiveElement:
     # Looked up just before an action: what a person would click for it (actions.STAND_IN:
     # "" itself, "label:<i>", "point:<what>"); None when not read.
     stand_in: str | None = field(default=None, compare=False)
+    # Where the page keeps the element for the action (KEEP); None when it does not.
+    kept: Kept | None = field(default=None, compare=False)
 
 
 def inspect(locator: Locator, frame_path: tuple[str, ...] = ()) -> LiveElement:
@@ -213,7 +225,8 @@ def inspect(locator: Locator, frame_path: tuple[str, ...] = ()) -> LiveElement:
     if "element" not in data:
         return LiveElement(data["count"])
     fingerprint = _fingerprint(_Record(*data["element"]), _Ancestry(data["rows"]), frame_path)
-    return LiveElement(1, fingerprint, data["context"])
+    kept = (data["kept"], 0) if "kept" in data and not frame_path else None
+    return LiveElement(1, fingerprint, data["context"], kept=kept)
 
 
 def describer() -> str:

@@ -5,7 +5,10 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page
 
+from pytest_stagehand.act import verified
 from pytest_stagehand.actions import DIRECT_BY_QUERY, READ_GUARD, Action, _ready, perform
+from pytest_stagehand.heal import recorded_element
+from pytest_stagehand.snapshot import snapshot
 from pytest_stagehand.tabs import COUNT_OPENS
 
 
@@ -127,6 +130,27 @@ def test_the_click_guard_tells_a_download_from_a_navigation(page: Page, pages_se
     # What _click_directly reads after its click: a download link asks for no new
     # document, so the step does not wait for one (it would wait out the settle cap).
     page.goto(pages_server.url("verbs/files.html"))
-    point = page.evaluate(DIRECT_BY_QUERY, ["a[download]", ["click", ""]])
+    point = page.evaluate(DIRECT_BY_QUERY, ["a[download]", ["click", ""], None])
     page.mouse.click(*point)
     assert page.evaluate(READ_GUARD) == ["hit", False, 0]
+
+
+def test_a_replayed_click_lands_on_the_element_its_look_verified(page: Page):
+    # The look verifies the element and keeps it; the action then clicks that very
+    # element, without finding it again. A twin that appears in between (the recorded
+    # role selector now hits two buttons) neither takes the click nor stops it.
+    page.set_content("""<ul>
+        <li id="a">Report A <button onclick="this.dataset.clicks = 1">Archive</button></li>
+    </ul>""")
+    snap = snapshot(page)
+    ref = next(ref for ref in snap.elements.values() if ref.name == "Archive")
+    element = recorded_element(page, snap, ref)
+    assert element.selectors[0].startswith("role=")  # only Playwright's engine finds it
+    action, _, _ = verified(page, Action("click"), element, frozenset())
+    assert action.kept is not None
+    page.evaluate("""() => document.querySelector("ul").insertAdjacentHTML("afterbegin",
+        '<li id="b">Report B <button onclick="this.dataset.clicks = 1">Archive</button></li>')""")
+    done = perform(page, action, timeout=3000)
+    assert page.locator("#a button").get_attribute("data-clicks") == "1"
+    assert page.locator("#b button").get_attribute("data-clicks") is None
+    assert done.kept is None  # the next action looks again
