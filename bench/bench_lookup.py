@@ -24,13 +24,11 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import tempfile
 import time
 from collections import Counter
-from pathlib import Path
 
 from bench_snapshot import ORIGIN, pages
-from bench_waiting import ROOT, release_before, run_version
+from bench_waiting import alternating
 
 TIMED = ("resolve", "in page", "raw")
 
@@ -96,14 +94,10 @@ def main() -> None:
         print(json.dumps(measure(args.reps)))
         return
     times: dict[str, dict[str, dict[str, list[float]]]] = {"before": {}, "now": {}}
-    with tempfile.TemporaryDirectory() as folder:
-        versions = {"before": release_before(args.before, Path(folder)), "now": ROOT}
-        for round_number in range(args.rounds):
-            order = list(versions) if round_number % 2 == 0 else list(reversed(versions))
-            for version in order:
-                for label, took in run_version(versions[version], args.reps, __file__).items():
-                    for name, values in took.items():
-                        times[version].setdefault(label, {}).setdefault(name, []).extend(values)
+    for version, pages_took in alternating(args.before, args.rounds, args.reps, __file__):
+        for label, took in pages_took.items():
+            for name, values in took.items():
+                times[version].setdefault(label, {}).setdefault(name, []).extend(values)
     ms = lambda version, label, name: statistics.median(times[version][label][name]) * 1000  # noqa: E731
     print(f"A replayed step's look at its element: {args.rounds} rounds x {args.reps} reps, "
           f"before = {args.before}, now = this checkout; milliseconds, median\n")

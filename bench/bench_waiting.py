@@ -36,6 +36,7 @@ import sys
 import tarfile
 import tempfile
 import time
+from collections.abc import Iterator
 from io import BytesIO
 from pathlib import Path
 from typing import Any
@@ -166,6 +167,20 @@ def run_version(package_root: Path, reps: int, script: str = __file__) -> Any:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+VERSIONS = ("before", "now")
+
+
+def alternating(before: str, rounds: int, reps: int, script: str = __file__) -> Iterator[Any]:
+    """(version, what `script --measure` printed) for the release `before` and this
+    checkout, each in its own process, in `rounds` rounds that alternate which goes first."""
+    with tempfile.TemporaryDirectory() as folder:
+        versions = {"before": release_before(before, Path(folder)), "now": ROOT}
+        for round_number in range(rounds):
+            order = list(versions) if round_number % 2 == 0 else list(reversed(versions))
+            for version in order:
+                yield version, run_version(versions[version], reps, script)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--reps", type=int, default=15, help="repetitions per round")
@@ -176,15 +191,10 @@ def main() -> None:
     if args.measure:
         print(json.dumps(measure(args.reps)))
         return
-    with tempfile.TemporaryDirectory() as folder:
-        before_root = release_before(args.before, Path(folder))
-        versions = {"before": before_root, "now": ROOT}
-        times: dict[str, dict[str, list[float]]] = {v: {s: [] for s in STEPS} for v in versions}
-        for round_number in range(args.rounds):
-            order = list(versions) if round_number % 2 == 0 else list(reversed(versions))
-            for version in order:
-                for step, values in run_version(versions[version], args.reps).items():
-                    times[version][step].extend(values)
+    times: dict[str, dict[str, list[float]]] = {v: {s: [] for s in STEPS} for v in VERSIONS}
+    for version, took in alternating(args.before, args.rounds, args.reps):
+        for step, values in took.items():
+            times[version][step].extend(values)
     print(f"Waiting costs nothing when the page is ready: {args.rounds} rounds x {args.reps} "
           f"reps, before = {args.before}, now = this checkout (default wait timeout)\n")
     print(f"{'step (target present)':<24}{'before ms':>11}{'now ms':>10}{'ratio':>8}")

@@ -28,7 +28,7 @@ from .errors import ElementCovered
 from .events import CacheStatus
 from .files import upload
 from .prompts import ChoiceProblem, Method
-from .snapshot import ElementRef, Fingerprint, Kept, Snapshot, frame_scope
+from .snapshot import KEPT, ElementRef, Fingerprint, Kept, Snapshot, frame_scope
 from .tabs import TAKE_OPENS, switch_tab
 from .usage import CallUsage, UsageTotals
 
@@ -555,8 +555,8 @@ READ_GUARD = f"""() => {{
 # still in the document, else on what the browser's own query finds for the selector ("":
 # none); false where only Playwright can find the element.
 DIRECT_BY_QUERY = f"""([selector, how, kept]) => {{
-  const held = window[Symbol.for("pytest-stagehand.kept")];
-  delete window[Symbol.for("pytest-stagehand.kept")];
+  const held = {KEPT};
+  delete {KEPT};
   const el = kept && held && held.key === kept[0] ? held.elements[kept[1]] : null;
   if (el && el.isConnected) return ({DIRECT})([el], how);
   const found = selector ? ({PLAIN_QUERY})(selector) : null;

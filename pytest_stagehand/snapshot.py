@@ -58,18 +58,20 @@ def _script() -> str:
     return resources.files(__package__).joinpath("snapshot.js").read_text(encoding="utf-8")
 
 
-# The one element found, described (`describer`); else how many were found.
+# Where the page keeps what a look found (KEEP), for the action that reads it.
+KEPT = 'window[Symbol.for("pytest-stagehand.kept")]'
 # The elements a look at the page found, kept in the page for the action that follows:
 # it then acts on the very element that was verified, without finding it again (see
 # actions.DIRECT_BY_QUERY). Returns the key the action asks for them by; each look
 # replaces what the one before kept.
-KEEP = """(elements) => {
+KEEP = f"""(elements) => {{
   const key = Math.random().toString(36).slice(2);
-  window[Symbol.for("pytest-stagehand.kept")] = { key, elements };
+  {KEPT} = {{ key, elements }};
   return key;
-}"""
+}}"""
 Kept = tuple[str, int]  # the key of a look (KEEP) and the index of an element it kept
 
+# The one element found, described (`describer`) and kept (KEEP); else how many were found.
 INSPECT = f"""(describe, elements) => elements.length === 1
   ? {{ ...describe(elements[0]), kept: ({KEEP})([elements[0]]) }}
   : {{ count: elements.length }}"""
