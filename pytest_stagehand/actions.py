@@ -24,7 +24,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from .cache import RecordedPoint
 from .dialogs import DIALOG_METHODS, answer_dialog, blocked, may_open
-from .errors import ElementCovered
+from .errors import ElementCovered, HealFailed
 from .events import CacheStatus
 from .files import upload
 from .prompts import ChoiceProblem, Method
@@ -280,7 +280,13 @@ def _perform_on_element(
     """Do an element's action; returns what stood in for the element ("" for itself),
     and the pages it asked to open where it read that itself (a direct click or fill)."""
     method = action.method
-    target = action.locator(page)
+    if action.point is None:  # an element that is ready now: done without Playwright
+        clicked = method == "click" and not action.stand_in
+        if clicked and (opens := _click_directly(page, action)) is not None:
+            return "", opens
+        if method == "fill" and (opens := _fill_directly(page, action, args[0])) is not None:
+            return "", opens
+    target = _through_selector(page, action)
     via, opens = "", None
     if action.point is not None:  # where no element of its own is: the point itself
         at = {"x": action.point.x, "y": action.point.y}
@@ -291,9 +297,8 @@ def _perform_on_element(
         else:
             target.click(position=at, timeout=timeout)
     elif method == "click":
-        if action.stand_in or (opens := _click_directly(page, action)) is None:
-            stand_in = action.stand_in if action.stand_in is not None else _stand_in(page, action)
-            via = _click_as_a_person(target, timeout, stand_in)
+        stand_in = action.stand_in if action.stand_in is not None else _stand_in(page, action)
+        via = _click_as_a_person(target, timeout, stand_in)
     elif method == "double_click":
         target.dblclick(timeout=timeout)
     elif method == "right_click":
@@ -301,8 +306,7 @@ def _perform_on_element(
     elif method == "upload":
         upload(page, target, args, timeout)
     elif method == "fill":
-        if (opens := _fill_directly(page, action, args[0])) is None:
-            target.fill(args[0], timeout=timeout)
+        target.fill(args[0], timeout=timeout)
     elif method == "type":
         target.press_sequentially(args[0], timeout=timeout)
     elif method == "press":
@@ -551,14 +555,23 @@ READ_GUARD = f"""() => {{
 }}"""
 
 
-# DIRECT on the element the step's look kept (snapshot.KEEP: [key, index]), while it is
-# still in the document, else on what the browser's own query finds for the selector ("":
-# none); false where only Playwright can find the element.
-DIRECT_BY_QUERY = f"""([selector, how, kept]) => {{
+# The element a look kept (snapshot.KEEP; kept: [key, index]), while it is in the document.
+KEPT_ELEMENT = f"""(kept) => {{
   const held = {KEPT};
-  delete {KEPT};
   const el = kept && held && held.key === kept[0] ? held.elements[kept[1]] : null;
-  if (el && el.isConnected) return ({DIRECT})([el], how);
+  return el && el.isConnected ? el : null;
+}}"""
+
+# DIRECT on the element the step's look kept, else on what the browser's own query finds
+# for the selector ("": none); false where only Playwright can find the element. What
+# was kept is let go once acted on.
+DIRECT_BY_QUERY = f"""([selector, how, kept]) => {{
+  const el = ({KEPT_ELEMENT})(kept);
+  if (el) {{
+    const done = ({DIRECT})([el], how);
+    if (done) delete {KEPT};
+    return done;
+  }}
   const found = selector ? ({PLAIN_QUERY})(selector) : null;
   return found === null ? false : ({DIRECT})(found, how);
 }}"""
@@ -582,6 +595,32 @@ def _ready(page: Page, action: Action, text: str = "") -> list[float] | None:
         return action.locator(page).evaluate_all(DIRECT, how)
     except PlaywrightError:
         return None
+
+
+# False when the selector finds one element and it is not the one the look kept, which
+# is still in the document.
+NOT_ANOTHER = f"""(found, kept) => {{
+  const el = ({KEPT_ELEMENT})(kept);
+  return !el || found.length !== 1 || found[0] === el;
+}}"""
+
+
+def _through_selector(page: Page, action: Action) -> Locator:
+    """The locator Playwright acts through (it waits for its element, and refuses several).
+    Where our own role query found the element (`Kept.by_our_roles`), Playwright's engine
+    first looks: our roles and names agree with its own, and a page where they do not,
+    so that the selector finds another element while the verified one is there, is no
+    place to act. Raises HealFailed, with nothing done, when it finds another."""
+    target = action.locator(page)
+    if action.kept is None or not action.kept.by_our_roles:
+        return target
+    with suppress(PlaywrightError):  # a navigation: Playwright's own action says what now
+        if not target.evaluate_all(NOT_ANOTHER, action.kept):
+            raise HealFailed(
+                f"The recorded {action.element or 'element'} was verified, but Playwright "
+                f"finds another element through {action.selector}: not acted on."
+            )
+    return target
 
 
 def _fill_directly(page: Page, action: Action, text: str) -> int | None:

@@ -41,6 +41,7 @@ from .snapshot import (
     describer,
     frame_scope,
     inspect,
+    role_and_name,
     snapshot,
 )
 
@@ -802,8 +803,12 @@ def _replay(
 
 # [the key the elements found are kept by (KEEP), per selector: [count, description of
 # the one element, what stands in for it when clicked (STAND_IN; for the first selector
-# only)] where the browser's own querySelectorAll or document.evaluate can tell
-# (`PLAIN_QUERY`), else null]. An element hit by several selectors is described once;
+# only)] where the page itself can tell, else null]. A plain selector is found with the
+# browser's own querySelectorAll or document.evaluate (`PLAIN_QUERY`). A role selector,
+# given as [role, name], ahead of the first plain selector that finds one element, with
+# our roles and names (describer's byRole), and only when that finds one element which a
+# plain selector also finds alone: the recorded element, where it was. Anything else is
+# Playwright's engine's to tell. An element hit by several selectors is described once;
 # what the selectors and descriptions need to know of the whole document (its shadow
 # roots, ids, labels) is read once.
 LIGHT_HITS = f"""(describe, selectors) => {{
@@ -811,13 +816,22 @@ LIGHT_HITS = f"""(describe, selectors) => {{
   let light;
   const lightOnly = () => light ??= ({NO_SHADOW_ROOTS})();
   const memo = {{}};
+  const plain = (index) => typeof selectors[index] === "string";
+  const found = selectors.map((s, index) => plain(index) ? query(s, lightOnly) : null);
+  const one = (f) => f !== null && f.length === 1;
+  const alone = found.filter(one).map(f => f[0]);
+  const first = found.findIndex(one);
+  selectors.forEach((selector, index) => {{
+    if (plain(index) || index > first) return;
+    const byRole = describe.byRole(selector[0], selector[1], memo, 2);
+    if (byRole.length === 1 && alone.includes(byRole[0])) found[index] = byRole;
+  }});
   const described = new Map();
   const kept = [];
-  const hits = selectors.map((selector, index) => {{
-    const found = query(selector, lightOnly);
-    kept.push(found && found.length === 1 ? found[0] : null);
-    if (found === null || found.length !== 1) return found && [found.length, null, null];
-    const el = found[0];
+  const hits = found.map((f, index) => {{
+    kept.push(f && f.length === 1 ? f[0] : null);
+    if (f === null || f.length !== 1) return f && [f.length, null, null];
+    const el = f[0];
     if (!described.has(el)) described.set(el, describe(el, memo));
     return [1, described.get(el), index === 0 ? ({STAND_IN})(el) : null];
   }});
@@ -826,29 +840,32 @@ LIGHT_HITS = f"""(describe, selectors) => {{
 
 
 def light_hits(page: Page, element: RecordedElement) -> list[LiveElement | None]:
-    """What each recorded selector hits now, read with the browser's own querySelectorAll
-    and document.evaluate in one round trip: no Playwright selector engine is injected
-    into the page's world for it, which a raw Playwright action does not pay for either.
-    The describer goes to a document once (`page_scripts`).
-    None where only Playwright can tell: its own selector syntax, elements inside frames,
-    CSS on a page with shadow roots.
+    """What each recorded selector hits now, read in the page itself in one round trip
+    (LIGHT_HITS): no Playwright selector engine is injected into the page's world for it,
+    which a raw Playwright action does not pay for either. The describer goes to a
+    document once (`page_scripts`).
+    None where only Playwright can tell: its own selector syntax (but for a role selector
+    whose element a plain selector confirms), elements inside frames, CSS on a page with
+    shadow roots.
     """
     selectors = element.selectors
-    plain = [is_plain(selector) for selector in selectors]
-    if element.frame_path or not any(plain):
+    asked: list[str | tuple[str, str]] = [
+        s if is_plain(s) else role_and_name(s) or "" for s in selectors
+    ]
+    if element.frame_path or not any(isinstance(s, str) and s for s in asked):
         return [None] * len(selectors)
-    asked = [s if ok else "" for s, ok in zip(selectors, plain, strict=True)]
     try:
         key, hits = page_scripts.call(page, [describer()], LIGHT_HITS, asked)
     except PlaywrightError:
         return [None] * len(selectors)  # a navigation replaced the document: ask Playwright
     lives: list[LiveElement | None] = []
-    for index, (hit, ok) in enumerate(zip(hits, plain, strict=True)):
-        if not ok or hit is None:
+    for index, (hit, selector) in enumerate(zip(hits, asked, strict=True)):
+        if hit is None or selector == "":
             lives.append(None)
         elif hit[1] is None:
             lives.append(LiveElement(hit[0]))
         else:
             ref, context = described(hit[1])
-            lives.append(LiveElement(1, ref.fingerprint, context, hit[2], kept=(key, index)))
+            kept = Kept(key, index, by_our_roles=not isinstance(selector, str))
+            lives.append(LiveElement(1, ref.fingerprint, context, hit[2], kept=kept))
     return lives

@@ -194,6 +194,8 @@ class ActStep(RecordedStep[list[Action]]):
                     f"{request.instruction!r} on {page.url}: {reason}"
                 )
                 raise Stale(reason, failure) from None
+            except HealFailed as exc:  # Playwright would act on another element: not done
+                raise Stale(str(exc), exc) from None
             if heal is not None and element is not None:
                 updated, last = updated.healed(index, element, heal, action.via), heal
             performed.append(action)

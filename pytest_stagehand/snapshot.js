@@ -1074,9 +1074,53 @@
     return allRoots().some((root) => [...root.styleSheets, ...(root.adoptedStyleSheets || [])].some(visitSheet));
   }
 
+  // The tags tagRole's cases give a role to, by role (TAG_ROLES has the others): with the
+  // elements that have a role attribute, every element that may have the role.
+  const CASE_TAGS = { link: ["a", "area"], contentinfo: ["footer"], banner: ["header"], form: ["form"],
+    region: ["section"], img: ["img"], presentation: ["img"], textbox: ["input"], searchbox: ["input"],
+    combobox: ["input", "select"], listbox: ["select"], button: ["input"], checkbox: ["input"],
+    spinbutton: ["input"], radio: ["input"], slider: ["input"], cell: ["td"], gridcell: ["td"],
+    columnheader: ["th"], rowheader: ["th"] };
+  const mayHaveRole = (role) => ["[role]", ...(CASE_TAGS[role] || []),
+    ...Object.keys(TAG_ROLES).filter((tag) => TAG_ROLES[tag] === role)].join(",");
+  // Where a name can come from more than an element's text: attributes, labels, controls,
+  // images, roles, shadow roots in it. Elsewhere a name is the element's text (hidden
+  // parts left out, spaces added), so its letters are in the text, in that order.
+  const NAMED_OTHERWISE = "[aria-labelledby],[aria-label],[aria-owns],[title],[alt],[placeholder]," +
+    "[value],[role],input,select,textarea,img,svg,area,object,embed,iframe,fieldset,table,figure,slot";
+  // False only where `el` cannot be named `name`: spares computing most names of a role.
+  const mayBeNamed = (el, name) => {
+    if (pseudoRules || el.matches(NAMED_OTHERWISE) || el.querySelector(NAMED_OTHERWISE) ||
+      (el.labels && el.labels.length) || allRoots().some((root) => root.host && el.contains(root.host))) {
+      return true;
+    }
+    const text = el.textContent;
+    let at = 0;
+    for (const letter of name.replace(/\s+/g, "")) if (!(at = text.indexOf(letter, at) + 1)) return false;
+    return true;
+  };
+
   // ---------------------------------------------------------------- run
 
   const pseudoRules = memo.pseudoRules ??= sheetsStylePseudo();
+
+  // The elements Playwright's `role=R[name="N"s]` finds (shown to the accessibility tree,
+  // role R, name exactly N), by our roles and names: without its selector engine. The
+  // first `most` of them, when given.
+  if (args.byRole) {
+    const [role, name, most = Infinity] = args.byRole;
+    const css = mayHaveRole(role);
+    const found = [];
+    for (const root of allRoots()) {
+      const candidates = root.querySelectorAll(css);
+      for (let i = 0; i < candidates.length; i++) {
+        const el = candidates[i];
+        if (roleOf(el) === role && mayBeNamed(el, name) && nameOf(el).text === name &&
+          !hiddenForNames(el) && found.push(el) === most) return found;
+      }
+    }
+    return found;
+  }
 
   if (args.target) {  // one live element, described as a snapshot would describe it
     const el = args.target;

@@ -31,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import json
 import math
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -69,7 +70,17 @@ KEEP = f"""(elements) => {{
   {KEPT} = {{ key, elements }};
   return key;
 }}"""
-Kept = tuple[str, int]  # the key of a look (KEEP) and the index of an element it kept
+
+
+class Kept(NamedTuple):
+    """An element a look kept in the page (KEEP): the look's key and the element's index."""
+
+    key: str
+    index: int
+    # Found by our role query standing in for the action's role selector (heal.LIGHT_HITS),
+    # which Playwright's engine has not looked at: an action through it checks it first.
+    by_our_roles: bool = False
+
 
 # The one element found, described (`describer`) and kept (KEEP); else how many were found.
 INSPECT = f"""(describe, elements) => elements.length === 1
@@ -227,7 +238,7 @@ def inspect(locator: Locator, frame_path: tuple[str, ...] = ()) -> LiveElement:
     if "element" not in data:
         return LiveElement(data["count"])
     fingerprint = _fingerprint(_Record(*data["element"]), _Ancestry(data["rows"]), frame_path)
-    kept = (data["kept"], 0) if "kept" in data and not frame_path else None
+    kept = Kept(data["kept"], 0) if "kept" in data and not frame_path else None
     return LiveElement(1, fingerprint, data["context"], kept=kept)
 
 
@@ -235,8 +246,32 @@ def describer() -> str:
     """JavaScript `(el, memo) => description`: one element as `inspect` describes it, for
     other page scripts (readback.js) to describe the elements they find; see `described`.
     A script describing several elements in one call passes them one `memo` object (and
-    the page no change in between): what is read from the whole document is read once."""
-    return f"(el, memo) => JSON.parse(({_script()})({{ target: el, origin: '', memo }}))"
+    the page no change in between): what is read from the whole document is read once.
+    Its `byRole(role, name, memo, most)` finds the elements a `role_selector` finds (the
+    first `most`), by the same roles and names (snapshot.js), without Playwright's engine."""
+    return (
+        f"(snapshot => Object.assign("
+        f"(el, memo) => JSON.parse(snapshot({{ target: el, origin: '', memo }})),"
+        " { byRole: (role, name, memo, most) =>"
+        " snapshot({ byRole: [role, name, most], origin: '', memo }) }"
+        f"))({_script()})"
+    )
+
+
+ROLE_SELECTOR = re.compile(r'role=([a-z]+)\[name="((?:[^"\\]|\\.)*)"s\]')
+
+
+def role_selector(role: str, name: str) -> str:
+    """The selector a recording keeps for an element by its role and exact name."""
+    return f"role={role}[name={_quote(name)}s]"
+
+
+def role_and_name(selector: str) -> tuple[str, str] | None:
+    """The role and exact name of a `role_selector`; None for any other selector."""
+    match = ROLE_SELECTOR.fullmatch(selector)
+    if match is None:
+        return None
+    return match.group(1), re.sub(r"\\(.)", r"\1", match.group(2))
 
 
 def described(data: dict[str, Any], frame_path: tuple[str, ...] = ()) -> tuple[ElementRef, str]:
@@ -408,7 +443,7 @@ def _element_ref(
     if record.test_id_unique:
         candidates.append(f"[{record.test_id_attribute}={_quote(record.test_id)}]")
     if name and record.role not in ("generic", "iframe"):
-        candidates.append(f"role={record.role}[name={_quote(name)}s]")
+        candidates.append(role_selector(record.role, name))
     if record.label:
         candidates.append(f"internal:label={json.dumps(record.label, ensure_ascii=False)}s")
     if record.own_text:

@@ -7,6 +7,7 @@ from playwright.sync_api import Page
 
 from pytest_stagehand.act import verified
 from pytest_stagehand.actions import DIRECT_BY_QUERY, READ_GUARD, Action, _ready, perform
+from pytest_stagehand.errors import HealFailed
 from pytest_stagehand.heal import recorded_element
 from pytest_stagehand.snapshot import snapshot
 from pytest_stagehand.tabs import COUNT_OPENS
@@ -135,6 +136,17 @@ def test_the_click_guard_tells_a_download_from_a_navigation(page: Page, pages_se
     assert page.evaluate(READ_GUARD) == ["hit", False, 0]
 
 
+def verified_click(page: Page, name: str) -> Action:
+    """A replayed click on the element named `name`, verified as a replay verifies it."""
+    snap = snapshot(page)
+    ref = next(ref for ref in snap.elements.values() if ref.name == name)
+    element = recorded_element(page, snap, ref)
+    assert element.selectors[0].startswith("role=")  # found by our roles, confirmed by a path
+    action, _, _ = verified(page, Action("click"), element, frozenset())
+    assert action.kept is not None and action.kept.by_our_roles
+    return action
+
+
 def test_a_replayed_click_lands_on_the_element_its_look_verified(page: Page):
     # The look verifies the element and keeps it; the action then clicks that very
     # element, without finding it again. A twin that appears in between (the recorded
@@ -142,11 +154,7 @@ def test_a_replayed_click_lands_on_the_element_its_look_verified(page: Page):
     page.set_content("""<ul>
         <li id="a">Report A <button onclick="this.dataset.clicks = 1">Archive</button></li>
     </ul>""")
-    snap = snapshot(page)
-    ref = next(ref for ref in snap.elements.values() if ref.name == "Archive")
-    element = recorded_element(page, snap, ref)
-    assert element.selectors[0].startswith("role=")  # only Playwright's engine finds it
-    action, _, _ = verified(page, Action("click"), element, frozenset())
+    action = verified_click(page, "Archive")
     assert action.kept is not None
     page.evaluate("""() => document.querySelector("ul").insertAdjacentHTML("afterbegin",
         '<li id="b">Report B <button onclick="this.dataset.clicks = 1">Archive</button></li>')""")
@@ -154,3 +162,35 @@ def test_a_replayed_click_lands_on_the_element_its_look_verified(page: Page):
     assert page.locator("#a button").get_attribute("data-clicks") == "1"
     assert page.locator("#b button").get_attribute("data-clicks") is None
     assert done.kept is None  # the next action looks again
+
+
+def test_playwright_clicks_an_element_our_roles_found_where_a_direct_click_may_not(page: Page):
+    # Not ready for a direct click (an animation runs on it): Playwright's click takes over
+    # once its engine finds the verified button through the role selector.
+    page.set_content("""<style>@keyframes pulse { to { opacity: 0.9; } }</style>
+        <button style="animation: pulse 1s infinite" onclick="this.dataset.clicks = 1">
+        Archive</button>""")
+    action = verified_click(page, "Archive")
+    assert _ready(page, action) is None  # nothing done directly
+    assert perform(page, action, timeout=5000).via == ""
+    assert page.locator("button").get_attribute("data-clicks") == "1"
+
+
+def test_playwright_never_acts_on_another_element_than_the_one_our_roles_verified(page: Page):
+    # The verified button is not ready for a direct click, and meanwhile the role selector
+    # has come to name another button: Playwright's engine finds that one alone. Clicking
+    # it would act on an element nobody verified.
+    page.set_content("""<ul>
+        <li id="a">Report A <button onclick="this.dataset.clicks = 1">Archive</button></li>
+        <li id="b">Report B <button onclick="this.dataset.clicks = 1">Keep</button></li>
+    </ul>""")
+    action = verified_click(page, "Archive")
+    page.evaluate("""() => {
+        const [a, b] = document.querySelectorAll("button");
+        a.textContent = "Archived";
+        a.disabled = true;
+        b.textContent = "Archive";
+    }""")
+    with pytest.raises(HealFailed, match="finds another element"):
+        perform(page, action, timeout=3000)
+    assert page.locator("button[data-clicks]").count() == 0

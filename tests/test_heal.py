@@ -394,6 +394,29 @@ def test_the_one_trip_lookup_describes_elements_as_playwright_finds_them(account
                if selector.startswith(("role=", "text=", "internal:")))
 
 
+def test_a_role_selector_is_read_by_our_roles_where_a_plain_selector_confirms_it(account):
+    element = record(account, "button", "Cancel")  # no test id: its role selector comes first
+    assert element.selectors[0] == 'role=button[name="Cancel"s]'
+    hits = light_hits(account, element)
+    assert hits[0] == inspect(account.locator(element.selectors[0]))  # as Playwright sees it
+    assert hits[0].kept.by_our_roles
+    resolution = resolve(account, element, wait_ms=0)
+    assert resolution.heal is None and resolution.kept.by_our_roles
+    assert is_truth(resolution.locator)
+
+
+def test_a_role_selector_our_roles_find_twice_is_left_to_playwright(account):
+    element = record(account, "button", "Cancel")
+    # A twin named by its label: our roles and Playwright's engine both count two.
+    account.evaluate("""() => document.querySelector("#news").insertAdjacentHTML(
+        "beforeend", '<button aria-label="Cancel">×</button>')""")
+    assert light_hits(account, element)[0] is None
+    resolution = resolve(account, element, wait_ms=0)
+    assert resolution.heal.strategy == "locator"  # the first selector hits two: healed, said
+    assert resolution.heal.before == element.selectors[0]
+    assert is_truth(resolution.locator)
+
+
 def test_the_one_trip_lookup_counts_look_alikes_and_misses(account):
     element = record(account, "button", "Log in")
     shared = RecordedElement(

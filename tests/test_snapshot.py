@@ -27,6 +27,7 @@ from pytest_stagehand.snapshot import (
     describer,
     estimate_tokens,
     inspect,
+    role_selector,
     snapshot,
 )
 
@@ -445,6 +446,66 @@ def test_elements_described_together_are_described_as_each_alone(page: Page, pag
     )
     assert len(together) >= 5
     assert together == alone
+
+
+# --- our role query (replays look up role selectors without Playwright's engine) -------
+
+
+def found_by_our_roles(page: Page, role: str, name: str) -> list[str]:
+    """Where the elements describer's byRole finds are, in any order."""
+    script = f"([role, name]) => ({describer()}).byRole(role, name, {{}}).map({DOM_POSITION})"
+    return sorted(json.dumps(where) for where in page.evaluate(script, [role, name]))
+
+
+def found_by_playwright(page: Page, role: str, name: str) -> list[str]:
+    found = page.locator(role_selector(role, name)).evaluate_all(f"els => els.map({DOM_POSITION})")
+    return sorted(json.dumps(where) for where in found)
+
+
+@pytest.mark.parametrize("path", [p for p in PAGES if p != "frames.html"])
+def test_our_role_query_finds_what_playwrights_role_selector_finds(
+    page: Page, pages_server, path: str
+):
+    snap = open_page(page, pages_server, path)
+    asked = {
+        (ref.role, ref.name)
+        for ref in snap.elements.values()
+        if ref.name and ref.role not in ("generic", "iframe") and not ref.frame_path
+    }
+    assert len(asked) >= 3
+    for role, name in sorted(asked):
+        ours = found_by_our_roles(page, role, name)
+        assert ours, (role, name)
+        assert ours == found_by_playwright(page, role, name), (role, name)
+
+
+# One name given every way a name is given, with look-alikes that do not have it.
+NAMED_EVERY_WAY = """<!doctype html>{style}
+<button>Save</button> <a href="#">Save</a> <div role="button">Save</div>
+<button aria-label="Save"><svg></svg></button> <button><img src="data:," alt="Save"></button>
+<span id="save-label">Save</span> <button aria-labelledby="save-label">x</button>
+<button title="Save"></button> <input type="submit" value="Save">
+<label for="saver">Save</label> <button id="saver"></button>
+<button>Sa<span hidden>x</span>ve</button> <button><b>Sa</b><i>ve</i></button>
+<button><span aria-label="Save"></span></button> <button class="icon"></button>
+<button style="display: none">Save</button> <button aria-hidden="true">Save</button>
+<button>Save <input value="all"></button> <button>Save me</button> <button>Sav</button>
+<div id="host"></div>
+<script>
+  const host = document.querySelector("#host");
+  host.attachShadow({{ mode: "open" }}).innerHTML = "<button>Save</button>";
+</script>"""
+
+
+@pytest.mark.parametrize("style", ["", "<style>.icon::before { content: 'Save'; }</style>"])
+def test_our_role_query_finds_a_name_however_it_is_given(page: Page, style: str):
+    """Most names of a role are never computed (snapshot.js, mayBeNamed): never one that
+    could be the name looked for."""
+    page.set_content(NAMED_EVERY_WAY.format(style=style))
+    for role, name in [("button", "Save"), ("link", "Save"), ("button", "Save all"),
+                       ("button", "Save me"), ("button", "Sav"), ("button", "x")]:  # fmt: skip
+        assert found_by_our_roles(page, role, name) == found_by_playwright(page, role, name)
+    assert len(found_by_playwright(page, "button", "Save")) >= 10
 
 
 def test_shadow_dom_content_is_outlined_and_located(page: Page, pages_server):
