@@ -607,12 +607,12 @@ NOT_ANOTHER = f"""(found, kept) => {{
 
 def _through_selector(page: Page, action: Action) -> Locator:
     """The locator Playwright acts through (it waits for its element, and refuses several).
-    Where our own role query found the element (`Kept.by_our_roles`), Playwright's engine
+    Where our own role query found the element (`Kept.confirmed_by`), Playwright's engine
     first looks: our roles and names agree with its own, and a page where they do not,
     so that the selector finds another element while the verified one is there, is no
     place to act. Raises HealFailed, with nothing done, when it finds another."""
     target = action.locator(page)
-    if action.kept is None or not action.kept.by_our_roles:
+    if action.kept is None or not action.kept.confirmed_by:
         return target
     with suppress(PlaywrightError):  # a navigation: Playwright's own action says what now
         if not target.evaluate_all(NOT_ANOTHER, action.kept):

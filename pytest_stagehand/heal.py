@@ -764,8 +764,10 @@ def _replay(
     in `tried`, and in `settled` those that hit exactly one element. `light` holds what
     each selector hits as `light_hits` read it; where it is None, Playwright looks."""
     for index, selector in enumerate(element.selectors):
-        locator = scope.locator(selector)
         hits = light[index]
+        # What our roles found, the selector that found it alone finds for Playwright too.
+        confirmed_by = hits.kept.confirmed_by if hits and hits.kept else ""
+        locator = scope.locator(confirmed_by or selector)
         try:
             hits = hits or inspect(locator, tuple(element.frame_path))
         except PlaywrightError as exc:
@@ -803,11 +805,12 @@ def _replay(
 
 # [the key the elements found are kept by (KEEP), per selector: [count, description of
 # the one element, what stands in for it when clicked (STAND_IN; for the first selector
-# only)] where the page itself can tell, else null]. A plain selector is found with the
-# browser's own querySelectorAll or document.evaluate (`PLAIN_QUERY`). A role selector,
-# given as [role, name], ahead of the first plain selector that finds one element, with
-# our roles and names (describer's byRole), and only when that finds one element which a
-# plain selector also finds alone: the recorded element, where it was. Anything else is
+# only), the index of the plain selector that confirms it (for a role selector)] where
+# the page itself can tell, else null]. A plain selector is found with the browser's own
+# querySelectorAll or document.evaluate (`PLAIN_QUERY`). A role selector, given as [role,
+# name], ahead of the first plain selector that finds one element, with our roles and
+# names (describer's byRole), and only when that finds one element which a plain
+# selector also finds alone: the recorded element, where it was. Anything else is
 # Playwright's engine's to tell. An element hit by several selectors is described once;
 # what the selectors and descriptions need to know of the whole document (its shadow
 # roots, ids, labels) is read once.
@@ -819,21 +822,23 @@ LIGHT_HITS = f"""(describe, selectors) => {{
   const plain = (index) => typeof selectors[index] === "string";
   const found = selectors.map((s, index) => plain(index) ? query(s, lightOnly) : null);
   const one = (f) => f !== null && f.length === 1;
-  const alone = found.filter(one).map(f => f[0]);
   const first = found.findIndex(one);
+  const confirmed = [];
   selectors.forEach((selector, index) => {{
     if (plain(index) || index > first) return;
     const byRole = describe.byRole(selector[0], selector[1], memo, 2);
-    if (byRole.length === 1 && alone.includes(byRole[0])) found[index] = byRole;
+    const by = found.findIndex((f) => one(f) && byRole.length === 1 && f[0] === byRole[0]);
+    if (by >= 0) [found[index], confirmed[index]] = [byRole, by];
   }});
   const described = new Map();
   const kept = [];
   const hits = found.map((f, index) => {{
     kept.push(f && f.length === 1 ? f[0] : null);
-    if (f === null || f.length !== 1) return f && [f.length, null, null];
+    if (f === null || f.length !== 1) return f && [f.length, null, null, null];
     const el = f[0];
     if (!described.has(el)) described.set(el, describe(el, memo));
-    return [1, described.get(el), index === 0 ? ({STAND_IN})(el) : null];
+    const standIn = index === 0 ? ({STAND_IN})(el) : null;
+    return [1, described.get(el), standIn, confirmed[index] ?? null];
   }});
   return [({KEEP})(kept), hits];
 }}"""
@@ -866,6 +871,7 @@ def light_hits(page: Page, element: RecordedElement) -> list[LiveElement | None]
             lives.append(LiveElement(hit[0]))
         else:
             ref, context = described(hit[1])
-            kept = Kept(key, index, by_our_roles=not isinstance(selector, str))
+            confirmed_by = "" if hit[3] is None else selectors[hit[3]]
+            kept = Kept(key, index, confirmed_by)
             lives.append(LiveElement(1, ref.fingerprint, context, hit[2], kept=kept))
     return lives

@@ -77,9 +77,9 @@ class Kept(NamedTuple):
 
     key: str
     index: int
-    # Found by our role query standing in for the action's role selector (heal.LIGHT_HITS),
-    # which Playwright's engine has not looked at: an action through it checks it first.
-    by_our_roles: bool = False
+    # Where our role query found the element for a role selector (heal.LIGHT_HITS), which
+    # Playwright's engine has not looked at: the plain selector that finds it alone.
+    confirmed_by: str = ""
 
 
 # The one element found, described (`describer`) and kept (KEEP); else how many were found.

@@ -143,7 +143,7 @@ def verified_click(page: Page, name: str) -> Action:
     element = recorded_element(page, snap, ref)
     assert element.selectors[0].startswith("role=")  # found by our roles, confirmed by a path
     action, _, _ = verified(page, Action("click"), element, frozenset())
-    assert action.kept is not None and action.kept.by_our_roles
+    assert action.kept is not None and action.kept.confirmed_by
     return action
 
 
