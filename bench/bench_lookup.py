@@ -9,9 +9,10 @@ bench_snapshot.py, the middle one of the buttons and links whose role and name a
 is recorded as a step records it (`recorded_element`), and then timed, median of the reps:
 
 - resolve: the whole verified look (`heal.resolve`), Python included: the browser's own
-  query for plain CSS and XPath selectors (`light_hits`), Playwright's engine for the
-  others (role=, text=), and the verification;
-- light in page: `light_hits`' time inside the page alone, for the plain selectors;
+  query for plain CSS and XPath selectors and our roles and names for a role selector
+  ahead of them (`light_hits`; releases before 746535b left role selectors to
+  Playwright's engine), Playwright's engine for the others, and the verification;
+- light in page: `light_hits`' time inside the page alone;
 - raw: Playwright finding the same element by its first selector and reading its tag in
   one round trip (`locator.evaluate`), the least a look at an element costs.
 
@@ -47,6 +48,13 @@ def measure(reps: int) -> dict[str, dict[str, list[float]]]:
     from pytest_stagehand.heal import LIGHT_HITS, recorded_element, resolve
     from pytest_stagehand.snapshot import describer, snapshot
 
+    try:  # what light_hits asks the page
+        from pytest_stagehand.snapshot import role_and_name
+    except ImportError:  # a release whose look leaves role selectors to Playwright
+
+        def role_and_name(selector: str) -> None:
+            return None
+
     launch = find_chromium().launch_options()  # before sync_playwright: it asks Playwright
     times: dict[str, dict[str, list[float]]] = {}
     in_page = f"""(describe, selectors) => {{
@@ -70,9 +78,9 @@ def measure(reps: int) -> dict[str, dict[str, list[float]]]:
                 start = time.perf_counter()
                 resolve(page, element)
                 took["resolve"].append(time.perf_counter() - start)
-                plain = [s if is_plain(s) else "" for s in element.selectors]
+                asked = [s if is_plain(s) else role_and_name(s) or "" for s in element.selectors]
                 took["in page"].append(
-                    page_scripts.call(page, [describer()], in_page, plain) / 1000
+                    page_scripts.call(page, [describer()], in_page, asked) / 1000
                 )
                 start = time.perf_counter()
                 page.locator(element.selectors[0]).evaluate("el => el.localName")
