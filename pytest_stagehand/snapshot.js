@@ -1084,14 +1084,26 @@
   const mayHaveRole = (role) => ["[role]", ...(CASE_TAGS[role] || []),
     ...Object.keys(TAG_ROLES).filter((tag) => TAG_ROLES[tag] === role)].join(",");
   // Where a name can come from more than an element's text: attributes, labels, controls,
-  // images, roles, shadow roots in it. Elsewhere a name is the element's text (hidden
-  // parts left out, spaces added), so its letters are in the text, in that order.
+  // images, roles or shadow roots, in the element or in it. Elsewhere a name is the
+  // element's text (hidden parts left out, spaces added), so its letters are in the text,
+  // in that order.
   const NAMED_OTHERWISE = "[aria-labelledby],[aria-label],[aria-owns],[title],[alt],[placeholder]," +
-    "[value],[role],input,select,textarea,img,svg,area,object,embed,iframe,fieldset,table,figure,slot";
+    "[value],[role],input,select,textarea,img,svg,area,object,embed,iframe,fieldset,table,figure," +
+    "slot,meter,progress,output";
+  const holdsLabelledOrShadow = () => {  // labelled controls, shadow hosts, and around them
+    if (!memo.holdsLabelledOrShadow) {
+      const held = memo.holdsLabelledOrShadow = new Set();
+      const mark = (el) => { for (let e = el; e && !held.has(e); e = parentOf(e)) held.add(e); };
+      for (const root of allRoots()) if (root.host) mark(root.host);
+      labelsOf(null);  // reads every label once
+      for (const control of memo.labels.keys()) mark(control);
+    }
+    return memo.holdsLabelledOrShadow;
+  };
   // False only where `el` cannot be named `name`: spares computing most names of a role.
   const mayBeNamed = (el, name) => {
     if (pseudoRules || el.matches(NAMED_OTHERWISE) || el.querySelector(NAMED_OTHERWISE) ||
-      (el.labels && el.labels.length) || allRoots().some((root) => root.host && el.contains(root.host))) {
+      holdsLabelledOrShadow().has(el)) {
       return true;
     }
     const text = el.textContent;

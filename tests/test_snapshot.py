@@ -490,10 +490,12 @@ NAMED_EVERY_WAY = """<!doctype html>{style}
 <button><span aria-label="Save"></span></button> <button class="icon"></button>
 <button style="display: none">Save</button> <button aria-hidden="true">Save</button>
 <button>Save <input value="all"></button> <button>Save me</button> <button>Sav</button>
-<div id="host"></div>
+<a href="#labelled"><button id="inner" type="button"></button></a> <label for="inner">Save</label>
+<div id="host"></div> <a href="#shadow"><span id="inside"></span></a>
 <script>
-  const host = document.querySelector("#host");
-  host.attachShadow({{ mode: "open" }}).innerHTML = "<button>Save</button>";
+  const shadow = (id) => document.getElementById(id).attachShadow({{ mode: "open" }});
+  shadow("host").innerHTML = "<button>Save</button>";
+  shadow("inside").innerHTML = "Save";
 </script>"""
 
 
