@@ -803,6 +803,16 @@ def _replay(
 
 # --- reading what recorded selectors hit, in one round trip ----------------------------
 
+# Which of `found` (what plain selectors found, each an array or null) holds alone the one
+# element our roles and names find for [role, name] (describer's byRole); -1 for none:
+# then only Playwright's engine can tell what the role selector finds. Confirmed so, the
+# element is the recorded one where it was recorded: the role query never stands alone.
+CONFIRMED_BY = """(describe, [role, name], found, memo) => {
+  const byRole = describe.byRole(role, name, memo, 2);
+  if (byRole.length !== 1) return -1;
+  return found.findIndex((f) => f !== null && f.length === 1 && f[0] === byRole[0]);
+}"""
+
 # [the key the elements found are kept by (KEEP), per selector: [count, description of
 # the one element, what stands in for it when clicked (STAND_IN; for the first selector
 # only), the index of the plain selector that confirms it (for a role selector)] where
@@ -826,9 +836,8 @@ LIGHT_HITS = f"""(describe, selectors) => {{
   const confirmed = [];
   selectors.forEach((selector, index) => {{
     if (plain(index) || index > first) return;
-    const byRole = describe.byRole(selector[0], selector[1], memo, 2);
-    const by = found.findIndex((f) => one(f) && byRole.length === 1 && f[0] === byRole[0]);
-    if (by >= 0) [found[index], confirmed[index]] = [byRole, by];
+    const by = ({CONFIRMED_BY})(describe, selector, found, memo);
+    if (by >= 0) [found[index], confirmed[index]] = [found[by], by];
   }});
   const described = new Map();
   const kept = [];

@@ -35,6 +35,7 @@ from .actions import PLAIN_QUERY, is_plain
 from .cache import RecordedElement
 from .events import Heal
 from .heal import (
+    CONFIRMED_BY,
     HEAL_MARGIN,
     HEAL_THRESHOLD,
     SAME_CONTEXT,
@@ -44,7 +45,7 @@ from .heal import (
     similarity,
     unique_first,
 )
-from .snapshot import described, describer, frame_scope
+from .snapshot import described, describer, frame_scope, role_and_name
 
 UNREADABLE = "unreadable"
 NUMBER = {"int": r"(-?\d[\d,]*)", "float": r"(-?\d[\d,]*(?:\.\d+)?)", "str": r"(.+?)"}
@@ -376,10 +377,17 @@ LOOK = (
     " value: JSON.parse(read({ target: elements[0], source }, null)).value })"
     " : JSON.stringify({ count: elements.length })"
 )
-# LOOK at what a plain selector hits, through the browser's own query; null where only
-# Playwright can tell (see actions.PLAIN_QUERY).
-LOOK_BY_QUERY = f"""(describe, read, [selector, source]) => {{
-  const found = ({PLAIN_QUERY})(selector);
+# LOOK at what a plain selector hits, through the browser's own query; or at what a role
+# selector, given as [role, name], hits, by our roles where one of the element's plain
+# selectors confirms it (heal.CONFIRMED_BY); null where only Playwright can tell.
+LOOK_BY_QUERY = f"""(describe, read, [selector, source, plain]) => {{
+  let found;
+  if (typeof selector === "string") found = ({PLAIN_QUERY})(selector);
+  else {{
+    const confirming = plain.map((s) => ({PLAIN_QUERY})(s));
+    const by = ({CONFIRMED_BY})(describe, selector, confirming, {{}});
+    found = by < 0 ? null : confirming[by];
+  }}
   return found === null ? null : ({LOOK})(describe, read, found, source);
 }}"""
 
@@ -390,15 +398,18 @@ def _look_script() -> str:
 
 
 def _look(page: Page, element: RecordedElement, selector: str, source: Any) -> dict[str, Any]:
-    """LOOK at what `selector` hits: with the browser's own query where it can tell, else
-    with Playwright's engine; in the main frame with the scripts the document holds
-    already (`page_scripts`). Raises Playwright's errors."""
+    """LOOK at what `selector` hits: in the page itself where it can tell (LOOK_BY_QUERY:
+    a plain selector, or a role selector that one of the element's plain selectors
+    confirms), else with Playwright's engine; in the main frame with the scripts the
+    document holds already (`page_scripts`). Raises Playwright's errors."""
     libraries = [describer(), _source()]
     if element.frame_path:
         locator = frame_scope(page, element.frame_path).locator(selector)
         return json.loads(locator.evaluate_all(_look_script(), source))
-    if is_plain(selector):
-        seen = page_scripts.call(page, libraries, LOOK_BY_QUERY, [selector, source])
+    plain = [s for s in element.selectors if is_plain(s)]
+    asked = selector if is_plain(selector) else plain and role_and_name(selector)
+    if asked:
+        seen = page_scripts.call(page, libraries, LOOK_BY_QUERY, [asked, source, plain])
         if seen is not None:
             return json.loads(seen)
     return json.loads(page_scripts.call_on_all(page.locator(selector), libraries, LOOK, source))

@@ -10,6 +10,7 @@ import pytest
 from pydantic import BaseModel
 from scripted_answers import scripted_ai_page
 
+from pytest_stagehand import readback
 from pytest_stagehand.cache import Recordings, recordings_file
 from pytest_stagehand.errors import HealFailed
 from pytest_stagehand.replay import StepRecorder
@@ -207,3 +208,34 @@ def test_a_value_that_is_no_longer_shown_fails_the_replay(ai, scripted_model, st
     ai.page.evaluate("document.querySelector('[data-test=cart-count]').hidden = true")
     with pytest.raises(HealFailed, match="items: the element it was read from is gone"):
         ai.extract("the number on the cart badge", schema=Badge)
+
+
+class Heading(BaseModel):
+    title: str
+
+
+def test_a_value_recorded_by_its_role_selector_is_read_by_our_roles(
+    ai, scripted_model, store, tmp_path, monkeypatch
+):
+    scripted_model.enqueue({"title": "Products"})
+    ai.extract("the page heading", schema=Heading)
+    (step,) = steps(store, tmp_path)
+    selectors = step["data"]["reads"]["fields"]["title"]["element"]["selectors"]
+    assert selectors[0] == 'role=heading[name="Products"s]'  # no id: its role comes first
+    use(ai, store, tmp_path, "offline", has_model=False)
+
+    def engine(*args):
+        raise AssertionError("Playwright's selector engine was asked")
+
+    with monkeypatch.context() as patched:  # the page itself tells, confirmed by a path
+        patched.setattr(readback.page_scripts, "call_on_all", engine)
+        assert ai.extract("the page heading", schema=Heading) == Heading(title="Products")
+    assert ai.steplog.events[-1].cache == "hit"
+
+    # A look-alike heading: our roles find two, and Playwright's engine decides, as before.
+    ai.page.evaluate("document.querySelector('header').insertAdjacentHTML("
+                     "'beforeend', '<h2>Products</h2>')")
+    use(ai, store, tmp_path, "offline", has_model=False)
+    assert ai.extract("the page heading", schema=Heading) == Heading(title="Products")
+    event = ai.steplog.events[-1]
+    assert event.cache == "healed" and event.heal.strategy == "locator"
