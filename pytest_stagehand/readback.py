@@ -31,7 +31,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from . import page_scripts
-from .actions import PLAIN_QUERY, is_plain
+from .actions import NO_SHADOW_ROOTS, PLAIN_QUERY, is_plain
 from .cache import RecordedElement
 from .events import Heal
 from .heal import (
@@ -384,7 +384,9 @@ LOOK_BY_QUERY = f"""(describe, read, [selector, source, plain]) => {{
   let found;
   if (typeof selector === "string") found = ({PLAIN_QUERY})(selector);
   else {{
-    const confirming = plain.map((s) => ({PLAIN_QUERY})(s));
+    let light;
+    const lightOnly = () => light ??= ({NO_SHADOW_ROOTS})();
+    const confirming = plain.map((s) => ({PLAIN_QUERY})(s, lightOnly));
     const by = ({CONFIRMED_BY})(describe, selector, confirming, {{}});
     found = by < 0 ? null : confirming[by];
   }}

@@ -42,7 +42,7 @@
   const isInline = (el) => styleOf(el).display === "inline";
   const FORM_FIELDS = new Set(["input", "select", "textarea"]);  // their text is a value, not content
   // `element.labels` scans the whole document on first use; one pass over the labels is enough.
-  const labelsOf = (el) => {
+  const labelled = () => {  // each labelled control -> its labels
     if (!memo.labels) {
       memo.labels = new Map();
       for (const root of allRoots()) {
@@ -53,8 +53,9 @@
         }
       }
     }
-    return memo.labels.get(el) || [];
+    return memo.labels;
   };
+  const labelsOf = (el) => labelled().get(el) || [];
   const ariaHidden = (el) => (attr(el, "aria-hidden") || "").toLowerCase() === "true";
   const isEditingHost = (el) => attr(el, "contenteditable") !== null && el.isContentEditable &&
     !(el.parentElement && el.parentElement.isContentEditable);
@@ -1095,20 +1096,20 @@
       const held = memo.holdsLabelledOrShadow = new Set();
       const mark = (el) => { for (let e = el; e && !held.has(e); e = parentOf(e)) held.add(e); };
       for (const root of allRoots()) if (root.host) mark(root.host);
-      labelsOf(null);  // reads every label once
-      for (const control of memo.labels.keys()) mark(control);
+      for (const control of labelled().keys()) mark(control);
     }
     return memo.holdsLabelledOrShadow;
   };
-  // False only where `el` cannot be named `name`: spares computing most names of a role.
-  const mayBeNamed = (el, name) => {
+  // False only where `el` cannot be named with these `letters` (a name without its
+  // spaces): spares computing most names of a role.
+  const mayBeNamed = (el, letters) => {
     if (pseudoRules || el.matches(NAMED_OTHERWISE) || el.querySelector(NAMED_OTHERWISE) ||
       holdsLabelledOrShadow().has(el)) {
       return true;
     }
     const text = el.textContent;
     let at = 0;
-    for (const letter of name.replace(/\s+/g, "")) if (!(at = text.indexOf(letter, at) + 1)) return false;
+    for (const letter of letters) if (!(at = text.indexOf(letter, at) + 1)) return false;
     return true;
   };
 
@@ -1122,12 +1123,13 @@
   if (args.byRole) {
     const [role, name, most = Infinity] = args.byRole;
     const css = mayHaveRole(role);
+    const letters = name.replace(/\s+/g, "");
     const found = [];
     for (const root of allRoots()) {
       const candidates = root.querySelectorAll(css);
       for (let i = 0; i < candidates.length; i++) {
         const el = candidates[i];
-        if (roleOf(el) === role && mayBeNamed(el, name) && nameOf(el).text === name &&
+        if (roleOf(el) === role && mayBeNamed(el, letters) && nameOf(el).text === name &&
           !hiddenForNames(el) && found.push(el) === most) return found;
       }
     }
