@@ -418,16 +418,19 @@ def verified(
     element: RecordedElement | None,
     required: frozenset[str],
     instruction: str = "",
+    acting: bool = False,
 ) -> tuple[Action, RecordedElement | None, Heal | None]:
     """`action` on its element as found now: verified, healed if it moved (heal.resolve;
-    the step's `instruction` is one more signal for a heal).
+    the step's `instruction` is one more signal for a heal). `acting`: the action is
+    performed right after, so a click is readied with the look.
 
     Returns the action to perform, the element to record from now on, and the heal.
     Raises HealFailed when the element is not found safely.
     """
     if element is None:
         return action, None, None
-    resolution = resolve(page, element, required=required, instruction=instruction)
+    click = acting and action.method == "click" and action.point is None
+    resolution = resolve(page, element, required=required, instruction=instruction, click=click)
     element = resolution.element
     action = replace(
         action,
@@ -451,7 +454,9 @@ def _replay(
     """An Action from observe or a result, verified like a recorded step before it runs:
     the page may have changed since it was found. Returns the action as performed (the
     given one, unless its element had moved, with what stood in for it if anything did)."""
-    found, _, heal = verified(page, action, element_of(action), frozenset(), request.instruction)
+    found, _, heal = verified(
+        page, action, element_of(action), frozenset(), request.instruction, acting=True
+    )
     if heal is not None:
         event.heal, action = heal, found
     try:

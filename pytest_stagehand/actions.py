@@ -458,13 +458,15 @@ def _set_checked(page: Page, target: Locator, wanted: bool, timeout: float | Non
 # actionability checks would pass right now: visible, enabled, not moving (no running
 # animation on it or around it). A fill: a text field, not read-only, focused with its
 # text selected, and the new text inserted as typing inserts it (a trusted input event);
-# returns [the pages it asked to open] (TAKE_OPENS). A click: scrolled into view, the
-# element itself is what a pointer at its centre reaches (no stand-in, nothing over it),
-# and a guard is set as Playwright's hit-target check sets one: if the click's first
-# pointer event reaches something else, that click is stopped ("missed"). The guard also
-# notes a navigation the click asks for. Returns the point to click.
+# returns [the pages it asked to open] (TAKE_OPENS). A click: scrolled into view (unless
+# `stay`: then only where it is in view already), the element itself is what a pointer at
+# its centre reaches (no stand-in, nothing over it), and a guard is set as Playwright's
+# hit-target check sets one: if the first pointer event at that point reaches something
+# else, that click is stopped ("missed"). It judges no click elsewhere, so a guard left
+# set does not stop another element's click. The guard also notes a navigation the click
+# asks for. Returns the point to click.
 # null whenever Playwright must act, and wait, itself.
-DIRECT = f"""(found, [method, text]) => {{
+DIRECT = f"""(found, [method, text, stay = false]) => {{
   if (!found || found.length !== 1) return null;
   const el = found[0];
   const visible = el.checkVisibility({{ visibilityProperty: true }});
@@ -492,7 +494,7 @@ DIRECT = f"""(found, [method, text]) => {{
     return x >= 0 && y >= 0 && x < innerWidth && y < innerHeight ? [x, y] : null;
   }};
   let point = centre();
-  if (!point) {{
+  if (!point && !stay) {{
     el.scrollIntoView({{ block: "center", inline: "center", behavior: "instant" }});
     point = centre();
   }}
@@ -503,8 +505,9 @@ DIRECT = f"""(found, [method, text]) => {{
   if (window[key]) window[key].stop();
   const guard = {{ verdict: "", navigation: null, submit: null }};
   const pointer = ["pointerdown", "mousedown", "pointerup", "mouseup", "click"];
+  const at = (event) => Math.hypot(event.clientX - point[0], event.clientY - point[1]) <= 2;
   const watch = (event) => {{
-    if (!event.isTrusted) return;
+    if (!event.isTrusted || !at(event)) return;
     if (!guard.verdict) guard.verdict = event.composedPath().includes(el) ? "hit" : "missed";
     if (guard.verdict === "missed") {{
       event.preventDefault();
@@ -637,17 +640,18 @@ def _click_directly(page: Page, action: Action) -> int | None:
     """Click an element that is ready at the point DIRECT checked, guarded, and wait for a
     navigation the click asked for, as Playwright's click does. Returns the pages the
     click asked to open; None, with nothing done, where Playwright must click (not ready,
-    or the guard stopped a click that missed)."""
-    point = _ready(page, action)
-    if not point:
-        return None
+    or the guard stopped a click that missed).
+    A click the step's look readied (`Kept.point`) goes at once; where the page moved
+    under it since, its guard stops it, and the element is readied again."""
     since = time.monotonic()
     navigations = watch_navigations(page)
-    page.mouse.click(point[0], point[1])
-    try:
-        seen = page.evaluate(READ_GUARD)
-    except PlaywrightError:
-        seen = None  # the document is going: the click navigated
+    readied = action.kept.point if action.kept else None
+    seen = _guarded_click(page, readied) if readied else None
+    if not readied or (seen is not None and seen[0] != "hit"):
+        point = _ready(page, action)
+        if not point:
+            return None
+        seen = _guarded_click(page, point)
     opens = 0  # unless the guard was read: a document that went took its count with it
     if seen is not None:
         verdict, navigating, opens = seen
@@ -659,6 +663,15 @@ def _click_directly(page: Page, action: Action) -> int | None:
     while navigations[-1] < since and time.monotonic() < deadline and not page.is_closed():
         page.wait_for_timeout(POLL_MS)  # lets the navigation's events arrive
     return int(opens)
+
+
+def _guarded_click(page: Page, point: Sequence[float]) -> list | None:
+    """The mouse's click at `point`, and what its guard saw (READ_GUARD)."""
+    page.mouse.click(point[0], point[1])
+    try:
+        return page.evaluate(READ_GUARD)
+    except PlaywrightError:
+        return None  # the document is going: the click navigated
 
 
 _navigations: WeakKeyDictionary[Page, list[float]] = WeakKeyDictionary()

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 from itertools import pairwise
@@ -26,12 +27,13 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import FrameLocator, Locator, Page
 
 from . import page_scripts
-from .actions import NO_SHADOW_ROOTS, PLAIN_QUERY, STAND_IN, is_plain
+from .actions import DIRECT, NO_SHADOW_ROOTS, PLAIN_QUERY, READ_GUARD, STAND_IN, is_plain
 from .cache import RecordedElement
 from .errors import HealFailed
 from .events import Heal
 from .snapshot import (
     KEEP,
+    KEPT,
     ElementRef,
     Fingerprint,
     Kept,
@@ -692,6 +694,7 @@ def resolve(
     wait_ms: float = 2000,
     required: frozenset[str] = frozenset(),
     instruction: str = "",
+    click: bool = False,
 ) -> Resolution:
     """Find a recorded element, verified, healing without a model if the page changed.
 
@@ -703,19 +706,47 @@ def resolve(
        taken; the caller may then ask a model, if the cache mode allows.
 
     `instruction`, the step's own words, is one more signal for the fingerprint heal.
+    `click`: a click on the element follows at once. The look then readies it (LOOK),
+    which saves the click a round trip; a click it readied for an element that is not
+    the one resolved is called off.
     """
+    armed: list[Kept] = []  # the clicks looks readied, the last one standing
+
+    def look() -> list[LiveElement | None]:
+        lives = light_hits(page, element, click=click)
+        first = lives[0] if lives else None
+        if first is not None and first.kept is not None and first.kept.point is not None:
+            armed.append(first.kept)
+        return lives
+
     recorded = Identity.of(element, required, instruction)
+    resolution = None
+    try:
+        resolution = _resolve(page, element, recorded, look, wait_ms)
+        return resolution
+    finally:
+        if armed and (resolution is None or resolution.kept != armed[-1]):
+            with suppress(PlaywrightError):
+                page.evaluate(READ_GUARD)  # which also lets the guard go
+
+
+def _resolve(
+    page: Page,
+    element: RecordedElement,
+    recorded: Identity,
+    look: Callable[[], list[LiveElement | None]],
+    wait_ms: float,
+) -> Resolution:
     scope = frame_scope(page, element.frame_path)
     deadline = time.monotonic() + wait_ms / 1000
     while True:
         tried: list[str] = []
         settled: list[str] = []
-        found = _replay(scope, element, recorded, tried, settled, light_hits(page, element))
+        found = _replay(scope, element, recorded, tried, settled, look())
         if found is not None and found.heal is not None:
             # The element may have rendered mid-pass, after its first selectors found
             # nothing: a second look keeps that from passing for a heal.
-            again = light_hits(page, element)
-            found = _replay(scope, element, recorded, [], [], again) or found
+            found = _replay(scope, element, recorded, [], [], look()) or found
         if found is not None:
             return found
         # While some selector finds nothing or several, the page may still be rendering:
@@ -853,14 +884,27 @@ LIGHT_HITS = f"""(describe, selectors) => {{
 }}"""
 
 
-def light_hits(page: Page, element: RecordedElement) -> list[LiveElement | None]:
+# LIGHT_HITS, and where `click` and the first selector finds one element in view that a
+# click would reach, that click readied there and then (DIRECT, without scrolling): its
+# point, else null. The element is yet to be verified: the point goes to the action only
+# with the element verified, and its guard stops no click but one at that point.
+LOOK = f"""(describe, [selectors, click]) => {{
+  const [key, hits] = ({LIGHT_HITS})(describe, selectors);
+  const ready = click && hits[0] && hits[0][0] === 1 && hits[0][2] === "";
+  return [key, hits, ready ? ({DIRECT})([{KEPT}.elements[0]], ["click", "", true]) : null];
+}}"""
+
+
+def light_hits(
+    page: Page, element: RecordedElement, click: bool = False
+) -> list[LiveElement | None]:
     """What each recorded selector hits now, read in the page itself in one round trip
     (LIGHT_HITS): no Playwright selector engine is injected into the page's world for it,
     which a raw Playwright action does not pay for either. The describer goes to a
     document once (`page_scripts`).
     None where only Playwright can tell: its own selector syntax (but for a role selector
     whose element a plain selector confirms), elements inside frames, CSS on a page with
-    shadow roots.
+    shadow roots. With `click`, the first selector's element is readied for a click (LOOK).
     """
     selectors = element.selectors
     asked: list[str | tuple[str, str]] = [
@@ -869,7 +913,7 @@ def light_hits(page: Page, element: RecordedElement) -> list[LiveElement | None]
     if element.frame_path or not any(isinstance(s, str) and s for s in asked):
         return [None] * len(selectors)
     try:
-        key, hits = page_scripts.call(page, [describer()], LIGHT_HITS, asked)
+        key, hits, point = page_scripts.call(page, [describer()], LOOK, [asked, click])
     except PlaywrightError:
         return [None] * len(selectors)  # a navigation replaced the document: ask Playwright
     lives: list[LiveElement | None] = []
@@ -881,6 +925,6 @@ def light_hits(page: Page, element: RecordedElement) -> list[LiveElement | None]
         else:
             ref, context = described(hit[1])
             confirmed_by = "" if hit[3] is None else selectors[hit[3]]
-            kept = Kept(key, index, confirmed_by)
+            kept = Kept(key, index, confirmed_by, tuple(point) if point and not index else None)
             lives.append(LiveElement(1, ref.fingerprint, context, hit[2], kept=kept))
     return lives

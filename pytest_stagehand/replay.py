@@ -69,6 +69,7 @@ def resolved_action(
     *,
     instruction: str = "",
     mask: Callable[[str], str] | None = None,
+    acting: bool = False,
 ) -> tuple[Action, RecordedElement | None, Heal | None]:
     """The recorded action on the element found now: verified, healed if it moved.
 
@@ -77,7 +78,7 @@ def resolved_action(
     taken: a step recorded for one product never acts on it for another. A variable the
     action types chose nothing: where its placeholders stand, the page shows whatever
     values of it were typed before (`mask` tells them). The step's `instruction` is one
-    more signal for a heal.
+    more signal for a heal. `acting`: the action is performed right after (`verified`).
     Returns the action to perform, the element to record from now on, and the heal.
     Raises HealFailed when the element is not found safely.
     """
@@ -89,7 +90,7 @@ def resolved_action(
     typed = {name for argument in recorded.arguments for name in VARIABLE.findall(argument)}
     element = _typed_as_shown(page, recorded.element, typed, mask or (lambda text: text))
     element, required = _with_values(element, values or {})
-    return verified(page, action, element, required, instruction)
+    return verified(page, action, element, required, instruction, acting)
 
 
 def _typed_as_shown(
@@ -179,8 +180,9 @@ class ActStep(RecordedStep[list[Action]]):
             values = {**steplog.variables, **request.values}
             try:
                 action, element, heal = resolved_action(
-                    page, recorded, values, instruction=request.instruction, mask=steplog.mask
-                )
+                    page, recorded, values,
+                    instruction=request.instruction, mask=steplog.mask, acting=True,
+                )  # fmt: skip
             except HealFailed as exc:
                 raise Stale(str(exc), exc) from None
             try:

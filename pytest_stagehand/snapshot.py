@@ -80,6 +80,8 @@ class Kept(NamedTuple):
     # Where our role query found the element for a role selector (heal.LIGHT_HITS), which
     # Playwright's engine has not looked at: the plain selector that finds it alone.
     confirmed_by: str = ""
+    # Where the look readied a click on it, its guard set (heal.LOOK): the click follows.
+    point: tuple[float, float] | None = None
 
 
 # The one element found, described (`describer`) and kept (KEEP); else how many were found.

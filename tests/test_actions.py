@@ -136,26 +136,33 @@ def test_the_click_guard_tells_a_download_from_a_navigation(page: Page, pages_se
     assert page.evaluate(READ_GUARD) == ["hit", False, 0]
 
 
-def verified_click(page: Page, name: str) -> Action:
-    """A replayed click on the element named `name`, verified as a replay verifies it."""
+def verified_click(page: Page, name: str, acting: bool = False) -> Action:
+    """A replayed click on the element named `name`, verified as a replay verifies it
+    (`acting`: as a replay that clicks right after, which readies the click)."""
     snap = snapshot(page)
     ref = next(ref for ref in snap.elements.values() if ref.name == name)
     element = recorded_element(page, snap, ref)
     assert element.selectors[0].startswith("role=")  # found by our roles, confirmed by a path
-    action, _, _ = verified(page, Action("click"), element, frozenset())
+    action, _, _ = verified(page, Action("click"), element, frozenset(), acting=acting)
     assert action.kept is not None and action.kept.confirmed_by
     return action
 
 
-def test_a_replayed_click_lands_on_the_element_its_look_verified(page: Page):
+GUARD_SET = "() => !!window[Symbol.for('pytest-stagehand.guard')]"
+
+
+@pytest.mark.parametrize("acting", [False, True], ids=["kept", "readied"])
+def test_a_replayed_click_lands_on_the_element_its_look_verified(page: Page, acting):
     # The look verifies the element and keeps it; the action then clicks that very
     # element, without finding it again. A twin that appears in between (the recorded
-    # role selector now hits two buttons) neither takes the click nor stops it.
+    # role selector now hits two buttons) neither takes the click nor stops it. Where
+    # the look readied the click, the twin now stands at its point: the guard stops
+    # that click, and the element is readied again where it went.
     page.set_content("""<ul>
         <li id="a">Report A <button onclick="this.dataset.clicks = 1">Archive</button></li>
     </ul>""")
-    action = verified_click(page, "Archive")
-    assert action.kept is not None
+    action = verified_click(page, "Archive", acting)
+    assert action.kept is not None and (action.kept.point is not None) == acting
     page.evaluate("""() => document.querySelector("ul").insertAdjacentHTML("afterbegin",
         '<li id="b">Report B <button onclick="this.dataset.clicks = 1">Archive</button></li>')""")
     done = perform(page, action, timeout=3000)
@@ -194,3 +201,47 @@ def test_playwright_never_acts_on_another_element_than_the_one_our_roles_verifie
     with pytest.raises(HealFailed, match="finds another element"):
         perform(page, action, timeout=3000)
     assert page.locator("button[data-clicks]").count() == 0
+
+
+def test_a_click_readied_with_the_look_goes_without_another_round_trip(page: Page):
+    page.set_content('<button onclick="this.dataset.clicks = 1">Archive</button>')
+    action = verified_click(page, "Archive", acting=True)
+    assert action.kept is not None and action.kept.point is not None
+    assert page.evaluate(GUARD_SET)  # set by the look, for that point
+    scripts: list[str] = []
+    evaluate = page.evaluate
+    page.evaluate = lambda script, *args: scripts.append(script) or evaluate(script, *args)
+    try:
+        perform(page, action, timeout=3000)
+    finally:
+        del page.evaluate
+    assert page.locator("button").get_attribute("data-clicks") == "1"
+    assert scripts == [READ_GUARD]  # the click, then what its guard saw: no DIRECT first
+    assert not page.evaluate(GUARD_SET)
+
+
+def test_a_guard_a_look_set_stops_no_click_but_its_own(page: Page):
+    # A readied click that does not follow (the step failed in between) leaves its guard
+    # set for a moment: the test's own click on another element must still land.
+    page.set_content("""<button onclick="this.dataset.clicks = 1">Archive</button>
+        <button id="other" onclick="this.dataset.clicks = 1">Keep</button>""")
+    verified_click(page, "Archive", acting=True)
+    assert page.evaluate(GUARD_SET)
+    page.click("#other")
+    assert page.locator("#other").get_attribute("data-clicks") == "1"
+
+
+def test_a_click_readied_for_an_element_that_does_not_verify_is_called_off(page: Page):
+    # The recorded button now says "Transfer $1000": the look readied a click on it
+    # before Python saw the name. Its guard must not outlive the step's resolution.
+    page.set_content(
+        '<button data-testid="go" onclick="this.dataset.clicks = 1">Transfer $100</button>'
+    )
+    snap = snapshot(page)
+    element = recorded_element(page, snap, next(iter(snap.elements.values())))
+    assert element.selectors[0] == '[data-testid="go"]'  # the browser's own query finds it
+    page.evaluate("document.querySelector('button').textContent = 'Transfer $1000'")
+    with pytest.raises(HealFailed):
+        verified(page, Action("click"), element, frozenset(), acting=True)
+    assert not page.evaluate(GUARD_SET)
+    assert page.locator("button").get_attribute("data-clicks") is None

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from example_runs import SECRETS, example_copy, offline, run_pytest
 
+from pytest_stagehand.actions import DIRECT_BY_QUERY
 from pytest_stagehand.events import Heal, StepEvent
 from pytest_stagehand.report import step_record
 from pytest_stagehand.trace import outcome_title
@@ -67,7 +68,7 @@ def test_ai_steps_are_named_groups_around_their_playwright_actions(tmp_path: Pat
     # were ready: typed and clicked directly), then the outcome naming the element.
     for group in (user, password):
         scripts = [c["params"].get("expression", "") for c in children(group)]
-        assert sum('execCommand("insertText"' in script for script in scripts) == 1
+        assert scripts.count(DIRECT_BY_QUERY) == 1  # which types, with execCommand
     assert children(user)[-1]["title"] == '→ textbox "Username" · fill · cache hit'
     assert [c["method"] for c in children(login)].count("mouseClick") == 1
     outcome = children(login)[-1]["title"]
