@@ -225,7 +225,8 @@ def main() -> None:
     times: dict[tuple[str, str, str], list[float]] = defaultdict(list)
     statuses: set[str] = set()
     model_calls = 0
-    with tempfile.TemporaryDirectory() as temp:
+    # Chromium may still write its profile as it exits: what it leaves is not our error.
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as temp:
         temp_dir = Path(temp)
         chromium, cdp_url = launch_chromium(temp_dir / "profile")
         try:

@@ -15,6 +15,7 @@ frame) is never taken, however alike it looks (`conflict`).
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Callable, Collection, Sequence
@@ -887,11 +888,13 @@ LIGHT_HITS = f"""(describe, selectors) => {{
 # LIGHT_HITS, and where `click` and the first selector finds one element in view that a
 # click would reach, that click readied there and then (DIRECT, without scrolling): its
 # point, else null. The element is yet to be verified: the point goes to the action only
-# with the element verified, and its guard stops no click but one at that point.
+# with the element verified, and its guard stops no click but one at that point. As JSON:
+# Playwright's own serialization of the descriptions would cost more than the look.
 LOOK = f"""(describe, [selectors, click]) => {{
   const [key, hits] = ({LIGHT_HITS})(describe, selectors);
   const ready = click && hits[0] && hits[0][0] === 1 && hits[0][2] === "";
-  return [key, hits, ready ? ({DIRECT})([{KEPT}.elements[0]], ["click", "", true]) : null];
+  const point = ready ? ({DIRECT})([{KEPT}.elements[0]], ["click", "", true]) : null;
+  return JSON.stringify([key, hits, point]);
 }}"""
 
 
@@ -913,7 +916,8 @@ def light_hits(
     if element.frame_path or not any(isinstance(s, str) and s for s in asked):
         return [None] * len(selectors)
     try:
-        key, hits, point = page_scripts.call(page, [describer()], LOOK, [asked, click])
+        seen = page_scripts.call(page, [describer()], LOOK, [asked, click])
+        key, hits, point = json.loads(seen)
     except PlaywrightError:
         return [None] * len(selectors)  # a navigation replaced the document: ask Playwright
     lives: list[LiveElement | None] = []

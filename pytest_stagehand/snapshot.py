@@ -85,9 +85,10 @@ class Kept(NamedTuple):
 
 
 # The one element found, described (`describer`) and kept (KEEP); else how many were found.
-INSPECT = f"""(describe, elements) => elements.length === 1
+# As JSON: Playwright's own serialization of a nested value costs more than the look.
+INSPECT = f"""(describe, elements) => JSON.stringify(elements.length === 1
   ? {{ ...describe(elements[0]), kept: ({KEEP})([elements[0]]) }}
-  : {{ count: elements.length }}"""
+  : {{ count: elements.length }})"""
 
 
 @cache
@@ -234,9 +235,10 @@ def inspect(locator: Locator, frame_path: tuple[str, ...] = ()) -> LiveElement:
     `frame_path` is the locator's frame path, if any. Raises PlaywrightError for an invalid
     selector or a frame that went away."""
     if frame_path:
-        data = locator.evaluate_all(_inspect_script())
+        seen = locator.evaluate_all(_inspect_script())
     else:  # the describer is sent to the document once
-        data = page_scripts.call_on_all(locator, [describer()], INSPECT)
+        seen = page_scripts.call_on_all(locator, [describer()], INSPECT)
+    data = json.loads(seen)
     if "element" not in data:
         return LiveElement(data["count"])
     fingerprint = _fingerprint(_Record(*data["element"]), _Ancestry(data["rows"]), frame_path)
