@@ -461,10 +461,9 @@ def _set_checked(page: Page, target: Locator, wanted: bool, timeout: float | Non
 # returns [the pages it asked to open] (TAKE_OPENS). A click: scrolled into view (unless
 # `stay`: then only where it is in view already), the element itself is what a pointer at
 # its centre reaches (no stand-in, nothing over it), and a guard is set as Playwright's
-# hit-target check sets one: if the first pointer event at that point reaches something
-# else, that click is stopped ("missed"). It judges no click elsewhere, so a guard left
-# set does not stop another element's click. The guard also notes a navigation the click
-# asks for. Returns the point to click.
+# hit-target check sets one: if the click's first pointer event reaches something else,
+# that click is stopped ("missed"). The guard also notes a navigation the click asks for.
+# Returns the point to click.
 # null whenever Playwright must act, and wait, itself.
 DIRECT = f"""(found, [method, text, stay = false]) => {{
   if (!found || found.length !== 1) return null;
@@ -505,9 +504,8 @@ DIRECT = f"""(found, [method, text, stay = false]) => {{
   if (window[key]) window[key].stop();
   const guard = {{ verdict: "", navigation: null, submit: null }};
   const pointer = ["pointerdown", "mousedown", "pointerup", "mouseup", "click"];
-  const at = (event) => Math.hypot(event.clientX - point[0], event.clientY - point[1]) <= 2;
   const watch = (event) => {{
-    if (!event.isTrusted || !at(event)) return;
+    if (!event.isTrusted) return;
     if (!guard.verdict) guard.verdict = event.composedPath().includes(el) ? "hit" : "missed";
     if (guard.verdict === "missed") {{
       event.preventDefault();

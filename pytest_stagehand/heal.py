@@ -888,7 +888,7 @@ LIGHT_HITS = f"""(describe, selectors) => {{
 # LIGHT_HITS, and where `click` and the first selector finds one element in view that a
 # click would reach, that click readied there and then (DIRECT, without scrolling): its
 # point, else null. The element is yet to be verified: the point goes to the action only
-# with the element verified, and its guard stops no click but one at that point. As JSON:
+# with the element verified, and `resolve` lets the guard go otherwise. As JSON:
 # Playwright's own serialization of the descriptions would cost more than the look.
 LOOK = f"""(describe, [selectors, click]) => {{
   const [key, hits] = ({LIGHT_HITS})(describe, selectors);
