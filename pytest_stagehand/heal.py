@@ -711,13 +711,14 @@ def resolve(
     which saves the click a round trip; a click it readied for an element that is not
     the one resolved is called off.
     """
-    armed: list[Kept] = []  # the clicks looks readied, the last one standing
+    readied: Kept | None = None  # the element of the last click a look readied
 
     def look() -> list[LiveElement | None]:
+        nonlocal readied
         lives = light_hits(page, element, click=click)
         first = lives[0] if lives else None
         if first is not None and first.kept is not None and first.kept.point is not None:
-            armed.append(first.kept)
+            readied = first.kept  # its guard replaced any an earlier look set
         return lives
 
     recorded = Identity.of(element, required, instruction)
@@ -726,7 +727,7 @@ def resolve(
         resolution = _resolve(page, element, recorded, look, wait_ms)
         return resolution
     finally:
-        if armed and (resolution is None or resolution.kept != armed[-1]):
+        if readied is not None and (resolution is None or resolution.kept != readied):
             with suppress(PlaywrightError):
                 page.evaluate(READ_GUARD)  # which also lets the guard go
 
