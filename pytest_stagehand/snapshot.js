@@ -328,11 +328,11 @@
     return hidden;
   }
   const summaryOf = (details) => [...details.children].find((c) => c.localName === "summary");
-  // ::before/::after text. Asking every element for its pseudo styles is the slowest part of a
-  // walk, so it is only done when some style sheet has a ::before or ::after rule at all.
+  // ::before/::after text. Asking an element for its pseudo styles is the slowest part of a
+  // walk, so only the elements some rule may give one are asked (pseudoHosts).
   const pseudoCache = new Map();
   const pseudoText = (el, pseudo) => {
-    if (!pseudoRules) return "";
+    if (!pseudoRules || (pseudoRules !== true && !pseudoRules.has(el))) return "";
     let texts = pseudoCache.get(el);
     if (!texts) pseudoCache.set(el, (texts = {}));
     if (!(pseudo in texts)) texts[pseudo] = computePseudoText(el, pseudo);
@@ -563,9 +563,10 @@
     const tag = el.localName;
     if (SKIP_TAGS.has(tag) || ariaHidden(el)) return;
     const style = styleOf(el);
-    if (style.display === "none") return;
+    const display = style.display;  // each read of a computed style costs: read once
+    if (display === "none") return;
     if (style.contentVisibility === "hidden") return;
-    const contents = style.display === "contents";
+    const contents = display === "contents";
     const visible = style.visibility === "visible";
     // The walk has just checked what name computation would check again on the way up.
     chainCache.set(el, false);
@@ -576,7 +577,7 @@
     const zeroSize = () => zero === undefined ? (zero = isZeroSize(el)) : zero;
     const childTextVisible = visible && (contents || style.overflow === "visible" || !zeroSize());
     const role = outlineRole(el);
-    const block = !contents && style.display !== "inline";
+    const block = !contents && display !== "inline";
 
     if (role === "iframe") {
       if (!visible || zeroSize()) return;
@@ -1060,19 +1061,42 @@
     return texts.join(" ").replace(/\s+/g, " ").trim().slice(0, 200);
   }
 
-  // True when some reachable style sheet has a ::before/::after rule (or cannot be read).
-  function sheetsStylePseudo() {
-    const PSEUDO = /::?(before|after)\b/i;
-    const visitRules = (rules) => {
+  // The elements a ::before/::after rule may give text to (the rule sets a `content`), as a
+  // Set; false when no rule does; true when that cannot be told and every element is asked:
+  // a sheet that cannot be read, a nested or shadow-scoped rule, a selector the browser
+  // refuses, or more rules than matching them is worth (an icon font's thousands).
+  function pseudoHosts() {
+    const PSEUDO = /::?(?:before|after)\b/i;
+    const RELATIVE = /&|:scope|:host|::slotted|::part/i;  // mean something else in querySelectorAll
+    const MOST = 300;
+    const wordless = new Set(["none", "normal", '""', "''"]);
+    const bases = new Map();  // root -> selectors of the elements that carry the rules' pseudos
+    let count = 0;
+    const visitRules = (rules, root, nested) => {
       for (const rule of rules) {
-        if (rule.selectorText !== undefined && PSEUDO.test(rule.selectorText)) return true;
-        if (rule.styleSheet && visitSheet(rule.styleSheet)) return true;  // @import
-        if (rule.cssRules && visitRules(rule.cssRules)) return true;  // @media, @supports, nesting
+        const selector = rule.selectorText;
+        if (selector !== undefined && PSEUDO.test(selector) && rule.style.content &&
+          !wordless.has(rule.style.content)) {
+          if (nested || RELATIVE.test(selector) || ++count > MOST) return true;
+          const base = selector.replace(/(^|[\s,>+~(])::?(?:before|after)\b/gi, "$1*")
+            .replace(/::?(?:before|after)\b/gi, "");
+          bases.set(root, [...(bases.get(root) || []), base]);
+        }
+        if (rule.styleSheet && visitSheet(rule.styleSheet, root)) return true;  // @import
+        if (rule.cssRules && visitRules(rule.cssRules, root, nested || selector !== undefined)) return true;
       }
       return false;
     };
-    const visitSheet = (sheet) => { try { return visitRules(sheet.cssRules); } catch { return true; } };
-    return allRoots().some((root) => [...root.styleSheets, ...(root.adoptedStyleSheets || [])].some(visitSheet));
+    const visitSheet = (sheet, root) => { try { return visitRules(sheet.cssRules, root, false); } catch { return true; } };
+    for (const root of allRoots()) {
+      if ([...root.styleSheets, ...(root.adoptedStyleSheets || [])].some((sheet) => visitSheet(sheet, root))) return true;
+    }
+    if (!bases.size) return false;
+    const hosts = new Set();
+    try {
+      for (const [root, selectors] of bases) for (const el of root.querySelectorAll(selectors.join(","))) hosts.add(el);
+    } catch { return true; }
+    return hosts;
   }
 
   // The tags tagRole's cases give a role to, by role (TAG_ROLES has the others): with the
@@ -1091,20 +1115,22 @@
   const NAMED_OTHERWISE = "[aria-labelledby],[aria-label],[aria-owns],[title],[alt],[placeholder]," +
     "[value],[role],input,select,textarea,img,svg,area,object,embed,iframe,fieldset,table,figure," +
     "slot,meter,progress,output";
-  const holdsLabelledOrShadow = () => {  // labelled controls, shadow hosts, and around them
-    if (!memo.holdsLabelledOrShadow) {
-      const held = memo.holdsLabelledOrShadow = new Set();
+  // Labelled controls, shadow hosts, elements with pseudo-element text, and around them.
+  const holdsNamesFromElsewhere = () => {
+    if (!memo.holdsNamesFromElsewhere) {
+      const held = memo.holdsNamesFromElsewhere = new Set();
       const mark = (el) => { for (let e = el; e && !held.has(e); e = parentOf(e)) held.add(e); };
       for (const root of allRoots()) if (root.host) mark(root.host);
       for (const control of labelled().keys()) mark(control);
+      if (pseudoRules instanceof Set) for (const host of pseudoRules) mark(host);
     }
-    return memo.holdsLabelledOrShadow;
+    return memo.holdsNamesFromElsewhere;
   };
   // False only where `el` cannot be named with these `letters` (a name without its
   // spaces): spares computing most names of a role.
   const mayBeNamed = (el, letters) => {
-    if (pseudoRules || el.matches(NAMED_OTHERWISE) || el.querySelector(NAMED_OTHERWISE) ||
-      holdsLabelledOrShadow().has(el)) {
+    if (pseudoRules === true || el.matches(NAMED_OTHERWISE) || el.querySelector(NAMED_OTHERWISE) ||
+      holdsNamesFromElsewhere().has(el)) {
       return true;
     }
     const text = el.textContent;
@@ -1115,7 +1141,7 @@
 
   // ---------------------------------------------------------------- run
 
-  const pseudoRules = memo.pseudoRules ??= sheetsStylePseudo();
+  const pseudoRules = memo.pseudoRules ??= pseudoHosts();
 
   // The elements Playwright's `role=R[name="N"s]` finds (shown to the accessibility tree,
   // role R, name exactly N), by our roles and names: without its selector engine. The

@@ -510,6 +510,42 @@ def test_our_role_query_finds_a_name_however_it_is_given(page: Page, style: str)
     assert len(found_by_playwright(page, "button", "Save")) >= 10
 
 
+# Style sheets that give the two controls below their names through ::before/::after text,
+# in each form a page writes them; the elements asked for their pseudo text are picked by
+# the rules (snapshot.js, pseudoHosts), or all of them where the rules cannot tell.
+PSEUDO_SHEETS = {
+    "plain": ".icon::before { content: 'Save'; }",
+    "legacy colon": ".icon:after { content: 'Save'; }",
+    "after a combinator": ".bar > * .icon::before { content: 'Save'; }",
+    "a pseudo alone after a combinator": ":is(button, a) > ::before { content: 'Save'; }",
+    "a tag": "span::before { content: 'Save'; }",
+    "in @media": "@media all { .icon::before { content: 'Save'; } }",
+    "nested rule": ".bar { & .icon::before { content: 'Save'; } }",
+    "text set apart": ".icon::before { color: red; } .icon::before { content: 'Save'; }",
+    "a reset and an empty content": "*, *::before { box-sizing: border-box; }"
+    " .bar::after { content: ''; } .icon::before { content: 'Save'; }",
+    "an icon font's many rules": "".join(f".i{n}::before {{ content: '{n}'; }}" for n in range(400))
+    + ".icon::before { content: 'Save'; }",
+}
+
+
+@pytest.mark.parametrize("sheet", PSEUDO_SHEETS.values(), ids=PSEUDO_SHEETS)
+def test_pseudo_element_text_names_elements_as_playwright_names_them(page: Page, sheet: str):
+    page.set_content(
+        f"<style>{sheet}</style><div class=bar><p><button><span class=icon></span></button>"
+        "<a href='/all'><span class=icon></span> all</a></p>"
+        "<div id=host></div></div><button>Other</button>"
+    )
+    page.evaluate("""sheet => {
+        const shadow = document.getElementById("host").attachShadow({ mode: "open" });
+        shadow.innerHTML = `<style>${sheet}</style><div class=bar><p><button><span class=icon>`;
+    }""", sheet)  # fmt: skip
+    ours = sorted(shown(snapshot(page)).values())
+    saved = [(role, name) for role, name in ours if "Save" in name]
+    assert saved == [("button", "Save"), ("button", "Save"), ("link", "Save all")]
+    assert ours == sorted((role, name) for role, name, _ in playwright_refs(page))
+
+
 def test_shadow_dom_content_is_outlined_and_located(page: Page, pages_server):
     snap = open_page(page, pages_server, "shadow.html")
 
