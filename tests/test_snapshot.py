@@ -524,7 +524,7 @@ PSEUDO_SHEETS = {
     "text set apart": ".icon::before { color: red; } .icon::before { content: 'Save'; }",
     "a reset and an empty content": "*, *::before { box-sizing: border-box; }"
     " .bar::after { content: ''; } .icon::before { content: 'Save'; }",
-    "an icon font's many rules": "".join(f".i{n}::before {{ content: '{n}'; }}" for n in range(400))
+    "an icon font's many rules": "".join(f".i{n}::before {{ content: '{n}'; }}" for n in range(150))
     + ".icon::before { content: 'Save'; }",
 }
 
