@@ -1066,8 +1066,9 @@
   // a sheet that cannot be read, a nested or shadow-scoped rule, a selector the browser
   // refuses, or more rules than matching them is worth (an icon font's thousands).
   function pseudoHosts() {
-    const PSEUDO = /::?(?:before|after)\b/i;
-    const RELATIVE = /&|:scope|:host|::slotted|::part/i;  // mean something else in querySelectorAll
+    const PSEUDO = /(?<!\\)::?(?:before|after)\b/i;  // not an escaped colon: `.md\:after\:block`
+    // Selectors that mean something else in querySelectorAll, or hide a pseudo in a string.
+    const UNCLEAR = /&|:scope|:host|::slotted|::part|["'][^"']*::?(?:before|after)/i;
     const MOST = 100;  // matching grows with the rules: at ~300, it costs what asking all does
     const wordless = new Set(["none", "normal", '""']);  // as the browser writes them
     const bases = new Map();  // root -> selectors of the elements that carry the rules' pseudos
@@ -1077,9 +1078,9 @@
         const selector = rule.selectorText;
         if (selector !== undefined && PSEUDO.test(selector) && rule.style.content &&
           !wordless.has(rule.style.content)) {
-          if (nested || RELATIVE.test(selector) || ++count > MOST) return true;
+          if (nested || UNCLEAR.test(selector) || ++count > MOST) return true;
           const base = selector.replace(/(^|[\s,>+~(])::?(?:before|after)\b/gi, "$1*")
-            .replace(/::?(?:before|after)\b/gi, "");
+            .replace(/(?<!\\)::?(?:before|after)\b/gi, "");
           bases.set(root, [...(bases.get(root) || []), base]);
         }
         if (rule.styleSheet && visitSheet(rule.styleSheet, root)) return true;  // @import

@@ -524,22 +524,27 @@ PSEUDO_SHEETS = {
     "text set apart": ".icon::before { color: red; } .icon::before { content: 'Save'; }",
     "a reset and an empty content": "*, *::before { box-sizing: border-box; }"
     " .bar::after { content: ''; } .icon::before { content: 'Save'; }",
+    "a utility class with a variant": r".hover\:after\:x::after { content: 'Save'; }",
+    "a pseudo's name in a string": "[data-k=':after'] .icon::before { content: 'Save'; }",
     "an icon font's many rules": "".join(f".i{n}::before {{ content: '{n}'; }}" for n in range(150))
     + ".icon::before { content: 'Save'; }",
 }
 
 
+ICON = "<span class='icon hover:after:x'></span>"
+
+
 @pytest.mark.parametrize("sheet", PSEUDO_SHEETS.values(), ids=PSEUDO_SHEETS)
 def test_pseudo_element_text_names_elements_as_playwright_names_them(page: Page, sheet: str):
     page.set_content(
-        f"<style>{sheet}</style><div class=bar><p><button><span class=icon></span></button>"
-        "<a href='/all'><span class=icon></span> all</a></p>"
+        f"<style>{sheet}</style><div class=bar data-k=:after><p><button>{ICON}</button>"
+        f"<a href='/all'>{ICON} all</a></p>"
         "<div id=host></div></div><button>Other</button>"
     )
-    page.evaluate("""sheet => {
+    page.evaluate("""([sheet, icon]) => {
         const shadow = document.getElementById("host").attachShadow({ mode: "open" });
-        shadow.innerHTML = `<style>${sheet}</style><div class=bar><p><button><span class=icon>`;
-    }""", sheet)  # fmt: skip
+        shadow.innerHTML = `<style>${sheet}</style><div class=bar data-k=:after><p><button>${icon}`;
+    }""", [sheet, ICON])  # fmt: skip
     ours = sorted(shown(snapshot(page)).values())
     saved = [(role, name) for role, name in ours if "Save" in name]
     assert saved == [("button", "Save"), ("button", "Save"), ("link", "Save all")]
