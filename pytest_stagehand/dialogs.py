@@ -11,7 +11,7 @@ the next one (Playwright's `page.once("dialog", ...)`).
 Nothing waits forever on a held dialog: any other step of the page dismisses it first, and
 a Playwright call left blocked by it dismisses it after DIALOG_HOLD_S. Every dialog no
 step answered is dismissed, as Playwright does, and shows in the step log as a "dialog"
-step saying so.
+step saying so (one the hold expired on, at the next step or the test's end).
 """
 
 from __future__ import annotations
@@ -59,6 +59,7 @@ class Dialogs:
         self._acting: greenlet.greenlet | None = None  # the test, inside an action
         self._answering = False
         self._dismissing: asyncio.Future | None = None  # a held dialog's expiry, in the loop
+        self._expired: list[Dialog] = []  # dismissed by the expiry, not logged yet
         page.on("dialog", self._opened)
 
     # --- the listener -------------------------------------------------------------------
@@ -83,8 +84,12 @@ class Dialogs:
         def expire() -> None:
             if self.pending is dialog and not self._answering:
                 self.pending = None
-                self._log(dialog, f"dismissed: no step answered it in {DIALOG_HOLD_S:g} s")
                 self._dismissing = asyncio.ensure_future(dialog._impl_obj.dismiss())
+                self._record_outcome(dialog, "dismissed")
+                # Its step is logged by the test's own flow (`log_expired`): here, in
+                # Playwright's event loop, a listener's page call (a report's screenshot)
+                # would never return.
+                self._expired.append(dialog)
 
         asyncio.get_running_loop().call_later(DIALOG_HOLD_S, expire)
         return dialog
@@ -154,8 +159,18 @@ class Dialogs:
                 return
         self.seen.append(SeenDialog(dialog.type, dialog.message, outcome))
 
+    def log_expired(self) -> None:
+        """Log the held dialogs that expired since the last call: before each step of the
+        page and at the test's end."""
+        expired, self._expired = self._expired, []
+        for dialog in expired:
+            self._step(dialog, f"dismissed: no step answered it in {DIALOG_HOLD_S:g} s")
+
     def _log(self, dialog: Dialog, result: str) -> None:
         self._record_outcome(dialog, "dismissed")
+        self._step(dialog, result)
+
+    def _step(self, dialog: Dialog, result: str) -> None:
         with self.steplog.step("dialog", f"{dialog.type} {dialog.message!r}", self.page.url) as e:
             e.result = result
 

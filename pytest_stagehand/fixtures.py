@@ -14,6 +14,7 @@ from .act import ModelResolver
 from .agent import Agent
 from .browser import find_chromium
 from .cache import Recordings, RecordingStore
+from .dialogs import dialogs_of
 from .errors import BrowserNotFound, BrowserUnreachable, ConfigError, MissingApiKey, StoreError
 from .evaluator import Evaluator
 from .llm import ModelClient, create_client
@@ -197,7 +198,7 @@ def ai_page(
             client = own_client = create_client(config, ai_usage) if config else None
         except MissingApiKey as exc:
             pytest.fail(str(exc), pytrace=False)
-    steplog = report.start_test(request.node, ai_settings, screenshot=page.screenshot)
+    steplog = report.start_test(request.node, ai_settings, report.page_screenshot(page))
     trace.attach(request.config, page.context.tracing, steplog)  # --tracing
     html_report.attach(request.node, ai_settings, page, steplog)  # --ai-report
     export.attach(request.node, steplog, base_url)  # --ai-export
@@ -224,6 +225,8 @@ def ai_page(
                      wait_timeout=ai_settings.wait_timeout,
                      prompt_budget=ai_settings.prompt_budget)
     finally:
+        if (dialogs := dialogs_of(page)) is not None:
+            dialogs.log_expired()
         ai_usage.end_test()
         if own_client is not None:
             own_client.close()

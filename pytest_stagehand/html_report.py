@@ -23,6 +23,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
+from .dialogs import blocked
 from .events import StepEvent, StepLog
 from .report import Mask, Record, describe_heal, describe_usage, step_record, usage_of
 from .settings import Settings
@@ -67,8 +68,9 @@ class StepCapture:
             }
             for exchange in event.exchanges
         ]
-        record["box"] = self._box(event.selector)
-        record["shot"] = self._screenshot()
+        if not blocked(self._page):  # a held dialog: the page is read once it is answered
+            record["box"] = self._box(event.selector)
+            record["shot"] = self._screenshot()
         self.steps[index].update(record)
 
     def payload(self) -> Record:

@@ -168,6 +168,7 @@ class AIPage:
         )
         if not self.back_on_an_open_page():
             raise closed
+        self.dialogs.log_expired()
         if not step.startswith("act("):  # only act answers a held dialog: others would block
             self.dialogs.dismiss_pending(f"{step} does not answer it")
         try:

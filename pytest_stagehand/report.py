@@ -1,7 +1,7 @@
 """Step events → what people read: -v step lines, the terminal summary, Allure steps,
 evidence folders and JUnit properties.
 
-The `ai_page` fixture calls `start_test(item, settings, screenshot=page.screenshot)` and
+The `ai_page` fixture calls `start_test(item, settings, page_screenshot(page))` and
 records its steps in the StepLog it gets back; the plugin's hooks do the rest. Every
 reporter works from `step_record`, which masks the test's secrets in every string, so
 no reporter can leak one by forgetting to.
@@ -28,7 +28,9 @@ from allure_commons.model2 import Parameter, Status, StatusDetails, TestStepResu
 from allure_commons.reporter import AllureReporter
 from allure_commons.types import AttachmentType
 from allure_commons.utils import uuid4
+from playwright.sync_api import Page
 
+from .dialogs import blocked
 from .events import StepEvent, StepLog, each_text
 from .settings import Settings
 from .usage import CallUsage, UsageTotals
@@ -47,7 +49,7 @@ __all__ = [
     "step_record",
 ]
 
-Screenshot = Callable[[], bytes]
+Screenshot = Callable[[], bytes | None]
 Mask = Callable[[str], str]
 Record = dict[str, Any]
 
@@ -163,6 +165,12 @@ class StepScreenshots:
     def step_finished(self, event: StepEvent) -> None:
         if event.screenshot is None:
             event.screenshot = _try_screenshot(self._screenshot)
+
+
+def page_screenshot(page: Page) -> Screenshot:
+    """`page.screenshot` for evidence, and none while a held dialog blocks the page: the
+    call would wait until the dialog expired, and so take the next step's answer away."""
+    return lambda: None if blocked(page) else page.screenshot()
 
 
 def _try_screenshot(screenshot: Screenshot) -> bytes | None:

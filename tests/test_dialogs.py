@@ -10,6 +10,8 @@ from verbs import committed_steps, page_answer, use_recordings
 
 from pytest_stagehand.cache import recordings_file
 from pytest_stagehand.dialogs import DIALOG_HOLD_S
+from pytest_stagehand.html_report import StepCapture
+from pytest_stagehand.report import StepScreenshots, page_screenshot
 
 NAME = "Ada Lovelace's report"  # a variable value: never in a prompt or a recording
 
@@ -109,5 +111,50 @@ def test_a_held_dialog_never_hangs_a_plain_playwright_call(ai, scripted_model):
     assert ai.page.evaluate("document.getElementById('status').textContent") == (
         "Saved and acknowledged"
     )
-    (logged,) = [event for event in ai.steplog.events if event.kind == "dialog"]
+    assert ai.dialogs.seen[-1].outcome == "dismissed"
+    ai.goto("verbs/dialogs.html")  # the next step logs it first
+    logged, goto = ai.steplog.events[-2:]
+    assert (logged.kind, goto.kind) == ("dialog", "goto")
     assert logged.result == f"dismissed: no step answered it in {DIALOG_HOLD_S:g} s"
+
+
+def with_evidence(ai) -> StepCapture:
+    """The listeners of --ai-screenshots=every-step and --ai-report, which read the page
+    after every step."""
+    capture = StepCapture(ai.page, ai.steplog.mask)
+    ai.steplog.listeners += [StepScreenshots(page_screenshot(ai.page)), capture]
+    return capture
+
+
+@pytest.mark.timeout(60)  # a listener blocked by the held dialog waited for its expiry
+def test_evidence_of_every_step_leaves_the_held_dialog_to_the_next_step(ai, scripted_model):
+    capture = with_evidence(ai)
+    ai.goto("verbs/dialogs.html")
+    scripted_model.enqueue(
+        choose("button", "Delete draft"),
+        page_answer('[dialog] confirm "Delete the draft for good?"', "accept_dialog"),
+    )
+    ai.act("click the Delete draft button")
+    ai.act("accept the confirmation")
+    assert status(ai) == "Draft deleted"
+    assert ai.dialogs.seen[-1].outcome == "accepted"
+    goto, opened, answered = [e for e in ai.steplog.events if e.kind in ("goto", "act")]
+    assert opened.screenshot is None  # the page was blocked: nothing to show
+    assert goto.screenshot and answered.screenshot
+    assert [bool(step.get("shot")) for step in capture.steps] == [True, False, True]
+
+
+@pytest.mark.timeout(60)  # the expiry's own step, logged inside Playwright's loop, hung it
+def test_a_held_dialog_expires_with_evidence_taken_after_every_step(ai, scripted_model):
+    capture = with_evidence(ai)
+    ai.goto("verbs/dialogs.html")
+    scripted_model.enqueue(choose("button", "Save draft"))
+    ai.act("click the Save draft button")
+    assert ai.page.evaluate("document.getElementById('status').textContent") == (
+        "Saved and acknowledged"
+    )
+    ai.goto("verbs/dialogs.html")
+    logged = next(event for event in ai.steplog.events if event.kind == "dialog")
+    assert logged.result == f"dismissed: no step answered it in {DIALOG_HOLD_S:g} s"
+    assert logged.screenshot  # taken after the dialog was dismissed
+    assert [bool(step.get("shot")) for step in capture.steps] == [True, False, True, True]
