@@ -40,6 +40,7 @@ from .cache import (
     StepKey,
     normalise_url,
 )
+from .dialogs import blocked
 from .errors import (
     ActionError,
     AgentError,
@@ -672,6 +673,8 @@ class _Run:
         return _Outcome("Reloaded the page.")
 
     def tool_screenshot(self, call: prompts.ScreenshotTool) -> _Outcome:
+        if blocked(self.page):  # the call would wait until the dialog expired, dismissing it
+            return _Outcome("A browser dialog blocks the page: answer it first.", ok=False)
         return _Outcome("The screenshot is attached.", image=self.page.screenshot())
 
     def tool_page_tree(self, call: prompts.PageTreeTool) -> _Outcome:

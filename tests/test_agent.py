@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import Page, Route
 from pydantic import BaseModel
 from scripted_answers import NOT_FOUND, TEST_WAIT_MS, choose, observed
+from verbs import page_answer
 
 from pytest_stagehand import agent as agent_module
 from pytest_stagehand import prompts
@@ -290,6 +291,30 @@ def test_page_trees_and_screenshots_are_shown_with_the_next_step_only(
     assert "ok: The whole page: (page tree no longer shown)" in asked[2].text
     assert [len(r.images) for r in asked] == [0, 0, 1, 0]
     assert "(screenshot no longer shown)" in asked[3].text
+
+
+def test_a_screenshot_is_refused_while_a_dialog_blocks_the_page(ai, script, scripted_model):
+    """Taking it would wait for the held dialog to expire, which dismisses it."""
+    ai.goto("verbs/dialogs.html")
+    script.steps(
+        call("act", instruction="click the Delete draft button"),
+        call("screenshot"),
+        call("act", instruction="accept the confirmation"),
+        done(True),
+    )
+    script.add(
+        "ActChoice",
+        choose("button", "Delete draft"),
+        page_answer('[dialog] confirm "Delete the draft for good?"', "accept_dialog"),
+    )
+
+    Agent(ai).execute("delete the draft", max_steps=10)
+
+    asked = agent_requests(scripted_model)
+    assert "error: A browser dialog blocks the page: answer it first." in asked[2].text
+    assert [len(r.images) for r in asked] == [0, 0, 0, 0]
+    assert ai.page.text_content("#status") == "Draft deleted"
+    assert [dialog.outcome for dialog in ai.dialogs.seen] == ["accepted"]
 
 
 def test_the_same_action_on_an_unchanged_page_is_refused_the_third_time(
