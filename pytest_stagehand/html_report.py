@@ -68,7 +68,7 @@ class StepCapture:
             }
             for exchange in event.exchanges
         ]
-        if not blocked(self._page):  # a held dialog: the page is read once it is answered
+        if not blocked(self._page):  # a held dialog blocks the page: nothing to read yet
             record["box"] = self._box(event.selector)
             record["shot"] = self._screenshot()
         self.steps[index].update(record)
