@@ -488,10 +488,20 @@ class CachePolicy:
         """Raise CacheMiss when a step without a usable recording cannot ask a model."""
         if self.may_call_model:
             return
+        if not self.may_replay:  # a recording there may be, but this mode does not use it
+            said = {
+                "refresh": "--ai-cache=refresh records every step anew, and no model is configured",
+                "off": "--ai-cache=off asks a model always, and no model is configured",
+            }[self.mode]
+            raise CacheMiss(
+                f"{said}: {key.describe()} in {_shown(test_file)} cannot run.\n"
+                "Configure a model (--ai-model provider/name, or OPENAI_API_KEY / "
+                "ANTHROPIC_API_KEY), or replay the committed recordings: --ai-cache=auto."
+            )
         if self.mode == "offline":
             why = "and --ai-cache=offline never calls a model"
         else:
-            why = f"and no model is configured (cache mode {self.mode})"
+            why = "and no model is configured"
         raise CacheMiss(
             f"No recording for {key.describe()} in {_shown(test_file)}, {why}.\n"
             f"Record it by running once with a model, e.g. "

@@ -281,8 +281,21 @@ def test_offline_miss_names_the_step_and_how_to_record_it(test_file):
         "test_shop.json",
     ):
         assert part in message
-    with pytest.raises(CacheMiss, match="no model is configured"):
+    with pytest.raises(CacheMiss, match=r"No recording for .*, and no model is configured"):
         CachePolicy("auto", has_model=False).check_miss(key, test_file)
+
+
+@pytest.mark.parametrize("mode, asks", [("refresh", "records every step anew"),
+                                         ("off", "asks a model always")])  # fmt: skip
+def test_a_mode_that_never_replays_says_so_when_no_model_is_configured(test_file, mode, asks):
+    """A recording may well exist: the error must not send the author to record it."""
+    key = step_key("act", "click the login button", "http://shop.test/login")
+    with pytest.raises(CacheMiss) as caught:
+        CachePolicy(mode, has_model=False).check_miss(key, test_file)
+    message = str(caught.value)
+    assert message.startswith(f"--ai-cache={mode} {asks}, and no model is configured")
+    assert "'click the login button'" in message and "--ai-cache=auto" in message
+    assert "No recording" not in message
 
 
 def test_refresh_re_records_over_the_old_entry(test_file, store):
