@@ -659,7 +659,12 @@ def _click_directly(page: Page, action: Action) -> int | None:
             return int(opens)
     deadline = since + SETTLE_CAP_S
     while navigations[-1] < since and time.monotonic() < deadline and not page.is_closed():
-        page.wait_for_timeout(POLL_MS)  # lets the navigation's events arrive
+        try:
+            page.wait_for_timeout(POLL_MS)  # lets the navigation's events arrive
+        except PlaywrightError:
+            if not page.is_closed():
+                raise
+            # The click closed its page (a popup's "Allow"), and the close was told late.
     return int(opens)
 
 

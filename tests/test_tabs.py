@@ -92,6 +92,22 @@ def test_a_popup_that_closes_itself_hands_back_to_the_page_that_opened_it(ai, sc
     assert shop.text_content("#status") == "Signed in as Ada, continued"
 
 
+def test_a_popup_that_closes_as_its_button_is_pressed_still_took_the_click(ai, scripted_model):
+    """The window goes in the middle of the click (the press closes it): the click was
+    made, and the step is done, not failed on a closed page."""
+    ai.goto("verbs/signin.html")
+    shop = ai.page
+    scripted_model.enqueue(
+        choose("button", "Sign in with Provider"), choose("button", "Allow at once")
+    )
+    ai.act("sign in with the provider")
+    popup = ai.page
+    ai.act("allow access at once")
+    assert popup.is_closed()
+    assert ai.steplog.events[-1].ok
+    assert shop.text_content("#status") == "Signed in as Ada"
+
+
 def test_switching_by_index_title_and_to_a_missing_tab(ai, scripted_model):
     ai.goto("verbs/tabs.html")
     scripted_model.enqueue(choose("link", "Help centre"))
