@@ -1064,8 +1064,10 @@
   // The elements a ::before/::after rule may give text to (the rule sets a `content`), as a
   // Set; false when no rule does; true when that cannot be told and every element is asked:
   // a sheet that cannot be read, a nested or shadow-scoped rule, a selector the browser
-  // refuses, or more rules than matching them is worth (an icon font's thousands).
-  function pseudoHosts() {
+  // refuses, or more rules than matching them is worth (an icon font's thousands). Without
+  // `pick` (a look at a few elements), true at the first such rule: asking those few is
+  // cheaper than matching the rules across the document.
+  function pseudoHosts(pick) {
     const PSEUDO = /(?<!\\)::?(?:before|after)\b/i;  // not an escaped colon: `.md\:after\:block`
     // Selectors that mean something else in querySelectorAll, or hide a pseudo in a string.
     const UNCLEAR = /&|:scope|:host|::slotted|::part|["'][^"']*::?(?:before|after)/i;
@@ -1078,7 +1080,7 @@
         const selector = rule.selectorText;
         if (selector !== undefined && PSEUDO.test(selector) && rule.style.content &&
           !wordless.has(rule.style.content)) {
-          if (nested || UNCLEAR.test(selector) || ++count > MOST) return true;
+          if (!pick || nested || UNCLEAR.test(selector) || ++count > MOST) return true;
           const base = selector.replace(/(^|[\s,>+~(])::?(?:before|after)\b/gi, "$1*")
             .replace(/(?<!\\)::?(?:before|after)\b/gi, "");
           bases.set(root, [...(bases.get(root) || []), base]);
@@ -1142,7 +1144,7 @@
 
   // ---------------------------------------------------------------- run
 
-  const pseudoRules = memo.pseudoRules ??= pseudoHosts();
+  const pseudoRules = memo.pseudoRules ??= pseudoHosts(!args.byRole && !args.target);
 
   // The elements Playwright's `role=R[name="N"s]` finds (shown to the accessibility tree,
   // role R, name exactly N), by our roles and names: without its selector engine. The
