@@ -670,7 +670,14 @@ def _click_directly(page: Page, action: Action) -> int | None:
 
 def _guarded_click(page: Page, point: Sequence[float]) -> list | None:
     """The mouse's click at `point`, and what its guard saw (READ_GUARD)."""
-    page.mouse.click(point[0], point[1])
+    try:
+        page.mouse.click(point[0], point[1])
+    except PlaywrightError:
+        if not page.is_closed():
+            raise
+        # The press closed its page (a popup's "Allow" on mousedown): the element was
+        # ready at the point a moment ago, so the click was made; nothing is left to read.
+        return ["hit", False, 0]
     try:
         return page.evaluate(READ_GUARD)
     except PlaywrightError:
