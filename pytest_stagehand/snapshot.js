@@ -322,17 +322,19 @@
     const parent = el.parentElement;
     hidden = (parent && parent.shadowRoot && !el.assignedSlot) || styleOf(el).display === "none" || ariaHidden(el) ||
       (!!parent && ((parent.localName === "details" && !parent.open && el !== summaryOf(parent)) ||
-        styleOf(parent).contentVisibility === "hidden"));
+        hidesContent(parent)));
     if (!hidden) { const up = parentOf(el); hidden = !!up && hiddenChain(up); }
     chainCache.set(el, hidden);
     return hidden;
   }
+  // content-visibility: hidden renders none of an element's content (hidden=until-found sets it).
+  const hidesContent = (el) => reaches(styled.hiding, el) && styleOf(el).contentVisibility === "hidden";
   const summaryOf = (details) => [...details.children].find((c) => c.localName === "summary");
   // ::before/::after text. Asking an element for its pseudo styles is the slowest part of a
-  // walk, so only the elements some rule may give one are asked (pseudoHosts).
+  // walk, so only the elements some rule may give one are asked (ruleReach).
   const pseudoCache = new Map();
   const pseudoText = (el, pseudo) => {
-    if (!pseudoRules || (pseudoRules !== true && !pseudoRules.has(el))) return "";
+    if (!reaches(styled.pseudo, el)) return "";
     let texts = pseudoCache.get(el);
     if (!texts) pseudoCache.set(el, (texts = {}));
     if (!(pseudo in texts)) texts[pseudo] = computePseudoText(el, pseudo);
@@ -565,7 +567,7 @@
     const style = styleOf(el);
     const display = style.display;  // each read of a computed style costs: read once
     if (display === "none") return;
-    if (style.contentVisibility === "hidden") return;
+    if (hidesContent(el)) return;
     const contents = display === "contents";
     const visible = style.visibility === "visible";
     // The walk has just checked what name computation would check again on the way up.
@@ -644,7 +646,8 @@
     if (tag === "summary" || el.onclick || isEditingHost(el) || frameworkClick(el)) return true;
     const tabindex = attr(el, "tabindex");
     if (tabindex !== null && Number(tabindex) >= 0 && !["iframe", "textarea"].includes(tag)) return true;
-    if (style.cursor !== "pointer") return false;
+    // A cursor no rule reaches is its parent's: it starts no pointer area of its own.
+    if (!reaches(styled.cursor, el) || style.cursor !== "pointer") return false;
     const parent = parentOf(el);
     return !parent || styleOf(parent).cursor !== "pointer";
   }
@@ -1061,29 +1064,51 @@
     return texts.join(" ").replace(/\s+/g, " ").trim().slice(0, 200);
   }
 
-  // The elements a ::before/::after rule may give text to (the rule sets a `content`), as a
-  // Set; false when no rule does; true when that cannot be told and every element is asked:
-  // a sheet that cannot be read, a nested or shadow-scoped rule, a selector the browser
-  // refuses, or more rules than matching them is worth (an icon font's thousands). Without
-  // `pick` (a look at a few elements), true at the first such rule: asking those few is
-  // cheaper than matching the rules across the document.
-  function pseudoHosts(pick) {
+  // What the page's style rules may change, by the elements they reach, so the walk asks only
+  // those: ::before/::after text (a rule sets a `content`), a cursor, content-visibility.
+  // Each a Set; false when no rule does; true when that cannot be told and every element is
+  // asked: a sheet that cannot be read, a nested or shadow-scoped rule, a selector the
+  // browser refuses, an animated property, or more rules than matching them is worth (an
+  // icon font's thousands). Without `pick` (a look at a few elements), true at the first rule:
+  // asking those few is cheaper than matching the rules across the document.
+  function ruleReach(pick) {
     const PSEUDO = /(?<!\\)::?(?:before|after)\b/i;  // not an escaped colon: `.md\:after\:block`
     // Selectors that mean something else in querySelectorAll, or hide a pseudo in a string.
     const UNCLEAR = /&|:scope|:host|::slotted|::part|["'][^"']*::?(?:before|after)/i;
     const MOST = 100;  // matching grows with the rules: at ~300, it costs what asking all does
     const wordless = new Set(["none", "normal", '""']);  // as the browser writes them
-    const bases = new Map();  // root -> selectors of the elements that carry the rules' pseudos
-    let count = 0;
+    // Inline styles (set by the page's scripts too: they write the attribute) and the
+    // browser's own rules reach these. A slotted element inherits its cursor from its slot,
+    // not from the parent it is compared with: those are added below.
+    const always = { pseudo: [], cursor: ['[style*="cursor" i]', '[style*="all" i]'],
+      hiding: ['[style*="content-visibility" i]', '[style*="all" i]', "[hidden=until-found i]"] };
+    const reach = { pseudo: new Map(), cursor: new Map(), hiding: new Map() };  // root -> selectors
+    const concerns = Object.keys(reach);
+    const unknown = new Set(pick ? [] : ["cursor", "hiding"]);  // inline styles need no rule
+    const add = (concern, root, selector, unclear) => {
+      if (unknown.has(concern)) return;
+      const selectors = reach[concern].get(root) || [];
+      if (!pick || unclear || selectors.length >= MOST) unknown.add(concern);
+      else reach[concern].set(root, [...selectors, selector]);
+    };
     const visitRules = (rules, root, nested) => {
       for (const rule of rules) {
         const selector = rule.selectorText;
-        if (selector !== undefined && PSEUDO.test(selector) && rule.style.content &&
-          !wordless.has(rule.style.content)) {
-          if (!pick || nested || UNCLEAR.test(selector) || ++count > MOST) return true;
-          const base = selector.replace(/(^|[\s,>+~(])::?(?:before|after)\b/gi, "$1*")
-            .replace(/(?<!\\)::?(?:before|after)\b/gi, "");
-          bases.set(root, [...(bases.get(root) || []), base]);
+        const style = rule.style;
+        if (style && selector === undefined) {  // a keyframe: it animates the property
+          if (style.cursor) unknown.add("cursor");
+          if (style.contentVisibility) unknown.add("hiding");
+        }
+        if (selector !== undefined) {
+          const unclear = nested || UNCLEAR.test(selector);
+          if (PSEUDO.test(selector) && style.content && !wordless.has(style.content)) {
+            const base = selector.replace(/(^|[\s,>+~(])::?(?:before|after)\b/gi, "$1*")
+              .replace(/(?<!\\)::?(?:before|after)\b/gi, "");
+            add("pseudo", root, base, unclear);
+          }
+          // A rule for a pseudo-element matches no element here: it styles none either.
+          if (style.cursor) add("cursor", root, selector, unclear);
+          if (style.contentVisibility) add("hiding", root, selector, unclear);
         }
         if (rule.styleSheet && visitSheet(rule.styleSheet, root)) return true;  // @import
         if (rule.cssRules && visitRules(rule.cssRules, root, nested || selector !== undefined)) return true;
@@ -1091,16 +1116,29 @@
       return false;
     };
     const visitSheet = (sheet, root) => { try { return visitRules(sheet.cssRules, root, false); } catch { return true; } };
-    for (const root of allRoots()) {
-      if ([...root.styleSheets, ...(root.adoptedStyleSheets || [])].some((sheet) => visitSheet(sheet, root))) return true;
+    const roots = allRoots();
+    for (const root of roots) {
+      if (unknown.size === concerns.length) break;
+      const sheets = [...root.styleSheets, ...(root.adoptedStyleSheets || [])];
+      if (sheets.some((sheet) => visitSheet(sheet, root))) return { pseudo: true, cursor: true, hiding: true };
     }
-    if (!bases.size) return false;
-    const hosts = new Set();
-    try {
-      for (const [root, selectors] of bases) for (const el of root.querySelectorAll(selectors.join(","))) hosts.add(el);
-    } catch { return true; }
-    return hosts;
+    const found = {};
+    for (const concern of concerns) {
+      if (unknown.has(concern)) { found[concern] = true; continue; }
+      const elements = new Set();
+      try {
+        for (const root of roots) {
+          const selectors = [...(reach[concern].get(root) || []), ...always[concern]];
+          if (selectors.length) for (const el of root.querySelectorAll(selectors.join(","))) elements.add(el);
+        }
+      } catch { found[concern] = true; continue; }
+      if (concern === "cursor") for (const root of roots) if (root.host) for (const el of root.host.children) elements.add(el);
+      found[concern] = elements.size ? elements : false;
+    }
+    return found;
   }
+  // Whether the rules reach `el` (ruleReach): false only where no rule can.
+  const reaches = (found, el) => found === true || (!!found && found.has(el));
 
   // The tags tagRole's cases give a role to, by role (TAG_ROLES has the others): with the
   // elements that have a role attribute, every element that may have the role.
@@ -1125,14 +1163,14 @@
       const mark = (el) => { for (let e = el; e && !held.has(e); e = parentOf(e)) held.add(e); };
       for (const root of allRoots()) if (root.host) mark(root.host);
       for (const control of labelled().keys()) mark(control);
-      if (pseudoRules instanceof Set) for (const host of pseudoRules) mark(host);
+      if (styled.pseudo instanceof Set) for (const host of styled.pseudo) mark(host);
     }
     return memo.holdsNamesFromElsewhere;
   };
   // False only where `el` cannot be named with these `letters` (a name without its
   // spaces): spares computing most names of a role.
   const mayBeNamed = (el, letters) => {
-    if (pseudoRules === true || el.matches(NAMED_OTHERWISE) || el.querySelector(NAMED_OTHERWISE) ||
+    if (styled.pseudo === true || el.matches(NAMED_OTHERWISE) || el.querySelector(NAMED_OTHERWISE) ||
       holdsNamesFromElsewhere().has(el)) {
       return true;
     }
@@ -1144,7 +1182,7 @@
 
   // ---------------------------------------------------------------- run
 
-  const pseudoRules = memo.pseudoRules ??= pseudoHosts(!args.byRole && !args.target);
+  const styled = memo.styled ??= ruleReach(!args.byRole && !args.target);
 
   // The elements Playwright's `role=R[name="N"s]` finds (shown to the accessibility tree,
   // role R, name exactly N), by our roles and names: without its selector engine. The

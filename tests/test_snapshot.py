@@ -512,7 +512,7 @@ def test_our_role_query_finds_a_name_however_it_is_given(page: Page, style: str)
 
 # Style sheets that give the two controls below their names through ::before/::after text,
 # in each form a page writes them; the elements asked for their pseudo text are picked by
-# the rules (snapshot.js, pseudoHosts), or all of them where the rules cannot tell.
+# the rules (snapshot.js, ruleReach), or all of them where the rules cannot tell.
 PSEUDO_SHEETS = {
     "plain": ".icon::before { content: 'Save'; }",
     "legacy colon": ".icon:after { content: 'Save'; }",
@@ -549,6 +549,59 @@ def test_pseudo_element_text_names_elements_as_playwright_names_them(page: Page,
     saved = [(role, name) for role, name in ours if "Save" in name]
     assert saved == [("button", "Save"), ("button", "Save"), ("link", "Save all")]
     assert ours == sorted((role, name) for role, name, _ in playwright_refs(page))
+
+
+# Style sheets that give a generic box a pointer cursor (a control without a role) and hide
+# content with content-visibility, in each form a page writes them; the elements asked are
+# picked by the rules (snapshot.js, ruleReach), or all of them where the rules cannot tell.
+RULE_SHEETS = {
+    "plain": ".card { cursor: pointer } .cv { content-visibility: hidden }",
+    "in @media and @supports": "@media all { .card { cursor: pointer } }"
+    " @supports (display: grid) { .cv { content-visibility: hidden } }",
+    "a tag and an attribute": "section { cursor: pointer }"
+    " [data-cv] { content-visibility: hidden }",
+    "nested rule": ".box { & .card { cursor: pointer } & .cv { content-visibility: hidden } }",
+    "after a reset of everything": "* { all: revert } .card { cursor: pointer }"
+    " .cv { content-visibility: hidden }",
+    "animated": "@keyframes point { from, to { cursor: pointer } }"
+    " .card { animation: point 1000s } .cv { content-visibility: hidden }",
+    "a pseudo-element's cursor only": ".card::before { cursor: pointer }"
+    " .cv { content-visibility: hidden }",
+    "inline": "",
+}
+RULE_BOXES = """<div class=box>
+  <section class=card data-k=1>Open card <span>inner</span></section>
+  <div class=cv data-cv><button>Hidden by a rule</button></div>
+  <div hidden=until-found><button>Until found</button></div>
+  <div class=plain>Plain</div><button>Shown</button>
+  <div id=by-script>Script card</div>{inline}</div>"""
+INLINE = """<div style="cursor: pointer">Inline card</div>
+  <div style="content-visibility: hidden"><button>Hidden inline</button></div>"""
+
+
+@pytest.mark.parametrize("sheet", RULE_SHEETS.values(), ids=RULE_SHEETS)
+def test_pointer_cursors_and_hidden_content_are_read_as_playwright_reads_them(
+    page: Page, sheet: str
+):
+    boxes = RULE_BOXES.format(inline=INLINE if not sheet else "")
+    page.set_content(f"<style>{sheet}</style>{boxes}<div id=host></div>")
+    page.evaluate("""([sheet, boxes]) => {
+        document.getElementById("by-script").style.cursor = "pointer";
+        const shadow = document.getElementById("host").attachShadow({ mode: "open" });
+        shadow.innerHTML = `<style>${sheet}</style>${boxes}`;
+        shadow.getElementById("by-script").style.cursor = "pointer";
+    }""", [sheet, boxes])  # fmt: skip
+    text, reference = snapshot(page).text, page.aria_snapshot(mode="ai")
+    cards = ["Open card inner"] if sheet and "::before" not in sheet else []
+    cards += ["Script card"] + (["Inline card"] if not sheet else [])
+    pointed = re.findall(r"generic clickable: (.*)", text)
+    assert pointed == re.findall(r"\[cursor=pointer\]: (.*)", reference) == cards * 2
+    # Twice each: the page's, and the shadow root's. Resetting everything reverts the
+    # browser's own rule for hidden=until-found too; without a sheet, only the inline style hides.
+    shown_buttons = ["Hidden by a rule"] if not sheet else []
+    shown_buttons += ["Until found", "Shown"] if "all: revert" in sheet else ["Shown"]
+    buttons = re.findall(r'button "(.*?)"', text)
+    assert buttons == re.findall(r'button "(.*?)"', reference) == shown_buttons * 2
 
 
 def test_shadow_dom_content_is_outlined_and_located(page: Page, pages_server):
