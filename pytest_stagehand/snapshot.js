@@ -1080,7 +1080,7 @@
     // Inline styles (set by the page's scripts too: they write the attribute) and the
     // browser's own rules reach these. A slotted element inherits its cursor from its slot,
     // not from the parent it is compared with: those are added below.
-    const always = { pseudo: [], cursor: ['[style*="cursor" i]', '[style*="all" i]'],
+    const always = { pseudo: [], cursor: ['[style*="cursor" i]', '[style*="all" i]', "a[href]", "area[href]"],
       hiding: ['[style*="content-visibility" i]', '[style*="all" i]', "[hidden=until-found i]"] };
     const reach = { pseudo: new Map(), cursor: new Map(), hiding: new Map() };  // root -> selectors
     const concerns = Object.keys(reach);

@@ -604,6 +604,12 @@ def test_pointer_cursors_and_hidden_content_are_read_as_playwright_reads_them(
     assert buttons == re.findall(r'button "(.*?)"', reference) == shown_buttons * 2
 
 
+def test_a_link_given_a_generic_role_is_still_a_control_by_its_pointer(page: Page):
+    """The browser's own style sheet gives it the pointer, which no page rule reaches."""
+    page.set_content("<p>Text <a href='/x' role=generic>Generic link</a></p>")
+    assert "generic clickable: Generic link" in snapshot(page).text
+
+
 def test_shadow_dom_content_is_outlined_and_located(page: Page, pages_server):
     snap = open_page(page, pages_server, "shadow.html")
 
