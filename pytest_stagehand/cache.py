@@ -24,9 +24,10 @@ import sqlite3
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import parse_qsl, urlencode, urlsplit
@@ -129,6 +130,47 @@ def step_key(
     """The key of a step; `variables` may be the variables dict itself (only names are used)."""
     url = normalise_url(url, share_origins)
     return StepKey(kind, instruction, url, tuple(variables), scope, occurrence)
+
+
+def nearby_keys(key: StepKey, recorded: Iterable[StepKey], most: int = 3) -> list[StepKey]:
+    """Recorded steps a missing one may have been meant to be: the same instruction keyed
+    otherwise (another page, variables or use), then a reworded one on the same page."""
+    same_words = [k for k in recorded if k.kind == key.kind and k != key]
+    exact = [k for k in same_words if k.instruction == key.instruction]
+    similar = sorted(
+        (
+            (ratio, k)
+            for k in same_words
+            if k.url == key.url and k.instruction != key.instruction
+            if (ratio := _likeness(k.instruction, key.instruction)) >= 0.8
+        ),
+        key=lambda pair: -pair[0],
+    )
+    return (exact + [k for _, k in similar])[:most]
+
+
+def _likeness(a: str, b: str) -> float:
+    """1.0 for the same words; "log-in" for "login" is 0.98, "logout" for it 0.89, "click
+    the Shop link" for "click the login button" 0.63."""
+    return SequenceMatcher(None, a.lower(), b.lower()).ratio()
+
+
+def _miss_hint(key: StepKey, nearby: Sequence[StepKey]) -> str:
+    """What a CacheMiss says of the recordings it found for other keys."""
+    if not nearby:
+        return ""
+    lines = "".join(f"\n  - {k.describe()}" for k in nearby)
+    hint = (
+        "\nThat file has recordings of this step for another page, other variables or "
+        f"another use in the test, or of one worded alike:{lines}"
+    )
+    keyed_by_origin = [k.url.startswith(("http://", "https://")) for k in [key, *nearby]]
+    if any(keyed != keyed_by_origin[0] for keyed in keyed_by_origin[1:]):
+        hint += (
+            "\nRecordings made with --ai-cache-per-origin name pages with their origin, and "
+            "those made without it do not: replay with the setting they were recorded with."
+        )
+    return hint + "\nIf the step moved or was reworded, record it again (below)."
 
 
 # --- the recording format ------------------------------------------------------------
@@ -484,8 +526,9 @@ class CachePolicy:
         """New steps and heals (including offline, model-free heals) are recorded."""
         return self.mode != "off"
 
-    def check_miss(self, key: StepKey, test_file: Path) -> None:
-        """Raise CacheMiss when a step without a usable recording cannot ask a model."""
+    def check_miss(self, key: StepKey, test_file: Path, nearby: Sequence[StepKey] = ()) -> None:
+        """Raise CacheMiss when a step without a usable recording cannot ask a model;
+        `nearby`: recorded steps it may have been meant to be (nearby_keys)."""
         if self.may_call_model:
             return
         if not self.may_replay:  # a recording there may be, but this mode does not use it
@@ -503,7 +546,8 @@ class CachePolicy:
         else:
             why = "and no model is configured"
         raise CacheMiss(
-            f"No recording for {key.describe()} in {_shown(test_file)}, {why}.\n"
+            f"No recording for {key.describe()} in {_shown(test_file)}, {why}."
+            f"{_miss_hint(key, nearby)}\n"
             f"Record it by running once with a model, e.g. "
             f"pytest {_shown(test_file)} --ai-model openai/gpt-4.1-mini (or set "
             f"OPENAI_API_KEY / ANTHROPIC_API_KEY; add --ai-cache=refresh to re-record every "
@@ -571,6 +615,10 @@ class Recordings:
 
     def lookup(self, key: StepKey) -> Recording | None:
         return self.store.lookup(self.test_file, key)
+
+    def nearby(self, key: StepKey) -> list[StepKey]:
+        """Recorded steps a missing one may have been meant to be (nearby_keys)."""
+        return nearby_keys(key, self.store.recorded_keys(self.test_file))
 
     def put(self, recording: Recording, variables: Mapping[str, object] | None = None) -> None:
         self.store.put(self.test_file, recording, variables)
@@ -705,6 +753,17 @@ class RecordingStore:
             self._cache.set(
                 ("rec", str(path), recording.key.digest), recording.model_dump(mode="json")
             )
+
+    def recorded_keys(self, test_file: Path) -> list[StepKey]:
+        """The keys of a module's recordings: committed, and this run's."""
+        path = recordings_file(test_file)
+        with self._guarded("read from"):
+            pending = [
+                Recording.model_validate(data).key
+                for key in list(self._cache)
+                if key[:2] == ("rec", str(path)) and (data := self._cache.get(key)) is not None
+            ]
+        return [recording.key for recording in self._committed(path).values()] + pending
 
     def _committed(self, path: Path) -> dict[str, Recording]:
         if path not in self._files:

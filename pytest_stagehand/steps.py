@@ -182,8 +182,9 @@ class RecordedSteps:
         if self.recordings is None:
             return None
         recording = self.recordings.lookup(key) if self.policy.may_replay else None
-        if recording is None:
-            self.policy.check_miss(key, self.recordings.test_file)
+        if recording is None and not self.policy.may_call_model:
+            nearby = self.recordings.nearby(key) if self.policy.may_replay else []
+            self.policy.check_miss(key, self.recordings.test_file, nearby)
         return recording
 
     @property

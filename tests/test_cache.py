@@ -20,6 +20,7 @@ from pytest_stagehand.cache import (
     RecordedAction,
     RecordedElement,
     Recording,
+    Recordings,
     RecordingStore,
     normalise_url,
     read_recordings,
@@ -296,6 +297,48 @@ def test_a_mode_that_never_replays_says_so_when_no_model_is_configured(test_file
     assert message.startswith(f"--ai-cache={mode} {asks}, and no model is configured")
     assert "'click the login button'" in message and "--ai-cache=auto" in message
     assert "No recording" not in message
+
+
+def test_a_miss_names_the_recordings_the_step_may_have_been_meant_to_be(test_file, store):
+    """The same step recorded for another page, other variables or use, or worded alike
+    on the same page (committed or recorded in this run); not steps that merely look alike."""
+    store.put(test_file, recording("click the log-in button", "/login"))
+    store.put(test_file, recording("click the Shop link", "/login"))
+    store.put(test_file, recording("click the login button", "/signin"))
+    store.flush()
+    with_user = recording().model_copy(update={"variables": ["user"]})
+    store.put(test_file, with_user)
+    recordings = Recordings(store, test_file)
+    key = recordings.key("act", "click the login button", "http://shop.test/login")
+    nearby = recordings.nearby(key)
+    assert [(k.instruction, k.url, k.variables) for k in nearby] == [
+        ("click the login button", "/signin", ()),
+        ("click the login button", "/login", ("user",)),  # this run's, not yet in the file
+        ("click the log-in button", "/login", ()),
+    ]
+    with pytest.raises(CacheMiss) as caught:
+        CachePolicy("auto", has_model=False).check_miss(key, test_file, nearby)
+    message = str(caught.value)
+    assert "act 'click the login button' on /signin\n" in message
+    assert "act 'click the login button' on /login with variables user\n" in message
+    assert "act 'click the log-in button' on /login\n" in message
+    assert "Shop link" not in message and "--ai-cache-per-origin" not in message
+    assert message.index("worded alike") < message.index("Record it by running once")
+    unrelated = recordings.key("act", "open the cart", "http://shop.test/login")
+    assert recordings.nearby(unrelated) == []
+
+
+def test_a_miss_under_another_origin_setting_says_which_recordings_it_left(test_file, store):
+    """Steps recorded without --ai-cache-per-origin, replayed with it (or the other way)."""
+    store.put(test_file, recording("click the login button", "/login"))
+    by_origin = Recordings(store, test_file, share_origins=False)
+    key = by_origin.key("act", "click the login button", "http://shop.test/login")
+    assert key.url == "http://shop.test/login"
+    with pytest.raises(CacheMiss) as caught:
+        CachePolicy("offline", has_model=False).check_miss(key, test_file, by_origin.nearby(key))
+    message = str(caught.value)
+    assert "act 'click the login button' on /login\n" in message
+    assert "Recordings made with --ai-cache-per-origin name pages with their origin" in message
 
 
 def test_refresh_re_records_over_the_old_entry(test_file, store):

@@ -442,6 +442,27 @@ def offline(recorded, tmp_path_factory) -> Rerun:
                  model="closed")
 
 
+@pytest.fixture(scope="module")
+def per_origin(recorded, tmp_path_factory) -> Rerun:
+    """The recorded suite (recorded without --ai-cache-per-origin), replayed offline with it."""
+    return rerun(tmp_path_factory, "per-origin", recorded,
+                 ("--ai-cache=offline", "--ai-cache-per-origin"), model="closed")
+
+
+def test_a_miss_under_another_origin_setting_names_the_recording_it_left(per_origin):
+    """Each page is keyed with its origin now: the first step of each test misses, and
+    says what was recorded and which setting keys it; nothing recorded is touched."""
+    run = per_origin.run
+    run.result.assert_outcomes(failed=2)
+    assert run.requests == 0
+    assert run.out.count("That file has recordings of this step for another page") == 2
+    assert "act 'type %user% into the username field' on /login.html with variables user\n" in (
+        run.out
+    )
+    assert run.out.count("Recordings made with --ai-cache-per-origin name pages with") == 2
+    assert per_origin.suite.recordings.read_bytes() == per_origin.before
+
+
 def test_offline_replay_needs_no_model_and_hits_every_step(offline):
     offline.run.result.assert_outcomes(passed=2)
     assert offline.run.requests == 0
