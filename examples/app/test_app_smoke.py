@@ -63,6 +63,14 @@ def log_in(page: Page, shop: ShopServer, variant: str, user: str = "standard_use
     page.get_by_role("button", name="Log in").click()
 
 
+def arrive(page: Page, url: str) -> None:
+    """Wait for a page the app navigated to, until its scripts ran: the URL changes when
+    the new document starts, and a form clicked before its submit handler is attached
+    submits natively (seen under load in CI)."""
+    expect(page).to_have_url(url)
+    page.wait_for_load_state()
+
+
 def by_test(page: Page, value: str) -> Locator:
     """The element with ``data-test=value`` (the shop's test-id attribute)."""
     return page.locator(f'[data-test="{value}"]')
@@ -120,7 +128,7 @@ def test_happy_path(page: Page, shop: ShopServer, variant: str) -> None:
     expect(by_test(page, "cart-total")).to_have_text("$17.98")
     page.get_by_role("button", name="Checkout").click()
 
-    expect(page).to_have_url(f"{shop.url}/checkout")
+    arrive(page, f"{shop.url}/checkout")
     page.get_by_role("button", name="Continue").click()
     expect(page.get_by_role("alert")).to_contain_text("First name is required")
     expect(page.get_by_role("alert")).to_contain_text("Please choose a shipping method")
@@ -203,6 +211,7 @@ def test_sign_up_then_log_in(page: Page, shop: ShopServer, variant: str) -> None
     expect(by_test(page, "welcome-banner")).to_contain_text("Welcome, Ada Lovelace!")
 
     page.get_by_role("button", name="Log out").click()
+    arrive(page, f"{shop.url}/")
     page.get_by_role("textbox", name="Username").fill("ada@example.com")
     page.get_by_role("textbox", name="Password").fill("analytical")
     page.get_by_role("button", name="Log in").click()
