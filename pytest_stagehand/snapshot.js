@@ -646,8 +646,10 @@
     if (tag === "summary" || el.onclick || isEditingHost(el) || frameworkClick(el)) return true;
     const tabindex = attr(el, "tabindex");
     if (tabindex !== null && Number(tabindex) >= 0 && !["iframe", "textarea"].includes(tag)) return true;
-    // A cursor no rule reaches is its parent's: it starts no pointer area of its own.
-    if (!reaches(styled.cursor, el) || style.cursor !== "pointer") return false;
+    // A cursor no rule reaches is its parent's: it starts no pointer area of its own. The
+    // browser's own rules give a link its pointer (a link given a generic role keeps it).
+    const pointable = reaches(styled.cursor, el) || ((tag === "a" || tag === "area") && el.hasAttribute("href"));
+    if (!pointable || style.cursor !== "pointer") return false;
     const parent = parentOf(el);
     return !parent || styleOf(parent).cursor !== "pointer";
   }
@@ -1078,9 +1080,9 @@
     const MOST = 100;  // matching grows with the rules: at ~300, it costs what asking all does
     const wordless = new Set(["none", "normal", '""']);  // as the browser writes them
     // Inline styles (set by the page's scripts too: they write the attribute) and the
-    // browser's own rules reach these. A slotted element inherits its cursor from its slot,
+    // browser's own rules reach these (its cursor for links: isClickable). A slotted element inherits its cursor from its slot,
     // not from the parent it is compared with: those are added below.
-    const always = { pseudo: [], cursor: ['[style*="cursor" i]', '[style*="all" i]', "a[href]", "area[href]"],
+    const always = { pseudo: [], cursor: ['[style*="cursor" i]', '[style*="all" i]'],
       hiding: ['[style*="content-visibility" i]', '[style*="all" i]', "[hidden=until-found i]"] };
     const reach = { pseudo: new Map(), cursor: new Map(), hiding: new Map() };  // root -> selectors
     const concerns = Object.keys(reach);
