@@ -1080,13 +1080,15 @@
     const MOST = 100;  // matching grows with the rules: at ~300, it costs what asking all does
     const wordless = new Set(["none", "normal", '""']);  // as the browser writes them
     // Inline styles (set by the page's scripts too: they write the attribute) and the
-    // browser's own rules reach these (its cursor for links: isClickable). A slotted element inherits its cursor from its slot,
-    // not from the parent it is compared with: those are added below.
+    // browser's own rules reach these; its pointer for links is isClickable's to read. A
+    // slotted element inherits its cursor from its slot, not from the parent it is
+    // compared with: those are added below.
     const always = { pseudo: [], cursor: ['[style*="cursor" i]', '[style*="all" i]'],
       hiding: ['[style*="content-visibility" i]', '[style*="all" i]', "[hidden=until-found i]"] };
     const reach = { pseudo: new Map(), cursor: new Map(), hiding: new Map() };  // root -> selectors
     const concerns = Object.keys(reach);
-    const unknown = new Set(pick ? [] : ["cursor", "hiding"]);  // inline styles need no rule
+    // A look reads its few elements: an inline style sets these without any rule.
+    const unknown = new Set(pick ? [] : ["cursor", "hiding"]);
     const add = (concern, root, selector, unclear) => {
       if (unknown.has(concern)) return;
       const selectors = reach[concern].get(root) || [];
