@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Mapping, Sequence
-from contextlib import suppress
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from weakref import WeakKeyDictionary
 
@@ -659,25 +659,29 @@ def _click_directly(page: Page, action: Action) -> int | None:
             return int(opens)
     deadline = since + SETTLE_CAP_S
     while navigations[-1] < since and time.monotonic() < deadline and not page.is_closed():
-        try:
+        with _unless_the_click_closed_it(page):
             page.wait_for_timeout(POLL_MS)  # lets the navigation's events arrive
-        except PlaywrightError:
-            if not page.is_closed():
-                raise
-            # The click closed its page (a popup's "Allow"), and the close was told late.
     return int(opens)
 
 
-def _guarded_click(page: Page, point: Sequence[float]) -> list | None:
-    """The mouse's click at `point`, and what its guard saw (READ_GUARD)."""
+@contextmanager
+def _unless_the_click_closed_it(page: Page) -> Iterator[None]:
+    """A popup's "Allow" may close its window on the press or the release, and Playwright
+    may tell of the close late: a call the close cut short is no error, as the element was
+    ready at the point a moment before, and the click was made. On a page still open, the
+    error is raised."""
     try:
-        page.mouse.click(point[0], point[1])
+        yield
     except PlaywrightError:
         if not page.is_closed():
             raise
-        # The press closed its page (a popup's "Allow" on mousedown): the element was
-        # ready at the point a moment ago, so the click was made; nothing is left to read.
-        return ["hit", False, 0]
+
+
+def _guarded_click(page: Page, point: Sequence[float]) -> list | None:
+    """The mouse's click at `point`, and what its guard saw (READ_GUARD); None where the
+    document went (a navigation, or the page closed)."""
+    with _unless_the_click_closed_it(page):
+        page.mouse.click(point[0], point[1])
     try:
         return page.evaluate(READ_GUARD)
     except PlaywrightError:
