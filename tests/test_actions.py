@@ -277,3 +277,20 @@ def test_a_click_that_closes_its_page_is_done_when_the_close_is_told_late(on_pre
     action = Action("click", selector="#allow", kept=Kept("look", 0, point=(10.0, 20.0)))
     assert perform(page, action).method == "click"  # type: ignore[arg-type]
     assert page.clicks == [(10.0, 20.0)] and page.closed
+
+
+class _FailingClickOnAnOpenPage(_PopupClosingOnClick):
+    """The mouse's click fails and the page stays open (a crashed input pipeline, say)."""
+
+    def click(self, x: float, y: float) -> None:
+        self.clicks.append((x, y))
+        raise PlaywrightError("Input.dispatchMouseEvent failed")
+
+
+def test_a_click_that_fails_on_a_page_still_open_is_an_error():
+    """Only a close excuses a failed click: else it is not taken as made."""
+    page = _FailingClickOnAnOpenPage()
+    action = Action("click", selector="#allow", kept=Kept("look", 0, point=(10.0, 20.0)))
+    with pytest.raises(PlaywrightError, match="dispatchMouseEvent"):
+        perform(page, action)  # type: ignore[arg-type]
+    assert not page.closed
