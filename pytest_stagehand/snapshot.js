@@ -577,7 +577,8 @@
     // and a would-be line with no lines under it (a zero-size control is left out).
     let zero = contents ? false : undefined;
     const zeroSize = () => zero === undefined ? (zero = isZeroSize(el)) : zero;
-    const childTextVisible = visible && (contents || style.overflow === "visible" || !zeroSize());
+    const clips = CLIPPING_TAGS.has(tag) || reaches(styled.clip, el);
+    const childTextVisible = visible && (contents || !clips || style.overflow === "visible" || !zeroSize());
     const role = outlineRole(el);
     const block = !contents && display !== "inline";
 
@@ -621,6 +622,9 @@
     lineCount++;
     out.push(line);
   }
+  // The browser's own rules clip these (SVG's by their local names); a rule reaches the rest.
+  const CLIPPING_TAGS = new Set(["canvas", "embed", "hr", "iframe", "img", "input", "object", "select",
+    "textarea", "video", "marquee", "dialog", "svg", "symbol", "image", "marker", "pattern", "foreignObject"]);
   const isZeroSize = (el) => {
     const rect = el.getBoundingClientRect();
     return !(rect.width > 0 && rect.height > 0);
@@ -1067,7 +1071,8 @@
   }
 
   // What the page's style rules may change, by the elements they reach, so the walk asks only
-  // those: ::before/::after text (a rule sets a `content`), a cursor, content-visibility.
+  // those: ::before/::after text (a rule sets a `content`), a cursor, content-visibility,
+  // overflow.
   // Each a Set; false when no rule does; true when that cannot be told and every element is
   // asked: a sheet that cannot be read, a nested or shadow-scoped rule, a selector the
   // browser refuses, an animated property, or more rules than matching them is worth (an
@@ -1084,11 +1089,13 @@
     // slotted element inherits its cursor from its slot, not from the parent it is
     // compared with: those are added below.
     const always = { pseudo: [], cursor: ['[style*="cursor" i]', '[style*="all" i]'],
-      hiding: ['[style*="content-visibility" i]', '[style*="all" i]', "[hidden=until-found i]"] };
-    const reach = { pseudo: new Map(), cursor: new Map(), hiding: new Map() };  // root -> selectors
+      hiding: ['[style*="content-visibility" i]', '[style*="all" i]', "[hidden=until-found i]"],
+      clip: ['[style*="overflow" i]', '[style*="all" i]', "[popover]"] };
+    const reach = { pseudo: new Map(), cursor: new Map(), hiding: new Map(), clip: new Map() };  // root -> selectors
     const concerns = Object.keys(reach);
     // A look reads its few elements: an inline style sets these without any rule.
-    const unknown = new Set(pick ? [] : ["cursor", "hiding"]);
+    const unknown = new Set(pick ? [] : ["cursor", "hiding", "clip"]);
+    const clipping = (style) => style.overflowX || style.overflowY || style.overflowInline || style.overflowBlock;
     const add = (concern, root, selector, unclear) => {
       if (unknown.has(concern)) return;
       const selectors = reach[concern].get(root) || [];
@@ -1102,6 +1109,7 @@
         if (style && selector === undefined) {  // a keyframe: it animates the property
           if (style.cursor) unknown.add("cursor");
           if (style.contentVisibility) unknown.add("hiding");
+          if (clipping(style)) unknown.add("clip");
         }
         if (selector !== undefined) {
           const unclear = nested || UNCLEAR.test(selector);
@@ -1113,6 +1121,7 @@
           // A rule for a pseudo-element matches no element here: it styles none either.
           if (style.cursor) add("cursor", root, selector, unclear);
           if (style.contentVisibility) add("hiding", root, selector, unclear);
+          if (clipping(style)) add("clip", root, selector, unclear);
         }
         if (rule.styleSheet && visitSheet(rule.styleSheet, root)) return true;  // @import
         if (rule.cssRules && visitRules(rule.cssRules, root, nested || selector !== undefined)) return true;
@@ -1124,7 +1133,7 @@
     for (const root of roots) {
       if (unknown.size === concerns.length) break;
       const sheets = [...root.styleSheets, ...(root.adoptedStyleSheets || [])];
-      if (sheets.some((sheet) => visitSheet(sheet, root))) return { pseudo: true, cursor: true, hiding: true };
+      if (sheets.some((sheet) => visitSheet(sheet, root))) return { pseudo: true, cursor: true, hiding: true, clip: true };
     }
     const found = {};
     for (const concern of concerns) {

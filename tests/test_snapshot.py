@@ -551,32 +551,39 @@ def test_pseudo_element_text_names_elements_as_playwright_names_them(page: Page,
     assert ours == sorted((role, name) for role, name, _ in playwright_refs(page))
 
 
-# Style sheets that give a generic box a pointer cursor (a control without a role) and hide
-# content with content-visibility, in each form a page writes them; the elements asked are
-# picked by the rules (snapshot.js, ruleReach), or all of them where the rules cannot tell.
+# Style sheets that give a generic box a pointer cursor (a control without a role), hide
+# content with content-visibility, and clip a zero-size box's text with overflow, in each
+# form a page writes them; the elements asked are picked by the rules (snapshot.js,
+# ruleReach), or all of them where the rules cannot tell.
 RULE_SHEETS = {
-    "plain": ".card { cursor: pointer } .cv { content-visibility: hidden }",
-    "in @media and @supports": "@media all { .card { cursor: pointer } }"
+    "plain": ".card { cursor: pointer } .cv { content-visibility: hidden }"
+    " .clip { overflow: hidden }",
+    "in @media and @supports": "@media all { .card { cursor: pointer } .clip { overflow: auto } }"
     " @supports (display: grid) { .cv { content-visibility: hidden } }",
     "a tag and an attribute": "section { cursor: pointer }"
-    " [data-cv] { content-visibility: hidden }",
-    "nested rule": ".box { & .card { cursor: pointer } & .cv { content-visibility: hidden } }",
+    " [data-cv] { content-visibility: hidden } [data-clip] { overflow: scroll }",
+    "nested rule": ".box { & .card { cursor: pointer } & .cv { content-visibility: hidden }"
+    " & .clip { overflow: hidden } }",
     "after a reset of everything": "* { all: revert } .card { cursor: pointer }"
-    " .cv { content-visibility: hidden }",
+    " .cv { content-visibility: hidden } .clip { overflow: clip }",
     "animated": "@keyframes point { from, to { cursor: pointer } }"
-    " .card { animation: point 1000s } .cv { content-visibility: hidden }",
+    " @keyframes clip { from, to { overflow: hidden } }"
+    " .card { animation: point 1000s } .cv { content-visibility: hidden }"
+    " .clip { animation: clip 1000s }",
     "a pseudo-element's cursor only": ".card::before { cursor: pointer }"
-    " .cv { content-visibility: hidden }",
+    " .cv { content-visibility: hidden } .clip { overflow-x: clip }",
     "inline": "",
 }
 RULE_BOXES = """<div class=box>
   <section class=card data-k=1>Open card <span>inner</span></section>
   <div class=cv data-cv><button>Hidden by a rule</button></div>
   <div hidden=until-found><button>Until found</button></div>
+  <div class=clip data-clip style="width: 0; height: 0">Clipped text</div>
   <div class=plain>Plain</div><button>Shown</button>
   <div id=by-script>Script card</div>{inline}</div>"""
 INLINE = """<div style="cursor: pointer">Inline card</div>
-  <div style="content-visibility: hidden"><button>Hidden inline</button></div>"""
+  <div style="content-visibility: hidden"><button>Hidden inline</button></div>
+  <div style="overflow: hidden; width: 0; height: 0">Inline clipped</div>"""
 
 
 @pytest.mark.parametrize("sheet", RULE_SHEETS.values(), ids=RULE_SHEETS)
@@ -602,6 +609,9 @@ def test_pointer_cursors_and_hidden_content_are_read_as_playwright_reads_them(
     shown_buttons += ["Until found", "Shown"] if "all: revert" in sheet else ["Shown"]
     buttons = re.findall(r'button "(.*?)"', text)
     assert buttons == re.findall(r'button "(.*?)"', reference) == shown_buttons * 2
+    # A zero-size box shows none of its text once a rule (or its inline style) clips it.
+    assert text.count("Clipped text") == (0 if sheet else 2)
+    assert "Inline clipped" not in text
 
 
 def test_a_link_given_a_generic_role_is_still_a_control_by_its_pointer(page: Page):
