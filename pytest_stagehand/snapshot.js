@@ -1096,10 +1096,12 @@
     // A look reads its few elements: an inline style sets these without any rule.
     const unknown = new Set(pick ? [] : ["cursor", "hiding", "clip"]);
     const clipping = (style) => style.overflowX || style.overflowY || style.overflowInline || style.overflowBlock;
+    const empty = document.createDocumentFragment();
+    const refused = (selector) => { try { empty.querySelector(selector); return false; } catch { return true; } };
     const add = (concern, root, selector, unclear) => {
       if (unknown.has(concern)) return;
       const selectors = reach[concern].get(root) || [];
-      if (!pick || unclear || selectors.length >= MOST) unknown.add(concern);
+      if (!pick || unclear || selectors.length >= MOST || refused(selector)) unknown.add(concern);
       else reach[concern].set(root, [...selectors, selector]);
     };
     const visitRules = (rules, root, nested) => {
@@ -1135,19 +1137,20 @@
       const sheets = [...root.styleSheets, ...(root.adoptedStyleSheets || [])];
       if (sheets.some((sheet) => visitSheet(sheet, root))) return { pseudo: true, cursor: true, hiding: true, clip: true };
     }
-    const found = {};
-    for (const concern of concerns) {
-      if (unknown.has(concern)) { found[concern] = true; continue; }
-      const elements = new Set();
-      try {
-        for (const root of roots) {
-          const selectors = [...(reach[concern].get(root) || []), ...always[concern]];
-          if (selectors.length) for (const el of root.querySelectorAll(selectors.join(","))) elements.add(el);
-        }
-      } catch { found[concern] = true; continue; }
-      if (concern === "cursor") for (const root of roots) if (root.host) for (const el of root.host.children) elements.add(el);
-      found[concern] = elements.size ? elements : false;
+    // One query per root for all concerns (each is a pass over the whole tree); the few
+    // elements it finds are sorted by concern.
+    const asked = concerns.filter((concern) => !unknown.has(concern));
+    const found = Object.fromEntries(concerns.map((concern) => [concern, unknown.has(concern) || new Set()]));
+    for (const root of roots) {
+      const selectors = asked.map((concern) => [concern, [...(reach[concern].get(root) || []), ...always[concern]].join(",")])
+        .filter(([, selector]) => selector);
+      if (!selectors.length) continue;
+      for (const el of root.querySelectorAll(selectors.map(([, selector]) => selector).join(","))) {
+        for (const [concern, selector] of selectors) if (selectors.length === 1 || el.matches(selector)) found[concern].add(el);
+      }
     }
+    if (found.cursor instanceof Set) for (const root of roots) if (root.host) for (const el of root.host.children) found.cursor.add(el);
+    for (const concern of asked) if (!found[concern].size) found[concern] = false;
     return found;
   }
   // Whether the rules reach `el` (ruleReach): false only where no rule can.
