@@ -139,6 +139,7 @@ def attach(item: pytest.Item, steplog: StepLog, base_url: str | None) -> None:
 class Target:
     selector: str
     frame_path: tuple[str, ...] = ()
+    tag: str = ""  # the recorded element's tag; "" when not known
 
 
 @dataclass(frozen=True)
@@ -194,7 +195,8 @@ Operation = Do | Expect | PageText | Shows | Navigate | AtUrl | Note
 def _target(element: Mapping[str, Any] | None) -> Target | None:
     if not element:
         return None
-    return Target(element["selectors"][0], tuple(element.get("frame_path", ())))
+    tag = (element.get("fingerprint") or {}).get("tag") or ""
+    return Target(element["selectors"][0], tuple(element.get("frame_path", ())), tag)
 
 
 def _do(action: Mapping[str, Any]) -> Do:
@@ -314,21 +316,29 @@ def _argument(text: str, step: Record, variables: Variables) -> str:
     return "f" + repr("".join(pieces))
 
 
-def _do_line(do: Do, step: Record, variables: Variables) -> str:
+# Playwright answers a dialog only through a handler set before the dialog opens.
+DIALOG_ANSWER = 'page.once("dialog", '
+
+
+def _do_lines(do: Do, step: Record, variables: Variables) -> list[str]:
     args = [_argument(a, step, variables) for a in do.arguments]
     if do.target is None:
         if do.method == "press":
-            return f"page.keyboard.press({args[0]})"
+            return [f"page.keyboard.press({args[0]})"]
         if do.method in ("accept_dialog", "dismiss_dialog"):
             answer = f"accept({', '.join(args)})" if do.method == "accept_dialog" else "dismiss()"
-            return (
-                f'page.once("dialog", lambda dialog: dialog.{answer})'
-                "  # Playwright: put this above the step that opens the dialog"
-            )
+            return [f"{DIALOG_ANSWER}lambda dialog: dialog.{answer})"]
         if do.method == "switch_tab":
-            return f"page = next(p for p in page.context.pages if p.title() == {args[0]})"
-        return f"page.mouse.wheel(0, {int(float(do.arguments[0].rstrip('%')))})  # scroll"
+            return [f"page = next(p for p in page.context.pages if p.title() == {args[0]})"]
+        return [f"page.mouse.wheel(0, {int(float(do.arguments[0].rstrip('%')))})  # scroll"]
     target, joined = locator(do.target), ", ".join(args)
+    if do.method == "upload" and do.target.tag not in ("", "input", "label"):
+        # A button in front of a hidden file field: set_input_files takes only the field.
+        return [
+            "with page.expect_file_chooser() as chooser:",
+            f"    {target}.click()",
+            f"chooser.value.set_files([{joined}])",
+        ]
     calls = {
         "click": "click()",
         "double_click": "dblclick()",
@@ -344,7 +354,7 @@ def _do_line(do: Do, step: Record, variables: Variables) -> str:
         "scroll": "scroll_into_view_if_needed()",
         "drag_and_drop": f"drag_to(page.locator({joined}))",
     }
-    return f"{target}.{calls.get(do.method, do.method + '()')}"
+    return [f"{target}.{calls.get(do.method, do.method + '()')}"]
 
 
 def _expect_line(check: Expect) -> str:
@@ -422,11 +432,11 @@ def step_lines(step: Record, variables: Variables, observed: dict[str, Do]) -> l
                 step["method"], tuple(step["arguments"]),
                 Target(step["selector"]) if step.get("selector") else None,
             )
-            return [*lines, _do_line(do, step, variables)]
+            return [*lines, *_do_lines(do, step, variables)]
         return [*lines, "# not exported: no recording was used for this step"]
     for operation in operations(recording):
         if isinstance(operation, Do):
-            lines.append(_do_line(operation, step, variables))
+            lines.extend(_do_lines(operation, step, variables))
             if recording["kind"] == "observe" and operation.target:
                 observed[operation.target.selector] = operation
         elif isinstance(operation, Expect):
@@ -464,17 +474,41 @@ def _arrived(before: Record | None, step: Record) -> bool:
     return bool(before.get("url") and step.get("url") and before["url"] != step["url"])
 
 
+def _acts(line: str) -> bool:
+    return not line.startswith(("#", DIALOG_ANSWER)) and line != LOAD_WAIT
+
+
+def _answer_dialogs_before_they_open(steps: list[list[str]]) -> None:
+    """Each dialog answer moves to just before the actions of the step that opened the
+    dialog (the AI step held it open for the answer): its own step when it acts before the
+    answer, else the step before."""
+    for index, step in enumerate(steps):
+        answers = [line for line in step if line.startswith(DIALOG_ANSWER)]
+        if not answers:
+            continue
+        acted = any(_acts(line) for line in step[: step.index(answers[0])])
+        if not acted and index == 0:
+            continue  # nothing before it opened the dialog: it stays where it was recorded
+        step[:] = [line for line in step if not line.startswith(DIALOG_ANSWER)]
+        if not acted:
+            step.append("# answered by the dialog handler set before the action above")
+        opener = step if acted else steps[index - 1]
+        at = next((i for i, line in enumerate(opener) if _acts(line)), len(opener))
+        opener[at:at] = [f"{line}  # answers the dialog the action below opens" for line in answers]
+
+
 def render_module(source: str, tests: list[Record]) -> str:
     """A pytest-playwright module: one test per exported test, variables as constants."""
     variables = Variables()
     bodies = []
     for test in tests:
         observed: dict[str, Do] = {}
-        body = []
+        steps = []
         for before, step in zip([None, *test["steps"]], test["steps"], strict=False):
-            if _arrived(before, step):
-                body.append(LOAD_WAIT)
-            body.extend(step_lines(step, variables, observed))
+            lines = [LOAD_WAIT] if _arrived(before, step) else []
+            steps.append(lines + step_lines(step, variables, observed))
+        _answer_dialogs_before_they_open(steps)
+        body = [line for lines in steps for line in lines]
         if all(line.startswith("#") for line in body):
             body.append("pass")
         indented = "\n".join(f"    {line}" for line in body)

@@ -194,3 +194,59 @@ def test_a_step_on_a_page_the_step_before_opened_waits_for_it_to_load():
         "page.locator('#add').click()",
         "page.locator('#hat').click()",
     ]
+
+
+def _act(instruction: str, *actions: dict, url: str = "http://shop/") -> dict:
+    return {"kind": "act", "instruction": instruction, "url": url, "values": {"name": "d1"},
+            "recording": {"kind": "act", "actions": list(actions)}}  # fmt: skip
+
+
+def _click(selector: str, tag: str = "button") -> dict:
+    return {"method": "click", "element": {"selectors": [selector], "fingerprint": {"tag": tag}}}
+
+
+ACCEPT = {"method": "accept_dialog", "arguments": ["%name%"]}
+
+
+def _body(module: str) -> list[str]:
+    lines = [line.strip().split("  #")[0] for line in module.splitlines()]
+    body = lines[lines.index("def test_x(page: Page) -> None:") + 1 :]
+    return [line for line in body if line and not line.startswith("#")]
+
+
+def test_a_dialog_is_answered_by_a_handler_set_before_the_action_that_opens_it():
+    """Playwright dismisses a dialog no handler was waiting for: the answer the AI step gave
+    to the dialog it held open goes above the action that opened it."""
+    module = render_module("t.py", [{"name": "test_x", "steps": [
+        {"kind": "goto", "instruction": "http://shop/", "url": "", "path": "/"},
+        _act("log in", _click("#login")),
+        _act("rename the list", _click("#rename"), url="http://shop/lists"),  # arrived
+        _act("type %name% into the prompt and accept it", ACCEPT, url="http://shop/lists"),
+        _act("delete it and confirm", _click("#delete"), ACCEPT, url="http://shop/lists"),
+    ]}])  # fmt: skip
+    ast.parse(module)
+    assert _body(module) == [
+        "page.goto('/')",
+        "page.locator('#login').click()",
+        "page.wait_for_load_state()",
+        'page.once("dialog", lambda dialog: dialog.accept(NAME))',
+        "page.locator('#rename').click()",
+        'page.once("dialog", lambda dialog: dialog.accept(NAME))',
+        "page.locator('#delete').click()",
+    ]
+    assert "# answered by the dialog handler set before the action above" in module
+
+
+def test_an_upload_through_a_button_answers_the_file_chooser_it_opens():
+    upload = {"method": "upload", "arguments": ["%name%"]}
+    module = render_module("t.py", [{"name": "test_x", "steps": [
+        _act("upload %name% with the button", {**_click("#choose", "button"), **upload}),
+        _act("upload %name% into the field", {**_click("#file", "input"), **upload}),
+    ]}])  # fmt: skip
+    ast.parse(module)
+    assert _body(module) == [
+        "with page.expect_file_chooser() as chooser:",
+        "page.locator('#choose').click()",
+        "chooser.value.set_files([NAME])",
+        "page.locator('#file').set_input_files([NAME])",
+    ]
