@@ -20,7 +20,11 @@ from typing import Any, Literal, Protocol
 from .errors import StagehandError
 from .usage import CallUsage
 
-StepKind = Literal["act", "observe", "extract", "assert", "agent", "goto", "dialog", "download"]
+# Besides the verbs: "dialog" (one no step answered, dismissed), "download" (a file a step
+# started), "tab" (a page a step opened: the next steps act there).
+StepKind = Literal[
+    "act", "observe", "extract", "assert", "agent", "goto", "dialog", "download", "tab"
+]
 CacheStatus = Literal["hit", "miss", "healed", "refreshed", "off", "none"]
 MASK = "***"
 SHORT_SECRET = 4  # values shorter than this are masked only as whole tokens

@@ -94,7 +94,7 @@ class StepTap:
         step = self._current
         step.update(ok=event.ok, selector=event.selector, method=event.method,
                     arguments=list(event.arguments))
-        if event.kind == "goto":
+        if event.kind in ("goto", "tab"):
             step["path"] = _relative(event.instruction, self.base_url)
         values = self.steplog.variables if self.steplog else {}
         step["values"] = {
@@ -421,6 +421,8 @@ def step_lines(step: Record, variables: Variables, observed: dict[str, Do]) -> l
     """The Python lines of one test step, the instruction first as a comment."""
     if step["kind"] == "goto":
         return [f"page.goto({step['path']!r})"]
+    if step["kind"] in STARTED:  # its lines come with the wait around its step's actions
+        return [f"# {step['kind']}: {step.get('path') or step['instruction']}"]
     lines = [f"# {step['kind']}: {step['instruction']}"]
     if not step.get("ok", True):
         return [*lines, "# not exported: this step failed in the run (the test expected it to)"]
@@ -469,7 +471,7 @@ LOAD_WAIT = "page.wait_for_load_state()  # a new page: its scripts run first"
 def _arrived(before: Record | None, step: Record) -> bool:
     """Did the step before this one (not a goto, which waits for the load itself) take the
     page to another URL?"""
-    if before is None or before["kind"] == "goto" or step["kind"] == "goto":
+    if before is None or before["kind"] == "goto" or step["kind"] in ("goto", *STARTED):
         return False
     return bool(before.get("url") and step.get("url") and before["url"] != step["url"])
 
@@ -497,6 +499,33 @@ def _answer_dialogs_before_they_open(steps: list[list[str]]) -> None:
         opener[at:at] = [f"{line}  # answers the dialog the action below opens" for line in answers]
 
 
+# What a step started that Playwright sees only by waiting for it around the actions that
+# start it: the wait, the name it is caught as, and the lines that go on from it.
+STARTED = {
+    "tab": ("page.context.expect_page()", "opened",
+            lambda step: ["page = opened.value", LOAD_WAIT]),
+    "download": ("page.expect_download()", "downloaded",
+                 lambda step: [f"assert downloaded.value.suggested_filename == "
+                               f"{step['instruction']!r}"]),
+}  # fmt: skip
+
+
+def _wait_around_what_started_them(steps: list[list[str]], records: list[Record]) -> None:
+    """A new tab or a download is logged as a step after the one whose action started it:
+    that step's actions go inside the wait for it."""
+    for index, record in enumerate(records):
+        if record["kind"] not in STARTED or not index:
+            continue
+        wait, name, going_on = STARTED[record["kind"]]
+        before = steps[index - 1]
+        at = next((i for i, line in enumerate(before) if _acts(line)), None)
+        if at is None:
+            steps[index].append("# not exported: the step that started it has no action here")
+            continue
+        before[at:] = [f"with {wait} as {name}:", *(f"    {line}" for line in before[at:])]
+        steps[index].extend(going_on(record))
+
+
 def render_module(source: str, tests: list[Record]) -> str:
     """A pytest-playwright module: one test per exported test, variables as constants."""
     variables = Variables()
@@ -508,6 +537,7 @@ def render_module(source: str, tests: list[Record]) -> str:
             lines = [LOAD_WAIT] if _arrived(before, step) else []
             steps.append(lines + step_lines(step, variables, observed))
         _answer_dialogs_before_they_open(steps)
+        _wait_around_what_started_them(steps, test["steps"])
         body = [line for lines in steps for line in lines]
         if all(line.startswith("#") for line in body):
             body.append("pass")

@@ -217,8 +217,12 @@ class AIPage:
             )
             downloads = self._downloaded(watch_downloads(self.page).take())
         opens = [action.opens for action in result.actions]
-        # A tab the step opened or switched to.
-        self._use(self.tabs.after_step(None if None in opens else sum(opens)))
+        acting = self.tabs.current  # the step's own switch_tab has chosen it already
+        page = self.tabs.after_step(None if None in opens else sum(opens))
+        if page is not acting:  # a page the step opened: a step of its own in the log
+            with self.steplog.step("tab", page.url, page.url):
+                pass
+        self._use(page)
         return dataclasses.replace(result, downloads=downloads) if downloads else result
 
     def _downloaded(self, downloads: list[Download]) -> list[Download]:

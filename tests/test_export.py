@@ -250,3 +250,26 @@ def test_an_upload_through_a_button_answers_the_file_chooser_it_opens():
         "chooser.value.set_files([NAME])",
         "page.locator('#file').set_input_files([NAME])",
     ]
+
+
+def test_a_new_tab_or_a_download_is_waited_for_around_the_action_that_started_it():
+    """The AI step logged them after the step whose action started them; Playwright
+    catches them only by waiting around that action."""
+    module = render_module("t.py", [{"name": "test_x", "steps": [
+        _act("open help", _click("#help", "a")),
+        {"kind": "tab", "instruction": "http://shop/help", "url": "http://shop/help",
+         "path": "/help"},
+        _act("get the invoice", _click("#invoice", "a"), url="http://shop/help"),
+        {"kind": "download", "instruction": "invoice-7.csv", "url": "http://shop/help"},
+    ]}])  # fmt: skip
+    ast.parse(module)
+    assert _body(module) == [
+        "with page.context.expect_page() as opened:",
+        "page.locator('#help').click()",
+        "page = opened.value",
+        "page.wait_for_load_state()",
+        "with page.expect_download() as downloaded:",
+        "page.locator('#invoice').click()",
+        "assert downloaded.value.suggested_filename == 'invoice-7.csv'",
+    ]
+    assert "    # tab: /help\n" in module

@@ -44,6 +44,9 @@ def test_a_new_tab_is_followed_and_left_in_english_and_replayed_offline(
     )
     help_and_back(ai)
     assert scripted_model.calls == 4
+    # The new tab is a step of its own in the log; the switch back is the act's own doing.
+    tabs = [(e.kind, e.instruction) for e in ai.steplog.events if e.kind != "act"][1:]
+    assert tabs == [("tab", ai.pages[1].url)]
     switch_prompt = scripted_model.requests[2].text
     assert "Open tabs" in switch_prompt and '"Help centre"' in switch_prompt
     for tab in ai.pages[1:]:
@@ -71,6 +74,8 @@ def test_a_window_open_popup_becomes_the_page_and_pages_lists_it(ai, scripted_mo
     ai.act("type Where is my order? into the message field")
     ai.act("send it")
     assert ai.page.text_content("#sent") == "Sent: Where is my order?"
+    assert [e.kind for e in ai.steplog.events] == ["goto", "act", "tab", "act", "act"]
+    assert ai.steplog.events[2].instruction == ai.page.url
     assert shop.text_content("#status") == "Welcome"  # nothing was done on the old tab
 
 
