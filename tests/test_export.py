@@ -25,7 +25,10 @@ from pytest_stagehand.export import (
 
 pytestmark = pytest.mark.timeout(900)
 
-MODULES = ("test_login", "test_checkout", "test_shopping", "test_signup", "test_support")
+# test_account: dialogs, an upload through a button, a new tab and a download.
+MODULES = (
+    "test_login", "test_checkout", "test_shopping", "test_signup", "test_support", "test_account"
+)
 # The exported modules' own conftest: a browser for a machine without Playwright's
 # Chromium, and short timeouts, so a locator that no longer matches fails fast.
 CONFTEST = """
@@ -52,7 +55,7 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
     run = run_pytest(
         copy, "export", *tests, "-o", str(out), "--", *offline(copy), module="pytest_stagehand"
     )
-    assert "10 passed" in run.stdout, run.stdout[-3000:] + run.stderr[-2000:]
+    assert "15 passed" in run.stdout, run.stdout[-3000:] + run.stderr[-2000:]
     for module in MODULES:
         assert f"pytest-stagehand export: {out / f'{module}_playwright.py'}" in run.stdout
     (out / "conftest.py").write_text(CONFTEST)
@@ -60,9 +63,12 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_the_exported_modules_pass_with_no_plugin(exported: Path):
+    photo = exported / "ada.png"
+    photo.write_bytes(b"\x89PNG")
     run = run_pytest(exported.parent, str(exported), "-p", "no:stagehand", "-p",
-                     "no:cacheprovider", **VALUES)  # fmt: skip
-    assert "10 passed" in run.stdout, run.stdout[-4000:] + run.stderr[-2000:]
+                     "no:cacheprovider", **VALUES, VAR_LIST="Birthday ideas",
+                     VAR_PHOTO=str(photo))  # fmt: skip
+    assert "15 passed" in run.stdout, run.stdout[-4000:] + run.stderr[-2000:]
     assert "stagehand" not in run.stdout.split("plugins:")[1].splitlines()[0]
 
 
