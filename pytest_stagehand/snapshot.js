@@ -1137,16 +1137,20 @@
       const sheets = [...root.styleSheets, ...(root.adoptedStyleSheets || [])];
       if (sheets.some((sheet) => visitSheet(sheet, root))) return { pseudo: true, cursor: true, hiding: true, clip: true };
     }
-    // One query per root for all concerns (each is a pass over the whole tree); the few
-    // elements it finds are sorted by concern.
+    // Each query is a pass over the whole tree: one per concern a rule reaches elements for,
+    // and one for what the browser and inline styles reach, whose few elements are then
+    // sorted by concern.
     const asked = concerns.filter((concern) => !unknown.has(concern));
     const found = Object.fromEntries(concerns.map((concern) => [concern, unknown.has(concern) || new Set()]));
+    const inline = asked.map((concern) => [concern, always[concern].join(",")]).filter(([, selector]) => selector);
     for (const root of roots) {
-      const selectors = asked.map((concern) => [concern, [...(reach[concern].get(root) || []), ...always[concern]].join(",")])
-        .filter(([, selector]) => selector);
-      if (!selectors.length) continue;
-      for (const el of root.querySelectorAll(selectors.map(([, selector]) => selector).join(","))) {
-        for (const [concern, selector] of selectors) if (selectors.length === 1 || el.matches(selector)) found[concern].add(el);
+      for (const concern of asked) {
+        if (!reach[concern].has(root)) continue;
+        for (const el of root.querySelectorAll(reach[concern].get(root).join(","))) found[concern].add(el);
+      }
+      if (!inline.length) continue;
+      for (const el of root.querySelectorAll(inline.map(([, selector]) => selector).join(","))) {
+        for (const [concern, selector] of inline) if (el.matches(selector)) found[concern].add(el);
       }
     }
     if (found.cursor instanceof Set) for (const root of roots) if (root.host) for (const el of root.host.children) found.cursor.add(el);
