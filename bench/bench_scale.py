@@ -18,6 +18,7 @@ import argparse
 import os
 import re
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -38,7 +39,7 @@ def playwright_server() -> Iterator[str]:
     process = subprocess.Popen(
         [sys.executable, "-m", "playwright", "run-server", "--host", "127.0.0.1", "--port", "0",
          "--unsafe"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
     )  # fmt: skip
     try:
         assert process.stdout is not None
@@ -47,7 +48,7 @@ def playwright_server() -> Iterator[str]:
             raise SystemExit(f"playwright run-server did not start: {line}")
         yield line.split("Listening on ", 1)[1].strip()
     finally:
-        process.terminate()
+        os.killpg(process.pid, signal.SIGTERM)  # the node server too, not only its launcher
         process.wait(timeout=30)
 
 

@@ -5,6 +5,8 @@ endpoint that cannot be reached fails the session once, before any test."""
 from __future__ import annotations
 
 import contextlib
+import os
+import signal
 import socket
 import subprocess
 import sys
@@ -36,7 +38,7 @@ def playwright_server() -> Iterator[str]:
     process = subprocess.Popen(
         [sys.executable, "-m", "playwright", "run-server", "--host", "127.0.0.1", "--port", "0",
          "--unsafe"],  # lets the client name the browser binary (no bundled browser here)
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
     )  # fmt: skip
     try:
         assert process.stdout is not None
@@ -44,7 +46,7 @@ def playwright_server() -> Iterator[str]:
         assert line.startswith("Listening on ws://"), line
         yield line.split("Listening on ", 1)[1].strip()
     finally:
-        process.terminate()
+        os.killpg(process.pid, signal.SIGTERM)  # the node server too, not only its launcher
         process.wait(timeout=30)
 
 
