@@ -1,0 +1,85 @@
+"""Benchmark: snapshot.js at a git revision against the working copy, in one tab.
+
+Run: .venv/bin/python bench/bench_walk_ab.py [--base HEAD] [--runs 15] [PAGE ...]
+
+A change to the walk moves its time by a few percent, less than this machine's noise between
+two runs of bench_snapshot. Here both versions run alternately on the same loaded page
+(bench_snapshot's pages; PAGE picks them by a part of their label), after two warm-up
+rounds, and each prints its median time inside the page per 1,000 elements: its walk alone
+(cut where bench_snapshot cuts it) and the whole script; then the ratio working copy / base.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+from pathlib import Path
+
+from bench_snapshot import ORIGIN, WALK_DONE, pages
+from playwright.sync_api import sync_playwright
+
+from pytest_stagehand.browser import find_chromium
+from pytest_stagehand.snapshot import _script
+
+ROOT = Path(__file__).resolve().parent.parent
+TIMED = """([source, args]) => {
+    const run = (0, eval)(source);
+    const start = performance.now();
+    run(args);
+    return performance.now() - start;
+}"""
+WARM_UP = 2
+ARGS = {"frames": [], "origin": ORIGIN}
+
+
+def walk_only(source: str) -> str:
+    if WALK_DONE not in source:
+        raise SystemExit("bench_walk_ab: a snapshot.js that does not end its walk at WALK_DONE")
+    return source.replace(WALK_DONE, WALK_DONE + "  if (args.walkOnly) return null;\n")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--base", default="HEAD", help="git revision to compare against")
+    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("pages", nargs="*", help="parts of page labels (default: all)")
+    options = parser.parse_args()
+    base = subprocess.check_output(
+        ["git", "-C", str(ROOT), "show", f"{options.base}:pytest_stagehand/snapshot.js"], text=True
+    )
+    versions = {"base": walk_only(base), "work": walk_only(_script())}
+    chosen = {label: html for label, html in pages().items()
+              if not options.pages or any(part in label for part in options.pages)}  # fmt: skip
+    launch = find_chromium().launch_options()
+    print(f"ms per 1,000 elements inside the page; base = {options.base}, work = working copy;"
+          f" median of {options.runs} alternating runs")  # fmt: skip
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(**launch)
+        page = browser.new_page()
+        for label, html in chosen.items():
+            page.route(f"{ORIGIN}/**", lambda route, _request, html=html: route.fulfill(
+                body=html, content_type="text/html"))  # fmt: skip
+            page.goto(f"{ORIGIN}/", timeout=0)
+            elements = page.evaluate("document.querySelectorAll('*').length")
+            times: dict[str, list[float]] = {f"{v} {part}": [] for v in versions
+                                             for part in ("walk", "all")}  # fmt: skip
+            for run in range(options.runs + WARM_UP):
+                order = list(versions) if run % 2 else list(reversed(versions))
+                for version in order:
+                    source = versions[version]
+                    walk = page.evaluate(TIMED, [source, {**ARGS, "walkOnly": True}])
+                    whole = page.evaluate(TIMED, [source, ARGS])
+                    if run >= WARM_UP:
+                        times[f"{version} walk"].append(walk * 1000 / elements)
+                        times[f"{version} all"].append(whole * 1000 / elements)
+            m = {key: statistics.median(values) for key, values in times.items()}
+            print(f"{label:20} walk {m['base walk']:5.2f} -> {m['work walk']:5.2f}"
+                  f" ({m['work walk'] / m['base walk']:.2f}x)   script {m['base all']:5.2f} ->"
+                  f" {m['work all']:5.2f} ({m['work all'] / m['base all']:.2f}x)")  # fmt: skip
+            page.unroute(f"{ORIGIN}/**")
+        browser.close()
+
+
+if __name__ == "__main__":
+    main()
