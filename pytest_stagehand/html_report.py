@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from weakref import WeakKeyDictionary
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
@@ -27,6 +28,7 @@ from .dialogs import blocked
 from .events import StepEvent, StepLog
 from .report import Mask, Record, describe_heal, describe_usage, step_record, usage_of
 from .settings import Settings
+from .tabs import acting_page
 
 REPORT_ATTR = "stagehand_html"
 CAPTURE_KEY = pytest.StashKey["StepCapture"]()
@@ -45,9 +47,9 @@ class StepCapture:
     """A step listener: each finished step with a screenshot and the chosen element's box."""
 
     def __init__(self, page: Page, mask: Mask) -> None:
-        self._page = page
+        self._first = page  # the page the test began on; the steps may go on in another tab
         self.mask = mask
-        self._cdp: Any = None
+        self._cdp: WeakKeyDictionary[Page, Any] = WeakKeyDictionary()  # a session per page
         self.steps: list[Record] = []
         self.shots: dict[str, str] = {}  # sha256 → base64 JPEG, each screenshot once
         self.failure: str | None = None
@@ -68,20 +70,21 @@ class StepCapture:
             }
             for exchange in event.exchanges
         ]
-        if not blocked(self._page):  # a held dialog blocks the page: nothing to read yet
-            record["box"] = self._box(event.selector)
-            record["shot"] = self._screenshot()
+        page = acting_page(self._first)
+        if not blocked(page):  # a held dialog blocks the page: nothing to read yet
+            record["box"] = self._box(page, event.selector)
+            record["shot"] = self._screenshot(page)
         self.steps[index].update(record)
 
     def payload(self) -> Record:
         return {"steps": self.steps, "shots": self.shots, "failure": self.failure}
 
-    def _box(self, selector: str | None) -> dict[str, float] | None:
+    def _box(self, page: Page, selector: str | None) -> dict[str, float] | None:
         """Where the chosen element is now, in viewport pixels, if it is still on the page."""
         if not selector:
             return None
         try:
-            for frame in self._page.frames:
+            for frame in page.frames:
                 found = frame.locator(selector)
                 if found.count() == 1:
                     return found.bounding_box(timeout=BOX_TIMEOUT_MS)
@@ -89,13 +92,13 @@ class StepCapture:
             pass  # the page navigated or closed under us: no outline
         return None
 
-    def _screenshot(self) -> Record | None:
+    def _screenshot(self, page: Page) -> Record | None:
         """The viewport as a scaled JPEG; best effort, like all evidence."""
         try:
-            width, height, x, y = self._page.evaluate("[innerWidth, innerHeight, scrollX, scrollY]")
-            if self._cdp is None:
-                self._cdp = self._page.context.new_cdp_session(self._page)
-            data = self._cdp.send(
+            width, height, x, y = page.evaluate("[innerWidth, innerHeight, scrollX, scrollY]")
+            if page not in self._cdp:
+                self._cdp[page] = page.context.new_cdp_session(page)
+            data = self._cdp[page].send(
                 "Page.captureScreenshot",
                 {
                     "format": "jpeg",
@@ -104,12 +107,12 @@ class StepCapture:
                 },
             )["data"]
         except PlaywrightError:
-            size = self._page.viewport_size
+            size = page.viewport_size
             if size is None:
                 return None
             width, height = size["width"], size["height"]
             try:  # not Chromium: Playwright's own screenshot, unscaled
-                png = self._page.screenshot(type="jpeg", quality=QUALITY)
+                png = page.screenshot(type="jpeg", quality=QUALITY)
             except PlaywrightError:
                 return None
             data = base64.b64encode(png).decode()

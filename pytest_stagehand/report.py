@@ -33,6 +33,7 @@ from playwright.sync_api import Page
 from .dialogs import blocked
 from .events import StepEvent, StepLog, each_text
 from .settings import Settings
+from .tabs import acting_page
 from .usage import CallUsage, UsageTotals
 
 __all__ = [
@@ -168,9 +169,15 @@ class StepScreenshots:
 
 
 def page_screenshot(page: Page) -> Screenshot:
-    """`page.screenshot` for evidence, and none while a held dialog blocks the page: the
-    call would wait until the dialog expired, and so take the next step's answer away."""
-    return lambda: None if blocked(page) else page.screenshot()
+    """A screenshot of the page the steps act on (the tab a step opened, once it did) for
+    evidence, and none while a held dialog blocks it: the call would wait until the dialog
+    expired, and so take the next step's answer away."""
+
+    def screenshot() -> bytes | None:
+        acting = acting_page(page)
+        return None if blocked(acting) else acting.screenshot()
+
+    return screenshot
 
 
 def _try_screenshot(screenshot: Screenshot) -> bytes | None:

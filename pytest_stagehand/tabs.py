@@ -144,6 +144,14 @@ def switch_tab(page: Page, tab: str) -> None:
     tabs.switch(tab)
 
 
+def acting_page(page: Page) -> Page:
+    """The page the steps act on now, for the page a test began on: the tab a step opened
+    or switched to, while it is open; else that page. What evidence shows."""
+    tabs = _TABS.get(page)
+    current = tabs.current if tabs is not None else page
+    return page if current.is_closed() else current
+
+
 def outline(page: Page) -> Snapshot:
     """What the model reads of the page: the dialog that blocks it, else its snapshot, with
     the open tabs listed after it when there are several."""

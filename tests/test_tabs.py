@@ -12,7 +12,10 @@ from verbs import committed_steps, page_answer, use_recordings
 from pytest_stagehand.agent import Agent
 from pytest_stagehand.cache import Recordings as AgentRecordings
 from pytest_stagehand.errors import ActionFailed
+from pytest_stagehand.html_report import StepCapture
 from pytest_stagehand.page import AIPage
+from pytest_stagehand.report import page_screenshot
+from pytest_stagehand.tabs import acting_page
 
 
 @pytest.fixture
@@ -77,6 +80,26 @@ def test_a_window_open_popup_becomes_the_page_and_pages_lists_it(ai, scripted_mo
     assert [e.kind for e in ai.steplog.events] == ["goto", "act", "tab", "act", "act"]
     assert ai.steplog.events[2].instruction == ai.page.url
     assert shop.text_content("#status") == "Welcome"  # nothing was done on the old tab
+
+
+def test_evidence_follows_the_steps_into_the_popup_they_opened(ai, scripted_model):
+    """Screenshots and the outlined element come from the tab the steps act on, not the
+    page the test began on."""
+    ai.goto("verbs/tabs.html")
+    shop = ai.page
+    capture = StepCapture(shop, ai.steplog.mask)
+    ai.steplog.listeners.append(capture)
+    scripted_model.enqueue(
+        choose("button", "Open chat"), choose("textbox", "Message", "fill", ["Hello"])
+    )
+    ai.act("open the chat")
+    ai.act("type Hello into the message field")
+    chat = ai.page
+    assert acting_page(shop) is chat
+    assert capture.steps[-1]["box"] == chat.locator("#message").bounding_box()
+    assert page_screenshot(shop)() == chat.screenshot() != shop.screenshot()
+    chat.close()
+    assert acting_page(shop) is shop  # the tab it went on in has closed
 
 
 def test_a_popup_that_closes_itself_hands_back_to_the_page_that_opened_it(ai, scripted_model):
