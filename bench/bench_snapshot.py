@@ -240,10 +240,10 @@ class Stagehand:
 WALK_DONE = '  if (!hiddenScope) walk(scope, topItems, styleOf(scope).visibility === "visible");\n'
 
 
-def in_page_ms(page: Page) -> tuple[float, float]:
+def in_page_ms(page: Page, source: str | None = None) -> tuple[float, float]:
     """Our script's time inside the page alone (no transfer, no Python): its walk, and all
-    of it."""
-    whole = _script()
+    of it. `source`: another snapshot.js than this checkout's (bench_walk_ab)."""
+    whole = source or _script()
     if WALK_DONE not in whole:
         raise SystemExit("bench_snapshot: snapshot.js no longer ends its walk where WALK_DONE says")
     walk_only = whole.replace(WALK_DONE, WALK_DONE + "  if (args.walkOnly) return null;\n")

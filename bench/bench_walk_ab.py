@@ -16,27 +16,14 @@ import statistics
 import subprocess
 from pathlib import Path
 
-from bench_snapshot import ORIGIN, WALK_DONE, pages
+from bench_snapshot import ORIGIN, in_page_ms, pages
 from playwright.sync_api import sync_playwright
 
 from pytest_stagehand.browser import find_chromium
 from pytest_stagehand.snapshot import _script
 
 ROOT = Path(__file__).resolve().parent.parent
-TIMED = """([source, args]) => {
-    const run = (0, eval)(source);
-    const start = performance.now();
-    run(args);
-    return performance.now() - start;
-}"""
 WARM_UP = 2
-ARGS = {"frames": [], "origin": ORIGIN}
-
-
-def walk_only(source: str) -> str:
-    if WALK_DONE not in source:
-        raise SystemExit("bench_walk_ab: a snapshot.js that does not end its walk at WALK_DONE")
-    return source.replace(WALK_DONE, WALK_DONE + "  if (args.walkOnly) return null;\n")
 
 
 def main() -> None:
@@ -48,7 +35,7 @@ def main() -> None:
     base = subprocess.check_output(
         ["git", "-C", str(ROOT), "show", f"{options.base}:pytest_stagehand/snapshot.js"], text=True
     )
-    versions = {"base": walk_only(base), "work": walk_only(_script())}
+    versions = {"base": base, "work": _script()}
     chosen = {label: html for label, html in pages().items()
               if not options.pages or any(part in label for part in options.pages)}  # fmt: skip
     launch = find_chromium().launch_options()
@@ -67,9 +54,7 @@ def main() -> None:
             for run in range(options.runs + WARM_UP):
                 order = list(versions) if run % 2 else list(reversed(versions))
                 for version in order:
-                    source = versions[version]
-                    walk = page.evaluate(TIMED, [source, {**ARGS, "walkOnly": True}])
-                    whole = page.evaluate(TIMED, [source, ARGS])
+                    walk, whole = in_page_ms(page, versions[version])
                     if run >= WARM_UP:
                         times[f"{version} walk"].append(walk * 1000 / elements)
                         times[f"{version} all"].append(whole * 1000 / elements)
