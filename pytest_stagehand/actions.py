@@ -11,6 +11,7 @@ before the next step reads the page (or after an action, when a step asks for it
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -23,6 +24,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from .cache import RecordedPoint
+from .covering import OVERLAY_ID
 from .dialogs import DIALOG_METHODS, answer_dialog, blocked, may_open
 from .errors import ElementCovered, HealFailed
 from .events import CacheStatus
@@ -750,10 +752,12 @@ PAGE_CHANGES = """(window.__stagehandDomQuiet ||= (() => {
     state.changes += 1;
     for (const wake of state.wake.splice(0)) wake();
   };
-  // The marks vision.py draws over the page for a screenshot, and takes away, are no change.
-  const marks = (record) => record.type === "childList" &&
-    [...record.addedNodes, ...record.removedNodes].every((node) => node.id === "__stagehand_marks");
-  new MutationObserver((records) => { if (!records.every(marks)) changed(); }).observe(document, {
+  // The overlay drawn over the page for a screenshot (covering.py), and taken away, is no change.
+  const overlay = (record) => record.type === "childList" &&
+    [...record.addedNodes, ...record.removedNodes].every((node) => node.id === """ + json.dumps(
+    OVERLAY_ID
+) + """);
+  new MutationObserver((records) => { if (!records.every(overlay)) changed(); }).observe(document, {
     subtree: true, childList: true, attributes: true, characterData: true,
   });
   for (const type of ["transitionend", "animationend"]) addEventListener(type, changed, true);

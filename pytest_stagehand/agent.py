@@ -40,6 +40,7 @@ from .cache import (
     StepKey,
     normalise_url,
 )
+from .covering import overlaid
 from .dialogs import blocked
 from .errors import (
     ActionError,
@@ -675,7 +676,9 @@ class _Run:
     def tool_screenshot(self, call: prompts.ScreenshotTool) -> _Outcome:
         if blocked(self.page):  # the call would wait until the dialog expired, dismissing it
             return _Outcome("A browser dialog blocks the page: answer it first.", ok=False)
-        return _Outcome("The screenshot is attached.", image=self.page.screenshot())
+        with overlaid(self.page, self.ai.steplog.secrets):
+            image = self.page.screenshot()
+        return _Outcome("The screenshot is attached.", image=image)
 
     def tool_page_tree(self, call: prompts.PageTreeTool) -> _Outcome:
         assert self.view is not None

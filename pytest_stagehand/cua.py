@@ -20,7 +20,7 @@ import base64
 import json
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -41,6 +41,7 @@ from .agent import (
     _Run,
 )
 from .cache import RecordedElement, Recording
+from .covering import overlaid
 from .errors import (
     AgentError,
     HealFailed,
@@ -95,9 +96,10 @@ class Screen:
         """A point of the screenshot as a point of the viewport (CSS pixels)."""
         return x * self.width / self.display_width, y * self.height / self.display_height
 
-    def shot(self, page: Page) -> bytes:
-        """A PNG screenshot of the viewport at the display size."""
-        image = page.screenshot(scale="css")  # CSS pixels: the device scale factor is undone
+    def shot(self, page: Page, secrets: Mapping[str, str]) -> bytes:
+        """A PNG screenshot of the viewport at the display size, `secrets` covered."""
+        with overlaid(page, secrets):
+            image = page.screenshot(scale="css")  # CSS pixels: the device scale factor is undone
         if (self.display_width, self.display_height) == (self.width, self.height):
             return image
         data = base64.b64encode(image).decode()
@@ -819,7 +821,8 @@ class CuaRun(_Run):
                     notice, why = prompts.CUA_CALL_DONE, "the model stopped without calling done"
                 final = limit is not None or self.stopped_talking
                 step = prompts.CUA_STEP.format(step=number, max_steps=self.max_steps)
-                image = b"" if session.started else self.screen.shot(self.page)
+                secrets = self.ai.steplog.secrets
+                image = b"" if session.started else self.screen.shot(self.page, secrets)
                 answer = self.ask(session, task, image, results, f"{step} {notice or ''}", final)
                 results = []
                 if answer.refusal is not None:
@@ -908,7 +911,7 @@ class CuaRun(_Run):
             AgentStep(number, call.actions[0].kind if call.actions else "computer", shown,
                       outcome.text, outcome.ok)
         )  # fmt: skip
-        image = self.screen.shot(self.page)
+        image = self.screen.shot(self.page, self.ai.steplog.secrets)
         return CallResult(call, outcome.text, outcome.ok, image, acknowledged, self.page.url)
 
     def checked(self, call: Call) -> tuple[dict[str, Any], ...]:

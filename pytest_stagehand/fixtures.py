@@ -198,7 +198,9 @@ def ai_page(
             client = own_client = create_client(config, ai_usage) if config else None
         except MissingApiKey as exc:
             pytest.fail(str(exc), pytrace=False)
-    steplog = report.start_test(request.node, ai_settings, report.page_screenshot(page))
+    # The screenshots cover the values the test registers with its steplog, later on.
+    screenshot = report.page_screenshot(page, lambda: steplog.secrets)
+    steplog = report.start_test(request.node, ai_settings, screenshot)
     trace.attach(request.config, page.context.tracing, steplog)  # --tracing
     html_report.attach(request.node, ai_settings, page, steplog)  # --ai-report
     export.attach(request.node, steplog, base_url)  # --ai-export

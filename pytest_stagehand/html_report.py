@@ -13,7 +13,7 @@ import base64
 import hashlib
 import html
 import json
-from collections.abc import Generator
+from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,6 +24,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
+from .covering import overlaid
 from .dialogs import blocked
 from .events import StepEvent, StepLog
 from .report import Mask, Record, describe_heal, describe_usage, step_record, usage_of
@@ -44,11 +45,15 @@ STATUS_ORDER = ("failed", "error", "passed", "skipped")
 
 
 class StepCapture:
-    """A step listener: each finished step with a screenshot and the chosen element's box."""
+    """A step listener: each finished step with a screenshot (the test's secrets covered)
+    and the chosen element's box."""
 
-    def __init__(self, page: Page, mask: Mask) -> None:
+    def __init__(
+        self, page: Page, mask: Mask, secrets: Callable[[], Mapping[str, str]] = dict
+    ) -> None:
         self._first = page  # the page the test began on; the steps may go on in another tab
         self.mask = mask
+        self._secrets = secrets
         self._cdp: WeakKeyDictionary[Page, Any] = WeakKeyDictionary()  # a session per page
         self.steps: list[Record] = []
         self.shots: dict[str, str] = {}  # sha256 → base64 JPEG, each screenshot once
@@ -92,8 +97,8 @@ class StepCapture:
             pass  # the page navigated or closed under us: no outline
         return None
 
-    def _screenshot(self, page: Page) -> Record | None:
-        """The viewport as a scaled JPEG; best effort, like all evidence."""
+    def _capture(self, page: Page) -> tuple[str, int, int]:
+        """The viewport as a base64 JPEG, scaled by SCALE where Chromium can, and its size."""
         try:
             width, height, x, y = page.evaluate("[innerWidth, innerHeight, scrollX, scrollY]")
             if page not in self._cdp:
@@ -106,16 +111,22 @@ class StepCapture:
                     "clip": {"x": x, "y": y, "width": width, "height": height, "scale": SCALE},
                 },
             )["data"]
+            return data, width, height
         except PlaywrightError:
             size = page.viewport_size
             if size is None:
-                return None
-            width, height = size["width"], size["height"]
-            try:  # not Chromium: Playwright's own screenshot, unscaled
-                png = page.screenshot(type="jpeg", quality=QUALITY)
-            except PlaywrightError:
-                return None
-            data = base64.b64encode(png).decode()
+                raise
+            # not Chromium: Playwright's own screenshot, unscaled
+            png = page.screenshot(type="jpeg", quality=QUALITY)
+            return base64.b64encode(png).decode(), size["width"], size["height"]
+
+    def _screenshot(self, page: Page) -> Record | None:
+        """The viewport as a scaled JPEG; best effort, like all evidence."""
+        try:
+            with overlaid(page, self._secrets()):
+                data, width, height = self._capture(page)
+        except PlaywrightError:
+            return None
         digest = hashlib.sha256(data.encode()).hexdigest()[:16]
         self.shots[digest] = data
         return {"id": digest, "width": width, "height": height}
@@ -124,7 +135,8 @@ class StepCapture:
 def attach(item: pytest.Item, settings: Settings, page: Page, steplog: StepLog) -> None:
     """Capture the test's steps for the report, when one is asked for."""
     if settings.report:
-        capture = item.stash[CAPTURE_KEY] = StepCapture(page, steplog.mask)
+        capture = StepCapture(page, steplog.mask, lambda: steplog.secrets)
+        item.stash[CAPTURE_KEY] = capture
         steplog.listeners.append(capture)
 
 

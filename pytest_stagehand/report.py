@@ -1,7 +1,7 @@
 """Step events → what people read: -v step lines, the terminal summary, Allure steps,
 evidence folders and JUnit properties.
 
-The `ai_page` fixture calls `start_test(item, settings, page_screenshot(page))` and
+The `ai_page` fixture calls `start_test(item, settings, page_screenshot(page, secrets))` and
 records its steps in the StepLog it gets back; the plugin's hooks do the rest. Every
 reporter works from `step_record`, which masks the test's secrets in every string, so
 no reporter can leak one by forgetting to.
@@ -16,7 +16,7 @@ import re
 import shutil
 import tempfile
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
@@ -30,6 +30,7 @@ from allure_commons.types import AttachmentType
 from allure_commons.utils import uuid4
 from playwright.sync_api import Page
 
+from .covering import overlaid
 from .dialogs import blocked
 from .events import StepEvent, StepLog, each_text
 from .settings import Settings
@@ -168,14 +169,18 @@ class StepScreenshots:
             event.screenshot = _try_screenshot(self._screenshot)
 
 
-def page_screenshot(page: Page) -> Screenshot:
+def page_screenshot(page: Page, secrets: Callable[[], Mapping[str, str]] = dict) -> Screenshot:
     """A screenshot of the page the steps act on (the tab a step opened, once it did) for
-    evidence, and none while a held dialog blocks it: the call would wait until the dialog
-    expired, and so take the next step's answer away."""
+    evidence, with the test's `secrets` (StepLog.secrets) covered, and none while a held
+    dialog blocks it: the call would wait until the dialog expired, and so take the next
+    step's answer away."""
 
     def screenshot() -> bytes | None:
         acting = acting_page(page)
-        return None if blocked(acting) else acting.screenshot()
+        if blocked(acting):
+            return None
+        with overlaid(acting, secrets()):
+            return acting.screenshot()
 
     return screenshot
 

@@ -24,6 +24,7 @@ from playwright.sync_api import Page
 
 from .actions import Action, action_for, from_ref
 from .cache import RecordedPoint
+from .covering import overlaid
 from .errors import ConfigError, RegionChanged
 from .prompts import ChoiceProblem, Method
 from .settings import VISION_MODES, VisionMode
@@ -36,7 +37,6 @@ REGION_CELLS = 8  # its signature: REGION_CELLS x REGION_CELLS gray levels
 LOOK_CELLS = 16  # the signature of a whole look (extract), finer
 CHANGED = 48  # gray levels: a cell further off than this means the region changed
 POINT_METHODS: frozenset[str] = frozenset({"click", "double_click", "hover"})
-MARKS_ID = "__stagehand_marks"
 
 
 def vision_mode(asked: bool | str | None, default: VisionMode) -> VisionMode:
@@ -107,14 +107,9 @@ def screenshot(page: Page, secrets: Mapping[str, str] | None = None) -> bytes:
 def _shot(
     page: Page, area: dict[str, float], boxes: list[list], secrets: Mapping[str, str] | None
 ) -> bytes:
-    """A screenshot of `area` with the overlay drawn (marks, covered secrets), which is
-    removed again before anything else happens to the page."""
-    hidden = [[value, shown] for value, shown in (secrets or {}).items()]
-    page.evaluate(OVERLAY, [MARKS_ID, boxes, hidden])
-    try:
+    """A screenshot of `area` with the marks drawn and the secrets covered."""
+    with overlaid(page, secrets, boxes):
         return page.screenshot(clip=area, scale="css", caret="initial")
-    finally:
-        page.evaluate("id => document.getElementById(id)?.remove()", MARKS_ID)
 
 
 def _bounded(
@@ -310,51 +305,6 @@ BOXES = """items => items.map(([id, selector]) => {
   const r = el.getBoundingClientRect();
   return [id, r.x, r.y, r.width, r.height];
 })"""
-
-# Outlines and numbers the boxes above everything, taking no clicks, and covers every
-# field whose value and every text that shows a secret with its placeholder; removed by id.
-OVERLAY = """([id, boxes, secrets]) => {
-  document.getElementById(id)?.remove();
-  const root = document.createElement("div");
-  root.id = id;
-  root.style.cssText = "all:initial;position:fixed;inset:0;pointer-events:none;z-index:2147483647";
-  const cover = (r, shown) => {
-    if (!r.width || !r.height) return;
-    const box = document.createElement("div");
-    box.textContent = shown;
-    box.style.cssText = `all:initial;position:fixed;left:${r.x}px;top:${r.y}px;` +
-      `width:${r.width}px;height:${r.height}px;background:#777;color:#fff;` +
-      "font:11px/1 monospace;overflow:hidden";
-    root.append(box);
-  };
-  const holds = (text) => secrets.find(
-    ([value]) => text.toLowerCase().includes(value.toLowerCase()));
-  if (secrets.length) {
-    for (const field of document.querySelectorAll("input, textarea, select")) {
-      const found = holds(String(field.value || ""));
-      if (found) cover(field.getBoundingClientRect(), found[1]);
-    }
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const found = holds(node.data);
-      if (found && node.parentElement) cover(node.parentElement.getBoundingClientRect(), found[1]);
-    }
-  }
-  const colours = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#008080"];
-  boxes.forEach(([mark, x, y, w, h], i) => {
-    const colour = colours[i % colours.length];
-    const box = document.createElement("div");
-    box.style.cssText = `all:initial;position:fixed;left:${x}px;top:${y}px;width:${w}px;` +
-      `height:${h}px;outline:2px solid ${colour};outline-offset:-1px;box-sizing:border-box`;
-    const label = document.createElement("div");
-    label.textContent = mark;
-    const above = y >= 14;
-    label.style.cssText = `all:initial;position:fixed;left:${x}px;top:${above ? y - 14 : y}px;` +
-      `background:${colour};color:#fff;font:bold 11px/14px monospace;padding:0 2px`;
-    root.append(box, label);
-  });
-  document.documentElement.append(root);
-}"""
 
 # Where Playwright's `position` counts from: the element's padding box, in the viewport.
 PADDING_ORIGIN = """el => {

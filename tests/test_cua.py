@@ -18,6 +18,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 from pydantic import BaseModel
 from scripted_answers import TEST_WAIT_MS, scripted_ai_page
+from test_secrets import show
 
 from pytest_stagehand.agent import Agent
 from pytest_stagehand.cache import RecordingStore
@@ -174,6 +175,19 @@ def test_an_action_offered_after_the_last_step_is_not_done(ai, scripted_model, p
 
     assert result.status == "max_steps" and result.output is None
     assert badge(page) == ""  # the click came when only done was allowed
+
+
+@pytest.mark.parametrize("provider", ["openai"], indirect=True)
+def test_the_screenshots_sent_cover_the_tests_values(ai, scripted_model, provider):
+    """A value typed or echoed is covered by its placeholder, in frames and shadow roots
+    too: the image sent is the same whatever the value."""
+    sent = []
+    for value in ("Ada Lovelace", "Grace Hopper"):
+        show(ai.page, value)
+        scripted_model.enqueue(done(False, None, "looked"))
+        Agent(ai).execute(GOAL, mode="cua", variables={"name": value})
+        sent.append(computer_requests(scripted_model)[-1].images[0])
+    assert sent[0] == sent[1]
 
 
 @pytest.mark.parametrize("provider", ["anthropic"], indirect=True)

@@ -16,10 +16,14 @@ from urllib.parse import quote, quote_plus
 import pytest
 from pydantic import BaseModel
 from scripted_answers import choose
+from test_agent import agent_requests, call, done
+from test_agent import script as script  # the fixture
 from test_evaluator import judged
 from test_report import CONFTEST
 
 from pytest_stagehand.act import ModelResolver
+from pytest_stagehand.actions import PAGE_CHANGES
+from pytest_stagehand.agent import Agent
 from pytest_stagehand.cache import (
     Recording,
     Recordings,
@@ -28,12 +32,15 @@ from pytest_stagehand.cache import (
     recordings_file,
     step_key,
 )
+from pytest_stagehand.covering import OVERLAY_ID, overlaid
 from pytest_stagehand.errors import CacheError
 from pytest_stagehand.evaluator import Evaluator
 from pytest_stagehand.events import StepLog
+from pytest_stagehand.html_report import StepCapture
 from pytest_stagehand.llm import ModelConfig, create_client
 from pytest_stagehand.page import AIPage
 from pytest_stagehand.replay import RecordingResolver, StepRecorder
+from pytest_stagehand.report import page_screenshot
 
 VALUE = 'Canary+Secret <"x">&y@Example.com'
 EMAIL = "Canary+Secret@Example.com"
@@ -244,3 +251,105 @@ def test_a_traced_run_with_variables_warns_once_that_traces_hold_them(pytester, 
     result.assert_outcomes(passed=3)
     warned = result.stdout.str().count("warning: Playwright traces (--tracing) were recorded")
     assert warned == (1 if tracing == "on" else 0)
+
+
+# --- pixels: every screenshot covers a value wherever the page shows it ---------------------
+
+SHOWN = """<!doctype html><html><body style="font: 16px sans-serif">
+<label>Name <input id="name"></label>
+<p id="echo"></p>
+<div id="host"></div>
+<iframe srcdoc="<input id=inner>" style="width: 300px; height: 40px"></iframe>
+<p id="short">Order 42</p><p id="longer">Room 1425</p>
+</body></html>"""
+
+
+def show(page, value: str) -> None:
+    """`value` typed into a field, echoed in a text, in a shadow root and in a frame; in
+    boxes whose size does not depend on it (a cover hides a value, not its length)."""
+    page.set_content(SHOWN)
+    page.fill("#name", value)
+    page.evaluate(
+        """value => {
+            document.getElementById("echo").textContent = `Saved ${value}`;
+            const shadow = document.getElementById("host").attachShadow({ mode: "open" });
+            shadow.innerHTML = `<div>Hello ${value}</div><input value="${value}">`;
+        }""",
+        value,
+    )
+    page.frames[1].fill("#inner", value)
+
+
+def covers(page) -> list[tuple[str, list[float]]]:
+    """What the overlay drew: each cover's text and box."""
+    return page.evaluate(
+        """id => [...(document.getElementById(id)?.children || [])].map(c => [c.textContent,
+            [c.style.left, c.style.top].map(parseFloat)])""",
+        OVERLAY_ID,
+    )
+
+
+def test_report_screenshots_are_the_same_whatever_the_value(page):
+    """The every-step and failure screenshot (evidence, Allure) and the HTML report's: the
+    value in the field, the page's echo of it, a shadow root and a frame are all covered,
+    so the image does not change with the value; uncovered, it would."""
+    shots, captures, bare = [], [], []
+    for value in ("Ada Lovelace", "Grace Hopper"):
+        show(page, value)
+        secrets = {value: "%name%"}
+        shots.append(page_screenshot(page, lambda secrets=secrets: secrets)())
+        steplog = StepLog("t")
+        steplog.add_secrets({"name": value})
+        capture = StepCapture(page, steplog.mask, lambda steplog=steplog: steplog.secrets)
+        steplog.listeners.append(capture)
+        with steplog.step("act", "look"):
+            pass
+        captures.append(list(capture.payload()["shots"].values()))
+        bare.append(page_screenshot(page)())
+        assert covers(page) == []  # the overlay went with the screenshot
+    assert shots[0] == shots[1]
+    assert captures[0] == captures[1] and len(captures[0]) == 1
+    assert bare[0] != bare[1]
+
+
+def test_a_short_value_is_covered_only_as_a_whole_word(page):
+    page.set_content(SHOWN)
+    with overlaid(page, {"42": "%room%"}):
+        drawn = covers(page)
+    box = page.locator("#short").bounding_box()
+    assert drawn == [["%room%", [box["x"] - 2, box["y"] - 2]]]  # not "Room 1425"
+    assert covers(page) == []
+
+
+def test_the_overlay_goes_even_when_the_screenshot_fails(page):
+    show(page, "Ada Lovelace")
+    with pytest.raises(RuntimeError), overlaid(page, {"Ada Lovelace": "%name%"}):
+        assert len(covers(page)) == 4  # field, echo, shadow text and field
+        assert page.frames[1].evaluate("id => !!document.getElementById(id)", OVERLAY_ID)
+        raise RuntimeError("the screenshot failed")
+    assert covers(page) == [] and page.frames[1].evaluate(
+        "id => document.getElementById(id)", OVERLAY_ID
+    ) is None
+
+
+def test_a_covered_screenshot_is_no_change_of_the_page(page):
+    """Steps wait for the page to stop changing: the overlay drawn and taken away for a
+    screenshot must not wake them, or a waiting step would look again, and again."""
+    show(page, "Ada Lovelace")
+    changes = lambda: page.evaluate(f"{PAGE_CHANGES}.changes")  # noqa: E731
+    before = changes()
+    with overlaid(page, {"Ada Lovelace": "%name%"}, [["e1", 10, 10, 50, 20]]):
+        assert len(covers(page)) == 6  # four covers, a mark and its label
+    assert changes() == before
+    page.evaluate("document.body.append('changed')")
+    assert changes() == before + 1
+
+
+def test_the_agent_screenshot_tool_sends_the_value_covered(ai, script, scripted_model):
+    sent = []
+    for value in ("Ada Lovelace", "Grace Hopper"):
+        show(ai.page, value)
+        script.steps(call("screenshot"), done(False))
+        Agent(ai).execute("look at the page", variables={"name": value}, max_steps=3)
+        sent.append(agent_requests(scripted_model)[-1].images[0])
+    assert sent[0] == sent[1]
