@@ -925,7 +925,7 @@
     return "";
   };
 
-  const steps = new Map();  // element -> "tag" or "tag:nth-of-type(k)" among its siblings
+  const steps = new Map();  // element -> k of "tag:nth-of-type(k)" among its siblings; 0: its tag alone
   const escapedTags = new Map();
   const escapeTag = (tag) => {
     if (!escapedTags.has(tag)) escapedTags.set(tag, CSS.escape(tag));
@@ -942,14 +942,15 @@
       for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
         const tag = c.localName;
         seen[tag] = (seen[tag] || 0) + 1;
-        steps.set(c, totals[tag] > 1 ? `${escapeTag(tag)}:nth-of-type(${seen[tag]})` : escapeTag(tag));
+        steps.set(c, totals[tag] > 1 ? seen[tag] : 0);
       }
     }
     return steps.get(el);
   };
 
-  // rows[i] = [parent row or -1, css step, css anchor or "", fingerprint path item, XPath-able].
-  // The CSS path of a row is its anchor, else its parent's path + " > " + its step. Parents
+  // rows[i] = [parent row or -1, css tag, its nth-of-type (0: none), css anchor or "", fingerprint
+  // path item, XPath-able]. The CSS path of a row is its anchor, else its parent's path + " > " +
+  // its step (`tag` or `tag:nth-of-type(nth)`; two fields, as on the wire they are shorter). Parents
   // come before children. A shadow root's children count as children of the host, as in
   // Playwright's CSS; XPath cannot enter shadow trees, so rows there are not XPath-able.
   const rows = [];
@@ -964,19 +965,20 @@
     if (!parent) anchor = el.localName;
     else if (!anchor && el.localName === "body" && parent === document.documentElement) anchor = "body";
     const xpathable = el.namespaceURI === "http://www.w3.org/1999/xhtml" &&
-      (el.parentNode === document || (el.parentNode.nodeType === 1 && rows[up][4] === 1));
+      (el.parentNode === document || (el.parentNode.nodeType === 1 && rows[up][5] === 1));
     const id = attr(el, "id");
     const firstClass = (attr(el, "class") || "").trim().split(/\s+/)[0];
     const item = el.localName + (id ? `#${id}` : "") + (firstClass ? `.${firstClass}` : "");
     row = rows.length;
-    rows.push([up, parent ? stepOf(el) : el.localName, anchor, item, xpathable ? 1 : 0]);
+    rows.push([up, parent ? escapeTag(el.localName) : el.localName, parent ? stepOf(el) : 0, anchor, item,
+      xpathable ? 1 : 0]);
     viaHost.push(!anchor && (viaHost[up] || !!parent.shadowRoot));
     rowOf.set(el, row);
     return row;
   }
   const compoundsOf = (row) => {
-    const [up, step, anchor] = rows[row];
-    return anchor ? [anchor] : [...compoundsOf(up), step];
+    const [up, tag, nth, anchor] = rows[row];
+    return anchor ? [anchor] : [...compoundsOf(up), nth ? `${tag}:nth-of-type(${nth})` : tag];
   };
   // Where a path passes through a shadow host, a light child and a shadow child can both fit.
   // Replay Playwright's own query (same candidates, same order) and pin the index if needed.
@@ -1026,8 +1028,9 @@
     return attributes;
   }
 
-  // [row, tag, role, name, states, href, text (null: the name), id, classes, attributes, test id attribute,
-  //  test id, test id unique, label, own text, exact selector]
+  // [row, tag, role, name, states, attributes, own text, text (null: the name), href, id, classes,
+  //  label, test id attribute, test id, test id unique, exact selector], without the empty
+  //  ("", 0, null) fields at its end: most elements have few, and large pages have many elements.
   function describe({ el, role, name, states, href }) {
     const row = rowIndex(el);
     const attributes = attributesOf(el);
@@ -1035,9 +1038,11 @@
     if (icon) attributes.icon = icon;
     const testId = testIdOf(el) || ["", ""];
     const text = FORM_FIELDS.has(el.localName) ? "" : collapse(el.textContent.slice(0, 2000)).slice(0, 120);
-    return [row, el.localName, role, name, states, href, text === name ? null : text, attr(el, "id") || "", attr(el, "class") || "",
-      attributes, testId[0], testId[1], testId[0] && countOf(...testId) === 1 ? 1 : 0, labelTextOf(el),
-      ownText(el, name) ? 1 : 0, exactSelector(el, row)];
+    const record = [row, el.localName, role, name, states, attributes, ownText(el, name) ? 1 : 0,
+      text === name ? null : text, href, attr(el, "id") || "", attr(el, "class") || "", labelTextOf(el),
+      testId[0], testId[1], testId[0] && countOf(...testId) === 1 ? 1 : 0, exactSelector(el, row)];
+    while (record.length > 6 && !record[record.length - 1]) record.pop();
+    return record;
   }
 
   // The visible text of the closest enclosing item (card, row, form, section), first 200

@@ -339,7 +339,8 @@ class _Builder:
 class _Ancestry:
     """snapshot.js's shared table of ancestors, expanded into CSS paths, XPaths and paths.
 
-    Rows are `[parent row, css step, anchor, path item, xpath-able]`, parents first. A row is
+    Rows are `[parent row, css tag, nth-of-type, anchor, path item, xpath-able]`, parents
+    first; nth-of-type 0 where the tag alone tells the element from its siblings. A row is
     expanded when an element that needs it is, so a large page costs only what is used.
     """
 
@@ -370,18 +371,16 @@ class _Ancestry:
         return memo[chain[0]] if chain else memo[row]
 
     def _css_step(self, row: int, up: str | None) -> str:
-        _, step, anchor, _, _ = self.rows[row]
-        return anchor or f"{up} > {step}"
+        _, tag, nth, anchor, _, _ = self.rows[row]
+        return anchor or f"{up} > {tag}" + (f":nth-of-type({nth})" if nth else "")
 
     def _xpath_step(self, row: int, up: str | None) -> str | None:
-        _, step, _, _, xpathable = self.rows[row]
-        tag, _, nth = step.partition(":nth-of-type(")  # "td:nth-of-type(2)" -> "td[2]"
-        xstep = f"{tag}[{nth[:-1]}]" if nth else tag
-        return f"{up or ''}/{xstep}" if xpathable else None
+        _, tag, nth, _, _, xpathable = self.rows[row]
+        return f"{up or ''}/{tag}" + (f"[{nth}]" if nth else "") if xpathable else None
 
     def _path_step(self, row: int, up: tuple[str, ...] | None) -> tuple[str, ...]:
         parent = self.rows[row][0]
-        return (*up, self.rows[parent][3]) if up is not None else ()
+        return (*up, self.rows[parent][4]) if up is not None else ()
 
 
 class _Elements(Mapping[str, "ElementRef"]):
@@ -416,24 +415,25 @@ def _quote(value: str) -> str:
 
 
 class _Record(NamedTuple):
-    """One element as snapshot.js describes it (see `describe` there)."""
+    """One element as snapshot.js describes it (see `describe` there): the fields it
+    leaves out at the end are empty."""
 
     row: int  # in the ancestry table
     tag: str
     role: str
     name: str
     states: dict[str, object]
-    href: str | None
-    text: str | None  # None: the same as the name
-    id: str
-    classes: str
     attributes: dict[str, str]
-    test_id_attribute: str
-    test_id: str
-    test_id_unique: int
-    label: str
-    own_text: int  # the name is the element's own text: a text= selector finds it
-    exact: str  # a pinned selector where the CSS path alone is ambiguous
+    own_text: int = 0  # the name is the element's own text: a text= selector finds it
+    text: str | None = None  # None: the same as the name
+    href: str | None = None
+    id: str = ""
+    classes: str = ""
+    label: str = ""
+    test_id_attribute: str = ""
+    test_id: str = ""
+    test_id_unique: int = 0
+    exact: str = ""  # a pinned selector where the CSS path alone is ambiguous
 
 
 def _element_ref(
