@@ -51,7 +51,9 @@ OVERLAY = """([id, boxes, secrets]) => {
         continue;
       }
       if (["input", "textarea", "select"].includes(node.localName)) {
-        const found = holds(String(node.value || ""));
+        // A closed select shows its chosen option's text, which may not be its value.
+        const chosen = node.selectedOptions ? [...node.selectedOptions].map((o) => o.text) : [];
+        const found = holds([String(node.value || ""), ...chosen].join(" "));
         if (found) cover(node.getBoundingClientRect(), found[1]);
       }
       if (node.shadowRoot) visit(node.shadowRoot);

@@ -258,6 +258,7 @@ def test_a_traced_run_with_variables_warns_once_that_traces_hold_them(pytester, 
 SHOWN = """<!doctype html><html><body style="font: 16px sans-serif">
 <label>Name <input id="name"></label>
 <p id="echo"></p>
+<select id="choice" style="width: 200px"><option value="v">-</option></select>
 <div id="host"></div>
 <iframe srcdoc="<input id=inner>" style="width: 300px; height: 40px"></iframe>
 <p id="short">Order 42</p><p id="longer">Room 1425</p>
@@ -265,13 +266,15 @@ SHOWN = """<!doctype html><html><body style="font: 16px sans-serif">
 
 
 def show(page, value: str) -> None:
-    """`value` typed into a field, echoed in a text, in a shadow root and in a frame; in
-    boxes whose size does not depend on it (a cover hides a value, not its length)."""
+    """`value` typed into a field, echoed in a text and a select's chosen option, in a shadow
+    root and in a frame; in boxes whose size does not depend on it (a cover hides a value,
+    not its length)."""
     page.set_content(SHOWN)
     page.fill("#name", value)
     page.evaluate(
         """value => {
             document.getElementById("echo").textContent = `Saved ${value}`;
+            document.getElementById("choice").options[0].text = value;
             const shadow = document.getElementById("host").attachShadow({ mode: "open" });
             shadow.innerHTML = `<div>Hello ${value}</div><input value="${value}">`;
         }""",
@@ -324,7 +327,7 @@ def test_a_short_value_is_covered_only_as_a_whole_word(page):
 def test_the_overlay_goes_even_when_the_screenshot_fails(page):
     show(page, "Ada Lovelace")
     with pytest.raises(RuntimeError), overlaid(page, {"Ada Lovelace": "%name%"}):
-        assert len(covers(page)) == 4  # field, echo, shadow text and field
+        assert len(covers(page)) == 5  # field, echo, select, shadow text and field
         assert page.frames[1].evaluate("id => !!document.getElementById(id)", OVERLAY_ID)
         raise RuntimeError("the screenshot failed")
     assert covers(page) == [] and page.frames[1].evaluate(
@@ -339,7 +342,7 @@ def test_a_covered_screenshot_is_no_change_of_the_page(page):
     changes = lambda: page.evaluate(f"{PAGE_CHANGES}.changes")  # noqa: E731
     before = changes()
     with overlaid(page, {"Ada Lovelace": "%name%"}, [["e1", 10, 10, 50, 20]]):
-        assert len(covers(page)) == 6  # four covers, a mark and its label
+        assert len(covers(page)) == 7  # five covers, a mark and its label
     assert changes() == before
     page.evaluate("document.body.append('changed')")
     assert changes() == before + 1
