@@ -544,7 +544,7 @@ def render_module(source: str, tests: list[Record]) -> str:
         indented = "\n".join(f"    {line}" for line in body)
         bodies.append(f"def {test['name']}(page: Page) -> None:\n{indented}\n")
     constants = "".join(
-        f'{constant} = os.environ["VAR_{constant}"]  # %{name}%\n'
+        f'{constant} = variable("{constant}")  # %{name}%\n'
         for (name, _), constant in variables.constants.items()
     )
     header = [
@@ -561,8 +561,18 @@ def render_module(source: str, tests: list[Record]) -> str:
     ]
     if constants:
         header += [
-            "# Variables: their values were never recorded. Set VAR_<NAME> in the environment",
-            "# (or write the value here).",
+            "",
+            "def variable(name: str) -> str:",
+            '    """A variable\'s value, which the recordings never held: VAR_<NAME> in the',
+            '    environment (or write the value below)."""',
+            '    if f"VAR_{name}" not in os.environ:',
+            "        raise LookupError(",
+            '            f"Set VAR_{name} in the environment to the value this module types "',
+            '            "(the recordings hold only the variable\'s name)."',
+            "        )",
+            '    return os.environ[f"VAR_{name}"]',
+            "",
+            "",
             constants,
             "",
         ]

@@ -72,6 +72,16 @@ def test_the_exported_modules_pass_with_no_plugin(exported: Path):
     assert "stagehand" not in run.stdout.split("plugins:")[1].splitlines()[0]
 
 
+def test_an_exported_module_says_which_variable_to_set(exported: Path):
+    values = {name: value for name, value in VALUES.items() if name != "VAR_USER_2"}
+    run = run_pytest(exported.parent, str(exported / "test_login_playwright.py"), "-p",
+                     "no:stagehand", "-p", "no:cacheprovider", **values)  # fmt: skip
+    assert "1 error" in run.stdout, run.stdout[-4000:]
+    assert "LookupError: Set VAR_USER_2 in the environment to the value this module types" in (
+        run.stdout
+    )
+
+
 def test_the_exported_modules_fail_where_the_page_changed(exported: Path):
     run = run_pytest(exported.parent, str(exported / "test_login_playwright.py"), "-p",
                      "no:stagehand", "-p", "no:cacheprovider", SHOP_VARIANT="redesign",
@@ -88,8 +98,8 @@ def test_the_exported_code_reads_like_playwright_and_holds_no_secret(exported: P
         assert not any(secret in text for secret in SECRETS)
     login = texts["test_login_playwright"]
     # One variable name that took two values in the run is two constants.
-    assert 'USER = os.environ["VAR_USER"]  # %user%' in login
-    assert 'USER_2 = os.environ["VAR_USER_2"]  # %user%' in login
+    assert 'USER = variable("USER")  # %user%' in login
+    assert 'USER_2 = variable("USER_2")  # %user%' in login
     assert (
         "    # act: type %user% into the username field\n"
         "    page.locator('[data-test=\"username\"]').fill(USER_2)\n"
