@@ -970,8 +970,7 @@
     const firstClass = (attr(el, "class") || "").trim().split(/\s+/)[0];
     const item = el.localName + (id ? `#${id}` : "") + (firstClass ? `.${firstClass}` : "");
     row = rows.length;
-    rows.push([up, parent ? escapeTag(el.localName) : el.localName, parent ? stepOf(el) : 0, anchor, item,
-      xpathable ? 1 : 0]);
+    rows.push([up, escapeTag(el.localName), parent ? stepOf(el) : 0, anchor, item, xpathable ? 1 : 0]);
     viaHost.push(!anchor && (viaHost[up] || !!parent.shadowRoot));
     rowOf.set(el, row);
     return row;

@@ -372,11 +372,13 @@ class _Ancestry:
 
     def _css_step(self, row: int, up: str | None) -> str:
         _, tag, nth, anchor, _, _ = self.rows[row]
-        return anchor or f"{up} > {tag}" + (f":nth-of-type({nth})" if nth else "")
+        step = f"{tag}:nth-of-type({nth})" if nth else tag
+        return anchor or f"{up} > {step}"
 
     def _xpath_step(self, row: int, up: str | None) -> str | None:
         _, tag, nth, _, _, xpathable = self.rows[row]
-        return f"{up or ''}/{tag}" + (f"[{nth}]" if nth else "") if xpathable else None
+        step = f"{tag}[{nth}]" if nth else tag
+        return f"{up or ''}/{step}" if xpathable else None
 
     def _path_step(self, row: int, up: tuple[str, ...] | None) -> tuple[str, ...]:
         parent = self.rows[row][0]
