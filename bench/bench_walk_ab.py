@@ -6,24 +6,37 @@ A change to the walk moves its time by a few percent, less than this machine's n
 two runs of bench_snapshot. Here both versions run alternately on the same loaded page
 (bench_snapshot's pages; PAGE picks them by a part of their label), after two warm-up
 rounds, and each prints its median time inside the page per 1,000 elements: its walk alone
-(cut where bench_snapshot cuts it) and the whole script; then the ratio working copy / base.
+(cut where bench_snapshot cuts it) and the whole script; and its time to Python, the script
+run by Playwright and its answer parsed there (what a change to the answer's size moves),
+with the answer's size; then the ratio working copy / base.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import subprocess
+import time
 from pathlib import Path
 
 from bench_snapshot import ORIGIN, in_page_ms, pages
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import Page, sync_playwright
 
 from pytest_stagehand.browser import find_chromium
 from pytest_stagehand.snapshot import _script
 
 ROOT = Path(__file__).resolve().parent.parent
 WARM_UP = 2
+
+
+def delivered(page: Page, source: str) -> tuple[float, int]:
+    """Seconds from asking Playwright for the snapshot to its answer parsed in Python, and
+    the answer's size in bytes."""
+    start = time.perf_counter()
+    answer = page.evaluate(source, {"frames": [], "origin": ORIGIN})
+    json.loads(answer)
+    return time.perf_counter() - start, len(answer.encode())
 
 
 def main() -> None:
@@ -39,8 +52,9 @@ def main() -> None:
     chosen = {label: html for label, html in pages().items()
               if not options.pages or any(part in label for part in options.pages)}  # fmt: skip
     launch = find_chromium().launch_options()
-    print(f"ms per 1,000 elements inside the page; base = {options.base}, work = working copy;"
-          f" median of {options.runs} alternating runs")  # fmt: skip
+    print(f"ms per 1,000 elements (inside the page; to Python: run and parsed there); base ="
+          f" {options.base}, work = working copy; median of {options.runs} alternating runs")
+
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(**launch)
         page = browser.new_page()
@@ -50,18 +64,24 @@ def main() -> None:
             page.goto(f"{ORIGIN}/", timeout=0)
             elements = page.evaluate("document.querySelectorAll('*').length")
             times: dict[str, list[float]] = {f"{v} {part}": [] for v in versions
-                                             for part in ("walk", "all")}  # fmt: skip
+                                             for part in ("walk", "all", "sent")}  # fmt: skip
+            size = {}
             for run in range(options.runs + WARM_UP):
                 order = list(versions) if run % 2 else list(reversed(versions))
                 for version in order:
                     walk, whole = in_page_ms(page, versions[version])
+                    sent, size[version] = delivered(page, versions[version])
                     if run >= WARM_UP:
                         times[f"{version} walk"].append(walk * 1000 / elements)
                         times[f"{version} all"].append(whole * 1000 / elements)
+                        times[f"{version} sent"].append(sent * 1e6 / elements)
             m = {key: statistics.median(values) for key, values in times.items()}
             print(f"{label:20} walk {m['base walk']:5.2f} -> {m['work walk']:5.2f}"
                   f" ({m['work walk'] / m['base walk']:.2f}x)   script {m['base all']:5.2f} ->"
-                  f" {m['work all']:5.2f} ({m['work all'] / m['base all']:.2f}x)")  # fmt: skip
+                  f" {m['work all']:5.2f} ({m['work all'] / m['base all']:.2f}x)   to Python"
+                  f" {m['base sent']:5.2f} -> {m['work sent']:5.2f}"
+                  f" ({m['work sent'] / m['base sent']:.2f}x), {size['base'] / 1e3:,.0f} ->"
+                  f" {size['work'] / 1e3:,.0f} KB")  # fmt: skip
             page.unroute(f"{ORIGIN}/**")
         browser.close()
 
