@@ -170,10 +170,9 @@ def test_page_text_checks_and_read_values_become_expectations():
 
 def test_a_judged_claim_with_no_recorded_check_is_said_not_exported():
     recording = {"kind": "assert", "data": {}}
-    module = render_module("t.py", [{"name": "test_x", "steps": [
+    module = _exported(
         {"kind": "assert", "instruction": "looks right", "recording": recording, "values": {}},
-    ]}])  # fmt: skip
-    ast.parse(module)
+    )  # fmt: skip
     assert "# a judged claim with no recorded check: not exported" in module
     assert [type(o).__name__ for o in operations(recording)] == ["Note"]
 
@@ -224,6 +223,13 @@ def _click(selector: str, tag: str = "button") -> dict:
 ACCEPT = {"method": "accept_dialog", "arguments": ["%name%"]}
 
 
+def _exported(*steps: dict) -> str:
+    """The module exported for one test, test_x, of these steps: valid Python."""
+    module = render_module("t.py", [{"name": "test_x", "steps": list(steps)}])
+    ast.parse(module)
+    return module
+
+
 def _body(module: str) -> list[str]:
     lines = [line.strip().split("  #")[0] for line in module.splitlines()]
     body = lines[lines.index("def test_x(page: Page) -> None:") + 1 :]
@@ -233,14 +239,13 @@ def _body(module: str) -> list[str]:
 def test_a_dialog_is_answered_by_a_handler_set_before_the_action_that_opens_it():
     """Playwright dismisses a dialog no handler was waiting for: the answer the AI step gave
     to the dialog it held open goes above the action that opened it."""
-    module = render_module("t.py", [{"name": "test_x", "steps": [
+    module = _exported(
         {"kind": "goto", "instruction": "http://shop/", "url": "", "path": "/"},
         _act("log in", _click("#login")),
         _act("rename the list", _click("#rename"), url="http://shop/lists"),  # arrived
         _act("type %name% into the prompt and accept it", ACCEPT, url="http://shop/lists"),
         _act("delete it and confirm", _click("#delete"), ACCEPT, url="http://shop/lists"),
-    ]}])  # fmt: skip
-    ast.parse(module)
+    )  # fmt: skip
     assert _body(module) == [
         "page.goto('/')",
         "page.locator('#login').click()",
@@ -255,11 +260,10 @@ def test_a_dialog_is_answered_by_a_handler_set_before_the_action_that_opens_it()
 
 def test_an_upload_through_a_button_answers_the_file_chooser_it_opens():
     upload = {"method": "upload", "arguments": ["%name%"]}
-    module = render_module("t.py", [{"name": "test_x", "steps": [
+    module = _exported(
         _act("upload %name% with the button", {**_click("#choose", "button"), **upload}),
         _act("upload %name% into the field", {**_click("#file", "input"), **upload}),
-    ]}])  # fmt: skip
-    ast.parse(module)
+    )  # fmt: skip
     assert _body(module) == [
         "with page.expect_file_chooser() as chooser:",
         "page.locator('#choose').click()",
@@ -271,14 +275,13 @@ def test_an_upload_through_a_button_answers_the_file_chooser_it_opens():
 def test_a_new_tab_or_a_download_is_waited_for_around_the_action_that_started_it():
     """The AI step logged them after the step whose action started them; Playwright
     catches them only by waiting around that action."""
-    module = render_module("t.py", [{"name": "test_x", "steps": [
+    module = _exported(
         _act("open help", _click("#help", "a")),
         {"kind": "tab", "instruction": "http://shop/help", "url": "http://shop/help",
          "path": "/help"},
         _act("get the invoice", _click("#invoice", "a"), url="http://shop/help"),
         {"kind": "download", "instruction": "invoice-7.csv", "url": "http://shop/help"},
-    ]}])  # fmt: skip
-    ast.parse(module)
+    )  # fmt: skip
     assert _body(module) == [
         "with page.context.expect_page() as opened:",
         "page.locator('#help').click()",
