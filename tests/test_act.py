@@ -282,7 +282,8 @@ def test_settling_a_page_that_never_rests_stops_at_the_cap(page):
     page.set_content("<script>setInterval(() => document.body.append('.'), 10)</script>")
     started = time.monotonic()
     settle(page, cap=0.3)
-    assert time.monotonic() - started < 1.0
+    # Well under the default cap (SETTLE_CAP_S, 3 s), with room for a loaded CI machine.
+    assert time.monotonic() - started < 2.0
 
 
 # --- replay -------------------------------------------------------------------------------
