@@ -36,7 +36,7 @@ TIMED = ("resolve", "in page", "raw")
 
 def serving(html: str):
     """A route handler answering every request with `html`."""
-    return lambda route: route.fulfill(body=html, content_type="text/html")
+    return lambda route: route.fulfill(body=html, content_type="text/html; charset=utf-8")
 
 
 def measure(reps: int) -> dict[str, dict[str, list[float]]]:

@@ -362,7 +362,7 @@ def main() -> None:
         page = browser.new_page()
         page.route(f"{ORIGIN}/**", lambda route: route.fulfill(
             body=chosen[route.request.url.removeprefix(f"{ORIGIN}/").replace("_", " ")],
-            content_type="text/html",
+            content_type="text/html; charset=utf-8",
         ))  # fmt: skip
         stagehand = Stagehand(port)
         try:

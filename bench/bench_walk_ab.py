@@ -60,7 +60,7 @@ def main() -> None:
         page = browser.new_page()
         for label, html in chosen.items():
             page.route(f"{ORIGIN}/**", lambda route, _request, html=html: route.fulfill(
-                body=html, content_type="text/html"))  # fmt: skip
+                body=html, content_type="text/html; charset=utf-8"))  # fmt: skip
             page.goto(f"{ORIGIN}/", timeout=0)
             elements = page.evaluate("document.querySelectorAll('*').length")
             times: dict[str, list[float]] = {f"{v} {part}": [] for v in versions
