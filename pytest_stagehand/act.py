@@ -276,6 +276,7 @@ class ModelResolver:
             candidates=tuple(recorded.selectors),
             context=recorded.context,
             distinct=recorded.distinct,
+            rivals=tuple(recorded.rivals),
         )
 
     def _perform(self, action: Action, request: ActRequest) -> Action:
@@ -409,6 +410,7 @@ def element_of(action: Action) -> RecordedElement | None:
         fingerprint=action.fingerprint,
         context=action.context,
         distinct=action.distinct,
+        rivals=list(action.rivals),
     )
 
 
@@ -440,6 +442,7 @@ def verified(
         fingerprint=element.fingerprint,
         context=element.context,
         distinct=element.distinct,
+        rivals=tuple(element.rivals),
         element=describe(element.fingerprint),
         stand_in=resolution.stand_in,
         kept=resolution.kept,

@@ -71,6 +71,7 @@ class Action:
     # one "Add to cart" from the others when the step is replayed (see heal.py).
     context: str = field(default="", repr=False, compare=False)
     distinct: str = field(default="", repr=False, compare=False)
+    rivals: tuple[str, ...] = field(default=(), repr=False, compare=False)  # see heal.rivals_of
     # What a person's click went to in the element's place, when it was covered or
     # invisible: 'label "Dark mode"', or the visible part of its own wrapper (see `perform`).
     via: str = field(default="", compare=False)

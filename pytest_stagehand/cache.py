@@ -219,6 +219,17 @@ class RecordedElement(_Model):
     # look-alikes (same role and name) lacked: "Backpack" for one of many "Add to cart".
     context: str = ""
     distinct: str = ""
+    # The names of other elements of its role beside it when it was recorded, most alike
+    # first ("Transfer $1000" beside "Transfer $100"): a heal never lands on one of them.
+    rivals: list[str] = []
+
+    @model_serializer(mode="wrap")
+    def _as_written(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """`rivals` only where there were any: most elements have none."""
+        data = handler(self)
+        if not data.get("rivals"):
+            data.pop("rivals", None)
+        return data
 
 
 class RecordedPoint(_Model):

@@ -201,6 +201,7 @@ def _element_action(
         candidates=tuple(recorded.selectors),
         context=recorded.context,
         distinct=recorded.distinct,
+        rivals=tuple(recorded.rivals),
     )
 
 

@@ -88,6 +88,9 @@ SAME_PLACE = 0.5  # ...and the share that, with the same name, makes it the only
 DECIDING = 0.25  # a feature at least this far ahead of the runner-up's decided the heal
 DECIDING_SHOWN = 3  # the strongest of them, in a heal note
 POLL_MS = 100  # how often a page still rendering is looked at again
+RIVALS = 8  # names of other elements kept with a recorded one (rivals_of) as alike...
+RIVAL_FLOOR = 0.5  # ...by letters or words as this
+NEIGHBOURS = 4  # and of the nearest elements of its role around it
 
 
 @dataclass(frozen=True)
@@ -101,6 +104,7 @@ class Identity:
     # the element was chosen by ("add %product% to the cart").
     required: frozenset[str] = frozenset()
     instruction: str = ""  # the step's own words ("type into the new todo input")
+    rivals: frozenset[str] = frozenset()  # recorded elements only, names as `_norm` gives
 
     @classmethod
     def of(
@@ -109,7 +113,10 @@ class Identity:
         required: frozenset[str] = frozenset(),
         instruction: str = "",
     ) -> Identity:
-        return cls(element.fingerprint, element.context, element.distinct, required, instruction)
+        rivals = frozenset(_norm(name) for name in element.rivals)
+        return cls(
+            element.fingerprint, element.context, element.distinct, required, instruction, rivals
+        )
 
 
 def context_of(locator: Locator) -> str:
@@ -142,7 +149,40 @@ def recorded_element(page: Page, page_snapshot: Snapshot, ref: ElementRef) -> Re
         fingerprint=ref.fingerprint,
         context=context,
         distinct=" ".join(distinct) if look_alikes else "",
+        rivals=rivals_of(ref, page_snapshot),
     )
+
+
+def rivals_of(ref: ElementRef, page_snapshot: Snapshot) -> list[str]:
+    """The names, other than its own, of the elements of its role most like it by name,
+    then of its nearest neighbours of that role.
+
+    Each was another element when the step was recorded, so a heal that finds one of
+    them where the recorded element was has found that other element, however alike it
+    looks: "Send to Alicia" beside "Send to Alice", "Newer posts" beside "Older posts",
+    "Resume" beside "Pause" in the same card. No list of opposites could name them all.
+    """
+    own = _norm(ref.name)
+    same_role = [other for other in page_snapshot.elements.values() if other.role == ref.role]
+    alike: dict[str, float] = {}
+    for other in same_role:
+        name = _norm(other.name)
+        if not name or name == own or name in alike:
+            continue
+        matcher = SequenceMatcher(None, own, name)
+        if matcher.real_quick_ratio() < RIVAL_FLOOR and not _words(own) & _words(name):
+            continue
+        score = max(matcher.ratio(), _overlap(own, name) or 0.0)
+        if score >= RIVAL_FLOOR:
+            alike[name] = score
+    named = {_norm(other.name): " ".join(other.name.split()) for other in same_role}
+    rivals = sorted(alike, key=alike.__getitem__, reverse=True)[:RIVALS]
+    at = next((i for i, other in enumerate(same_role) if other.id == ref.id), None)
+    if at is not None:
+        nearest = sorted(range(len(same_role)), key=lambda i: abs(i - at))
+        beside = [_norm(same_role[i].name) for i in nearest]
+        rivals += [name for name in dict.fromkeys(beside) if name and name != own][:NEIGHBOURS]
+    return [named[name] for name in dict.fromkeys(rivals)]
 
 
 def unique_first(page: Page, frame_path: Sequence[str], selectors: Sequence[str]) -> list[str]:
@@ -375,9 +415,23 @@ def conflict(recorded: Identity, candidate: Identity) -> str | None:
     """How `candidate` differs in meaning from the recorded element, or None.
 
     These are never "near": another amount or number, a negation or the opposite action,
-    a qualifier added or dropped, another frame or dialog, another section, form or row.
-    A heal onto such a look-alike would act on something the test's author never meant.
+    a qualifier added or dropped, another frame or dialog, another section, form or row,
+    or the name of another element that was beside it when it was recorded. A heal onto
+    such a look-alike would act on something the test's author never meant.
     """
+    return _differs_in_meaning(recorded, candidate) or _rival(recorded, candidate)
+
+
+def _rival(recorded: Identity, candidate: Identity) -> str | None:
+    """The candidate has the name of another element that was beside the recorded one
+    (`rivals_of`), and the markup does not say it is the same control renamed."""
+    r, c = recorded.fingerprint, candidate.fingerprint
+    if _norm(c.name) not in recorded.rivals or _same_anchor(r, c):
+        return None
+    return "another element of that name was beside it when the step was recorded"
+
+
+def _differs_in_meaning(recorded: Identity, candidate: Identity) -> str | None:
     r, c = recorded.fingerprint, candidate.fingerprint
     # Frames are told apart by depth: a redesign may rename the iframe itself (its
     # selector changes), but an element never moves into or out of a frame unasked.

@@ -50,6 +50,7 @@ def recorded_action(action: Action, steplog: StepLog) -> RecordedAction:
             update={
                 "context": steplog.mask(element.context),
                 "distinct": steplog.mask(element.distinct),
+                "rivals": [steplog.mask(name) for name in element.rivals],
             }
         )
     return RecordedAction(
@@ -124,6 +125,7 @@ def _with_values(
         update={
             "context": substitute(element.context, values),
             "distinct": substitute(element.distinct, values),
+            "rivals": [substitute(name, values) for name in element.rivals],
         }
     )
     return filled, frozenset(word for value in used for word in _words(value))

@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import expect
 from scripted_answers import NOT_FOUND, act_answer, choose, drag, scripted_ai_page
 
+from pytest_stagehand.act import element_of
 from pytest_stagehand.actions import Action, settle
 from pytest_stagehand.errors import (
     ActionFailed,
@@ -310,6 +311,27 @@ def test_an_action_is_verified_like_a_recorded_step_before_it_replays(ai, script
     with pytest.raises(HealFailed, match=r'(?s)button "Add to cart" was not found safely.*Remove'):
         ai.act(action)
     assert button.inner_text() == "Remove"  # not clicked: the bike light stays in the cart
+
+
+PAYEES = """<section><h2>Payees</h2>
+<button onclick="document.title = 'sent to Alice'">Send to Alice</button>
+<button onclick="document.title = 'sent to Alicia'">Send to Alicia</button>
+<button>Add payee</button></section>"""
+
+
+def test_an_element_beside_the_recorded_one_when_recorded_is_never_healed_onto(ai, scripted_model):
+    ai.page.set_content(PAYEES)
+    scripted_model.enqueue(choose("button", "Send to Alice"))
+    action = ai.act("send the money to Alice").actions[0]
+    # Alike by its letters first, then its neighbours of the same role.
+    assert action.rivals == ("Send to Alicia", "Add payee")
+    assert element_of(action).model_dump()["rivals"] == ["Send to Alicia", "Add payee"]
+
+    alice_gone = "\n".join(line for line in PAYEES.splitlines() if "Alice<" not in line)
+    ai.page.set_content(alice_gone)
+    with pytest.raises(HealFailed, match=r"(?s)Send to Alicia.*was beside it when the step"):
+        ai.act(action)
+    assert ai.page.title() == ""  # Alicia was not paid
 
 
 def test_an_action_that_cannot_replay_fails_clearly(ai):

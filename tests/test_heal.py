@@ -289,6 +289,11 @@ LOOK_ALIKES = {
         }""",
         "Cancel order",
     ),
+    "another person": ("button", "Send to Alice", 0, REMOVE_TRUTH, "Send to Alicia"),
+    "the other direction": ("link", "Older posts", 0, REMOVE_TRUTH, "Newer posts"),
+    "a word inside another": ("button", "Open", 0, REMOVE_TRUTH, "Reopen"),
+    "one letter more": ("button", "Star", 0, REMOVE_TRUTH, "Start"),
+    "a neighbour": ("button", "Pause", 0, REMOVE_TRUTH, "Resume"),
     "a dialog": ("button", "Confirm", 0, REMOVE_TRUTH, "Confirm"),
     "a frame": ("button", "Send", 0, REMOVE_TRUTH, "Send"),
 }
@@ -311,6 +316,21 @@ def test_a_look_alike_that_differs_in_meaning_is_never_healed_onto(look_alikes, 
     recorded, details = str(caught.value).split("\n", 1)
     assert f'{role} "{name}"' in recorded  # the recorded element
     assert f'{role} "{near_miss}"' in details  # and the near miss, for the reader
+
+
+def test_a_control_keeping_its_id_heals_onto_a_name_a_neighbour_had(page):
+    page.set_content(
+        '<div class="consent"><button id="accept">Accept</button>'
+        '<button id="accept-everything">Accept all</button></div>'
+    )
+    element = record(page, "button", "Accept")
+    assert element.rivals == ["Accept all"]
+    page.evaluate("""() => {
+        document.querySelector("#accept-everything").remove();
+        window.__truth.textContent = "Accept all";
+    }""")  # the markup says it is the same control, renamed
+    resolution = resolve(page, element, wait_ms=0)
+    assert is_truth(resolution.locator) and resolution.heal is not None
 
 
 # --- real redesigns: more signals than the name, and a margin -----------------------------

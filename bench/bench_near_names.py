@@ -1,0 +1,213 @@
+"""Benchmark: a recorded element gone, a look-alike of another name left beside it.
+
+Run: .venv/bin/python bench/bench_near_names.py
+
+Each case is a pair of controls of one role whose names are alike but mean different
+things ("Send to Alice" and "Send to Alicia", "Older posts" and "Newer posts", "Pay now"
+and "Pay later"). The first is recorded as the act pipeline records it, then removed; the
+second stays. Any element a replay acts on then is wrong: the only right outcome is a
+refusal (HealFailed). Each pair is played in a card of its own (with a heading) and in a
+flat toolbar of all the pairs (nothing around an element to go by).
+
+Three replays of the same recording, side by side:
+- ours: `heal.resolve`, as a replay does;
+- without rivals: the same, with the recording's `rivals` (the names of the elements most
+  like it when it was recorded) dropped, as recordings made before them were;
+- blind: the recorded absolute XPath acted on unchecked, as Stagehand's cached act does.
+
+The pairs come in two sets: those written before `rivals` existed (the probe that found
+wrong heals among them), and a held-out set written afterwards, before it was run (it
+found "Pause" healed onto "Resume", which led to the neighbours among the rivals).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+
+from playwright.sync_api import Page, sync_playwright
+
+from pytest_stagehand.browser import find_chromium
+from pytest_stagehand.cache import RecordedElement
+from pytest_stagehand.errors import HealFailed
+from pytest_stagehand.heal import recorded_element, resolve
+from pytest_stagehand.snapshot import snapshot
+
+FIRST = [
+    ("button", "Increase quantity", "Decrease quantity"),
+    ("button", "Log in", "Log out"),
+    ("button", "Accept all cookies", "Reject all cookies"),
+    ("button", "Next", "Previous"),
+    ("button", "Yes", "No"),
+    ("button", "Pay $10.00", "Pay $100.00"),
+    ("button", "Approve", "Disapprove"),
+    ("button", "Lock", "Unlock"),
+    ("button", "Mute", "Unmute"),
+    ("button", "Upload", "Download"),
+    ("button", "Import", "Export"),
+    ("button", "Sign up", "Sign out"),
+    ("button", "Select all", "Deselect all"),
+    ("checkbox", "Include VAT", "Exclude VAT"),
+    ("button", "Max", "Min"),
+    ("checkbox", "Keep me signed in", "Don't keep me signed in"),
+    ("button", "Transfer 100 EUR", "Transfer 1,000 EUR"),
+    ("link", "Open item 3", "Open item 33"),
+    ("button", "Delete row 7", "Delete row 17"),
+    ("link", "Page 2", "Page 12"),
+    ("button", "Save draft", "Discard draft"),
+    ("button", "Allow notifications", "Block notifications"),
+    ("button", "Show password", "Hide password"),
+    ("button", "Expand all", "Collapse all"),
+    ("button", "Pin", "Unpin"),
+    ("button", "Star", "Unstar"),
+    ("radio", "Private", "Public"),
+    ("button", "Enable sync", "Disable sync"),
+    ("button", "Add to cart", "Remove from cart"),
+    ("button", "Start", "Stop"),
+    ("button", "Buy 1", "Buy 10"),
+    ("button", "Send to Alice", "Send to Alicia"),
+    ("button", "Delete", "Undelete"),
+    ("button", "Confirm", "Cancel"),
+    ("button", "Zoom in", "Zoom out"),
+    ("link", "Older posts", "Newer posts"),
+    ("button", "Move up", "Move down"),
+    ("button", "Refund $5", "Refund $50"),
+    ("button", "Grant admin", "Revoke admin"),
+    ("button", "Visible", "Invisible"),
+    ("radio", "Monthly", "Yearly"),
+    ("button", "Open", "Reopen"),
+    ("button", "2 adults", "12 adults"),
+    ("button", "Apply discount", "Remove discount"),
+    ("checkbox", "I agree", "I disagree"),
+]
+HELD_OUT = [
+    ("button", "Reply", "Reply all"),
+    ("button", "Pause", "Resume"),
+    ("button", "Copy", "Copy link"),
+    ("button", "Edit", "Audit"),
+    ("button", "Merge", "Unmerge"),
+    ("button", "Assign to me", "Assign to team"),
+    ("button", "Send now", "Send later"),
+    ("button", "Check in", "Check out"),
+    ("button", "Mark as read", "Mark as unread"),
+    ("button", "Pay now", "Pay later"),
+    ("button", "Save", "Save as"),
+    ("button", "Sort ascending", "Sort descending"),
+    ("button", "Move to trash", "Move to spam"),
+    ("button", "Lock screen", "Unlock screen"),
+    ("button", "Hide row", "Hide rows"),
+    ("button", "Rate 4 stars", "Rate 5 stars"),
+    ("button", "Go live", "Go offline"),
+    ("button", "Join call", "Join audio"),
+    ("button", "Invite Bob", "Invite Rob"),
+    ("button", "Approve PR 12", "Approve PR 21"),
+    ("button", "Turn on", "Turn off"),
+    ("button", "Clear filter", "Clear filters"),
+    ("button", "Load more", "Load less"),
+    ("button", "Publish", "Unpublish"),
+    ("button", "Restart", "Restore"),
+    ("button", "Add note", "Add notes"),
+    ("button", "Top up £10", "Top up £100"),
+    ("button", "Call Jon", "Call Jan"),
+    ("button", "Share", "Shared"),
+    ("link", "Link account", "Unlink account"),
+]
+SETS = {"written before": FIRST, "held out": HELD_OUT}
+LAYOUTS = ("cards", "toolbar")
+
+
+def control(role: str, name: str, i: int) -> str:
+    if role == "button":
+        return f'<button class="btn action" type="button">{name}</button>'
+    if role == "link":
+        return f'<a class="link" href="/go/{i}">{name}</a>'
+    return f'<label class="option"><input type="{role}" name="choice-{i}"> {name}</label>'
+
+
+def page_html(pairs: list[tuple[str, str, str]], layout: str) -> str:
+    if layout == "cards":
+        blocks = [
+            f'<section class="card" aria-label="Case {i}"><h2>Settings {i}</h2>'
+            f"{control(role, a, i)} {control(role, b, i)}</section>"
+            for i, (role, a, b) in enumerate(pairs)
+        ]
+    else:
+        blocks = [
+            f'<div class="toolbar">{control(role, a, i)}{control(role, b, i)}</div>'
+            for i, (role, a, b) in enumerate(pairs)
+        ]
+    return f"<!doctype html><meta charset=utf-8><main>{''.join(blocks)}</main>"
+
+
+REMOVE = "() => (window.__truth.closest('label') || window.__truth).remove()"
+ACTED_ON = "el => (el.closest('label') || el).textContent.trim()"
+
+
+def play(page: Page, html: str, role: str, name: str) -> dict[str, str]:
+    """Record `name`, remove it, and say what each replay acted on ("" for a refusal)."""
+    page.set_content(html)
+    page_snapshot = snapshot(page)
+    (ref,) = [r for r in page_snapshot.elements.values() if (r.role, r.name) == (role, name)]
+    ref.locator(page).evaluate("el => { window.__truth = el; }")
+    element = recorded_element(page, page_snapshot, ref)
+    page.evaluate(REMOVE)
+    return {
+        "ours": _healed(page, element),
+        "without rivals": _healed(page, element.model_copy(update={"rivals": []})),
+        "blind": _blind(page, element),
+    }
+
+
+def _healed(page: Page, element: RecordedElement) -> str:
+    try:
+        return resolve(page, element, wait_ms=0).locator.evaluate(ACTED_ON)
+    except HealFailed:
+        return ""
+
+
+def _blind(page: Page, element: RecordedElement) -> str:
+    (xpath,) = [selector for selector in element.selectors if selector.startswith("xpath=")]
+    hits = page.locator(xpath)
+    return hits.first.evaluate(ACTED_ON) if hits.count() else ""
+
+
+def main() -> None:
+    begin = time.perf_counter()
+    launch_options = find_chromium().launch_options()
+    wrong: dict[tuple[str, str], Counter[str]] = {}
+    examples: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(**launch_options)
+        page = browser.new_page()
+        for set_name, pairs in SETS.items():
+            for layout in LAYOUTS:
+                html = page_html(pairs, layout)
+                counts = wrong[(set_name, layout)] = Counter()
+                for role, name, _ in pairs:
+                    for replay, acted_on in play(page, html, role, name).items():
+                        counts[replay] += bool(acted_on)
+                        if acted_on and replay == "ours":
+                            examples.append(f"  ours, {layout}: {name!r} -> {acted_on!r}")
+        browser.close()
+    replays = ("ours", "without rivals", "blind")
+    header = f"{'pairs':<16} {'layout':<8} {'cases':>5} │ " + " ".join(
+        f"{name + ' wrong':>20}" for name in replays
+    )
+    print(header)
+    print("─" * len(header))
+    for (set_name, layout), counts in wrong.items():
+        cases = len(SETS[set_name])
+        cells = " ".join(f"{counts[name]:>20}" for name in replays)
+        print(f"{set_name:<16} {layout:<8} {cases:>5} │ {cells}")
+    total = sum(len(pairs) for pairs in SETS.values()) * len(LAYOUTS)
+    sums = " ".join(f"{sum(c[name] for c in wrong.values()):>20}" for name in replays)
+    print("─" * len(header))
+    print(f"{'all':<16} {'':<8} {total:>5} │ {sums}")
+    if examples:
+        print("\nwrong elements acted on by ours:\n" + "\n".join(examples))
+    print(f"\nA wrong case is any element acted on: the recorded one was removed. "
+          f"{time.perf_counter() - begin:.0f} s")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
