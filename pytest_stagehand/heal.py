@@ -162,27 +162,31 @@ def rivals_of(ref: ElementRef, page_snapshot: Snapshot) -> list[str]:
     looks: "Send to Alicia" beside "Send to Alice", "Newer posts" beside "Older posts",
     "Resume" beside "Pause" in the same card. No list of opposites could name them all.
     """
-    own = _norm(ref.name)
+    own, numbers = _norm(ref.name), _numbers(ref.name)
     same_role = [other for other in page_snapshot.elements.values() if other.role == ref.role]
+    names = [_norm(other.name) for other in same_role]
+    # Another number is refused anyway (`conflict`): "Open item 750" keeps none of the
+    # other 1,499 "Open item" links of its table.
+    others = {
+        name: other
+        for name, other in zip(names, same_role, strict=True)
+        if name and name != own and _numbers(name) == numbers
+    }
     alike: dict[str, float] = {}
-    for other in same_role:
-        name = _norm(other.name)
-        if not name or name == own or name in alike:
-            continue
+    for name in others:
         matcher = SequenceMatcher(None, own, name)
         if matcher.real_quick_ratio() < RIVAL_FLOOR and not _words(own) & _words(name):
             continue
         score = max(matcher.ratio(), _overlap(own, name) or 0.0)
         if score >= RIVAL_FLOOR:
             alike[name] = score
-    named = {_norm(other.name): " ".join(other.name.split()) for other in same_role}
     rivals = sorted(alike, key=alike.__getitem__, reverse=True)[:RIVALS]
     at = next((i for i, other in enumerate(same_role) if other.id == ref.id), None)
     if at is not None:
         nearest = sorted(range(len(same_role)), key=lambda i: abs(i - at))
-        beside = [_norm(same_role[i].name) for i in nearest]
-        rivals += [name for name in dict.fromkeys(beside) if name and name != own][:NEIGHBOURS]
-    return [named[name] for name in dict.fromkeys(rivals)]
+        beside = [names[i] for i in nearest if names[i] in others]
+        rivals += list(dict.fromkeys(beside))[:NEIGHBOURS]
+    return [" ".join(others[name].name.split()) for name in dict.fromkeys(rivals)]
 
 
 def unique_first(page: Page, frame_path: Sequence[str], selectors: Sequence[str]) -> list[str]:
