@@ -141,16 +141,22 @@ def recorded_element(page: Page, page_snapshot: Snapshot, ref: ElementRef) -> Re
         for other in page_snapshot.elements.values()
         if other.role == ref.role and _norm(other.name) == _norm(ref.name) and other != ref
     ]
-    shared = {word for other in look_alikes for word in _words(_context(page, other))}
-    distinct = dict.fromkeys(w for w in context.split() if w.casefold() not in shared)
     return RecordedElement(
         selectors=unique_first(page, ref.frame_path, list(ref.candidates) or [ref.selector]),
         frame_path=list(ref.frame_path),
         fingerprint=ref.fingerprint,
         context=context,
-        distinct=" ".join(distinct) if look_alikes else "",
+        distinct=distinct_words(context, [_context(page, other) for other in look_alikes]),
         rivals=rivals_of(ref, page_snapshot),
     )
+
+
+def distinct_words(context: str, look_alike_contexts: Sequence[str]) -> str:
+    """The words of an element's surroundings that none of its look-alikes' have: what
+    tells it from them ("Backpack" for one of many "Add to cart"); "" without look-alikes."""
+    shared = {word for other in look_alike_contexts for word in _words(other)}
+    distinct = dict.fromkeys(w for w in context.split() if w.casefold() not in shared)
+    return " ".join(distinct) if look_alike_contexts else ""
 
 
 def rivals_of(ref: ElementRef, page_snapshot: Snapshot) -> list[str]:
@@ -237,7 +243,7 @@ def _overlap(a: str, b: str) -> float | None:
     return len(words_a & words_b) / len(union) if union else None
 
 
-def _told_apart(recorded: Identity, live: Identity) -> bool:
+def told_apart(recorded: Identity, live: Identity) -> bool:
     """Has `live` most of the words that told the recorded element from its look-alikes?"""
     wanted = _words(recorded.distinct)
     around = _words(live.context) | _words(live.fingerprint.name)
@@ -559,7 +565,7 @@ def verify(recorded: Identity, live: Identity) -> bool:
         and r.attributes.get("icon") == live_fp.attributes.get("icon")
         and (not r.test_id or not live_fp.test_id or r.test_id == live_fp.test_id)
         and _at_least(_overlap(recorded.context, live.context), SAME_CONTEXT)
-        and _told_apart(recorded, live)
+        and told_apart(recorded, live)
         and conflict(recorded, live) is None
         # The instruction helps choose among candidates; a recorded hit is checked
         # against what was recorded alone.
@@ -630,7 +636,7 @@ def best_match(recorded: Identity, page: Page, page_snapshot: Snapshot) -> Match
         features = _features(recorded, candidate)
         score = _weighted(features)
         why = conflict(recorded, candidate)
-        if why is None and not _told_apart(recorded, candidate):
+        if why is None and not told_apart(recorded, candidate):
             among = _preview(recorded.distinct)
             why = f"not near the words {among!r} that told the recorded one apart"
         if why is not None:

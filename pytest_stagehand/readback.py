@@ -42,10 +42,12 @@ from .heal import (
     VERIFY_THRESHOLD,
     Identity,
     differences,
+    distinct_words,
     similarity,
+    told_apart,
     unique_first,
 )
-from .snapshot import described, describer, frame_scope, role_and_name
+from .snapshot import ElementRef, described, describer, frame_scope, role_and_name
 
 UNREADABLE = "unreadable"
 NUMBER = {"int": r"(-?\d[\d,]*)", "float": r"(-?\d[\d,]*(?:\.\d+)?)", "str": r"(.+?)"}
@@ -148,7 +150,7 @@ def _identity(element: RecordedElement, value: Any) -> Identity:
     """What identifies the element a value is read from, with the value left out."""
     fp = element.fingerprint
     fp = replaced(fp, name=_template(fp.name, value), text=_template(fp.text, value))
-    return Identity(fp, _template(element.context, value))
+    return Identity(fp, _template(element.context, value), element.distinct)
 
 
 def _text_words(text: str) -> set[str]:
@@ -265,6 +267,7 @@ def _leaf_plan(
         selectors=unique_first(page, (), list(ref.candidates) or [ref.selector]),
         fingerprint=ref.fingerprint,
         context=context,
+        distinct=_distinct(page, ref, context, candidate["source"], pattern),
     )
     return {
         "element": element.model_dump(mode="json"),
@@ -272,6 +275,30 @@ def _leaf_plan(
         "pattern": pattern,
         "type": kind,
     }
+
+
+def _distinct(page: Page, ref: ElementRef, context: str, source: str, pattern: str | None) -> str:
+    """The words around the value that its look-alikes (its kind of element, at its
+    depth, showing a value of its kind: the balance of each payee) lack around them: a
+    heal of the read never takes a value from a place without them. Numbers left out:
+    they change with the data."""
+    fp = ref.fingerprint
+    shown = _alike(page, fp.tag, source, pattern)
+    others = [
+        other_context
+        for other, other_context in (described(found["element"]) for found in shown)
+        if other.selector != ref.selector
+        and (other.fingerprint.classes, other.fingerprint.path) == (fp.classes, fp.path)
+    ]
+    distinct = distinct_words(context, others)
+    return " ".join(word for word in distinct.split() if not re.search(r"\d", word))
+
+
+def _alike(page: Page, tag: str, source: str, pattern: str | None) -> list[dict[str, Any]]:
+    """The elements of `tag` whose value, read from `source`, fits `pattern`: their text
+    and their description."""
+    args = {"mode": "like", "tag": tag, "source": source, "pattern": pattern}
+    return json.loads(page.evaluate(_script("(args)", "args"), args))
 
 
 def _list_plan(page: Page, value: list[Any], found: dict[str, Any]) -> dict[str, Any]:
@@ -466,19 +493,8 @@ def _heal_leaf(page, plan, element, wanted, path, reading, tried, in_place):
     clearly most like the recorded one (heal.py's thresholds), if any; else the element at
     the recorded position when it kept its role, name and surroundings (a redesign renamed
     its ids, test id and classes at once: nothing else could be taken for it)."""
-    found = json.loads(
-        page.evaluate(
-            _script("(args)", "args"),
-            {
-                "mode": "like",
-                "tag": element.fingerprint.tag,
-                "source": plan["read"],
-                "pattern": plan["pattern"],
-            },
-        )
-    )
     ranked = []
-    for candidate in found:
+    for candidate in _alike(page, element.fingerprint.tag, plan["read"], plan["pattern"]):
         value = parse(candidate["text"], plan["type"], plan["pattern"])
         if value is None:
             continue
@@ -487,7 +503,7 @@ def _heal_leaf(page, plan, element, wanted, path, reading, tried, in_place):
             selectors=[ref.selector], fingerprint=ref.fingerprint, context=context
         )
         identity = _identity(live, value)
-        if identity.fingerprint.role != wanted.fingerprint.role:
+        if identity.fingerprint.role != wanted.fingerprint.role or not told_apart(wanted, identity):
             continue
         ranked.append((similarity(wanted, identity), value, ref, context, identity))
     ranked.sort(key=lambda entry: entry[0], reverse=True)

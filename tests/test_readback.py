@@ -210,6 +210,33 @@ def test_a_value_that_is_no_longer_shown_fails_the_replay(ai, scripted_model, st
         ai.extract("the number on the cart badge", schema=Badge)
 
 
+PAYEES = """<main><h1>Payees</h1><ul class="payees">
+<li class="payee"><span class="who">Alice</span> <span class="balance">$100.00</span></li>
+<li class="payee"><span class="who">Alicia</span> <span class="balance">{other}</span></li>
+</ul></main>"""
+
+
+class Balance(BaseModel):
+    amount: str
+
+
+@pytest.mark.parametrize("other", ["$100.00", "$250.00"])
+def test_a_value_whose_place_is_gone_is_never_read_from_a_look_alikes(
+    ai, scripted_model, store, tmp_path, other
+):
+    ai.page.set_content(PAYEES.format(other="$250.00"))
+    scripted_model.enqueue({"amount": "$100.00"})
+    ai.extract("the balance of Alice", schema=Balance)
+    (step,) = steps(store, tmp_path)
+    assert step["data"]["reads"]["fields"]["amount"]["element"]["distinct"] == "Alice"
+    use(ai, store, tmp_path, "offline", has_model=False)
+    ai.page.set_content(PAYEES.format(other=other))
+    ai.page.evaluate("document.querySelector('li.payee').remove()")  # Alice is gone
+    # Alicia's balance sits where Alice's was, looks alike, and may even show her value.
+    with pytest.raises(HealFailed, match="amount: the element it was read from is gone"):
+        ai.extract("the balance of Alice", schema=Balance)
+
+
 class Heading(BaseModel):
     title: str
 
