@@ -244,10 +244,34 @@ def _overlap(a: str, b: str) -> float | None:
 
 
 def told_apart(recorded: Identity, live: Identity) -> bool:
-    """Has `live` most of the words that told the recorded element from its look-alikes?"""
+    """Has `live` most of the words that told the recorded element from its look-alikes,
+    and all that the step's instruction named around it?"""
     wanted = _words(recorded.distinct)
     around = _words(live.context) | _words(live.fingerprint.name)
-    return len(wanted & around) >= CONTEXT_FLOOR * len(wanted) and recorded.required <= around
+    named_around = _content(live.context) | _content(live.fingerprint.name)
+    return (
+        len(wanted & around) >= CONTEXT_FLOOR * len(wanted)
+        and recorded.required <= around
+        and _named(recorded) <= named_around
+    )
+
+
+def _not_told_apart(recorded: Identity, candidate: Identity) -> str:
+    """What a candidate `told_apart` refused lacks around it, for the reader."""
+    around = _content(candidate.context) | _content(candidate.fingerprint.name)
+    missing = _named(recorded) - around
+    if missing:
+        return f"not near {_listed(missing)}, which the step names"
+    return f"not near the words {_preview(recorded.distinct)!r} that told the recorded one apart"
+
+
+def _named(recorded: Identity) -> frozenset[str]:
+    """The words of the step's instruction that were around the recorded element, other
+    than its own name ("Backpack" in "remove the Backpack"): the author chose the element
+    by them, so an element taken for it must have them around it too. A card that now
+    shows "Bike Light" is another card, however alike the rest of it."""
+    said = frozenset(re.sub(r"['’]s$", "", word) for word in _content(recorded.instruction))
+    return (said & _content(recorded.context)) - _content(recorded.fingerprint.name)
 
 
 def _jaccard(a: Collection[str], b: Collection[str]) -> float | None:
@@ -637,8 +661,7 @@ def best_match(recorded: Identity, page: Page, page_snapshot: Snapshot) -> Match
         score = _weighted(features)
         why = conflict(recorded, candidate)
         if why is None and not told_apart(recorded, candidate):
-            among = _preview(recorded.distinct)
-            why = f"not near the words {among!r} that told the recorded one apart"
+            why = _not_told_apart(recorded, candidate)
         if why is not None:
             refused.append((score, ref, why))
             continue

@@ -333,6 +333,38 @@ def test_a_control_keeping_its_id_heals_onto_a_name_a_neighbour_had(page):
     assert is_truth(resolution.locator) and resolution.heal is not None
 
 
+CARD = (
+    '<main><h1>Accounts</h1><section class="card"><h2>{who}</h2>'
+    '<p>{about}</p><button class="{style}">Delete</button></section></main>'
+)
+
+
+@pytest.mark.parametrize(
+    ("instruction", "recorded", "now"),
+    [
+        ("remove the Backpack", "Backpack", "Bike Light"),
+        ("delete Alice Smith's account", "Alice Smith", "Alicia Smith"),
+        ("cancel Jon's order", "Order for Jon", "Order for Jan"),
+    ],
+)
+def test_a_heal_never_leaves_what_the_step_names(page, instruction, recorded, now):
+    page.set_content(CARD.format(who=recorded, about="Premium, since 2020", style="btn danger"))
+    element = record(page, "button", "Delete")
+    # The only card on the page, alike in all but what the step named: another card.
+    page.set_content(CARD.format(who=now, about="Premium, since 2020", style="btn danger"))
+    with pytest.raises(HealFailed, match="which the step names"):
+        resolve(page, element, wait_ms=0, instruction=instruction)
+
+
+def test_a_card_that_keeps_what_the_step_names_heals(page):
+    page.set_content(CARD.format(who="Backpack", about="Premium, since 2020", style="btn danger"))
+    element = record(page, "button", "Delete")
+    page.set_content(CARD.format(who="Backpack", about="Premium member, since 2020", style="c-btn"))
+    page.locator("button").evaluate("el => { window.__truth = el; }")
+    resolution = resolve(page, element, wait_ms=0, instruction="remove the Backpack")
+    assert is_truth(resolution.locator) and resolution.heal is not None
+
+
 # --- real redesigns: more signals than the name, and a margin -----------------------------
 
 
