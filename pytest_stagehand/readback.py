@@ -364,16 +364,19 @@ class Reading:
     plan: dict[str, Any] = field(default_factory=dict)  # the plan, healed where it moved
     heals: list[Heal] = field(default_factory=list)
     broken: list[str] = field(default_factory=list)  # values the page no longer yields
+    # The step's own words: what they name around a value stays around it in a heal.
+    instruction: str = ""
 
     def changes(self, recorded: Any) -> list[str]:
         """How the value read now differs from the recorded one, field by field."""
         return list(_changes(recorded, self.value, ""))
 
 
-def reread(page: Page, plan: dict[str, Any], recorded: Any) -> Reading:
+def reread(page: Page, plan: dict[str, Any], recorded: Any, instruction: str = "") -> Reading:
     """Read every value of `plan` from the page now; `recorded` is the recorded value (its
-    element is verified with the value itself left out, so a changed value is still read)."""
-    reading = Reading()
+    element is verified with the value itself left out, so a changed value is still read).
+    `instruction`: the extract's, whose words around a value a heal of its read keeps."""
+    reading = Reading(instruction=instruction)
     reading.value, reading.plan = _reread(page, plan, recorded, "", reading)
     return reading
 
@@ -494,6 +497,7 @@ def _heal_leaf(page, plan, element, wanted, path, reading, tried, in_place):
     the recorded position when it kept its role, name and surroundings (a redesign renamed
     its ids, test id and classes at once: nothing else could be taken for it)."""
     ranked = []
+    named = replaced(wanted, instruction=reading.instruction)  # for told_apart alone
     for candidate in _alike(page, element.fingerprint.tag, plan["read"], plan["pattern"]):
         value = parse(candidate["text"], plan["type"], plan["pattern"])
         if value is None:
@@ -503,7 +507,7 @@ def _heal_leaf(page, plan, element, wanted, path, reading, tried, in_place):
             selectors=[ref.selector], fingerprint=ref.fingerprint, context=context
         )
         identity = _identity(live, value)
-        if identity.fingerprint.role != wanted.fingerprint.role or not told_apart(wanted, identity):
+        if identity.fingerprint.role != wanted.fingerprint.role or not told_apart(named, identity):
             continue
         ranked.append((similarity(wanted, identity), value, ref, context, identity))
     ranked.sort(key=lambda entry: entry[0], reverse=True)

@@ -321,7 +321,7 @@ class ExtractStep(RecordedStep[T]):
             json.loads(json.dumps(data["value"]).replace(ORIGIN, origin_of(page.url))),
             steplog.variables,
         )  # the page shows the values the model saw as %name%
-        reading = reread(page, data["reads"], recorded)
+        reading = reread(page, data["reads"], recorded, self.instruction)
         if reading.broken:
             raise self._stale("; ".join(reading.broken))
         if changes := reading.changes(recorded):

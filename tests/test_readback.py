@@ -237,6 +237,19 @@ def test_a_value_whose_place_is_gone_is_never_read_from_a_look_alikes(
         ai.extract("the balance of Alice", schema=Balance)
 
 
+def test_a_value_is_never_read_where_what_the_step_names_is_gone(
+    ai, scripted_model, store, tmp_path
+):
+    only = PAYEES.replace('<li class="payee"><span class="who">Alicia</span>', "<li hidden>")
+    ai.page.set_content(only.format(other="$250.00"))  # Alice alone: no look-alikes
+    scripted_model.enqueue({"amount": "$100.00"})
+    ai.extract("the balance of Alice", schema=Balance)
+    use(ai, store, tmp_path, "offline", has_model=False)
+    ai.page.set_content(only.replace(">Alice<", ">Alicia<").format(other="$250.00"))
+    with pytest.raises(HealFailed, match="amount: the element it was read from is gone"):
+        ai.extract("the balance of Alice", schema=Balance)  # not Alicia's $100.00
+
+
 class Heading(BaseModel):
     title: str
 
