@@ -88,9 +88,9 @@ SAME_PLACE = 0.5  # ...and the share that, with the same name, makes it the only
 DECIDING = 0.25  # a feature at least this far ahead of the runner-up's decided the heal
 DECIDING_SHOWN = 3  # the strongest of them, in a heal note
 POLL_MS = 100  # how often a page still rendering is looked at again
-RIVALS = 8  # names of other elements kept with a recorded one (rivals_of) as alike...
-RIVAL_FLOOR = 0.5  # ...by letters or words as this
-NEIGHBOURS = 4  # and of the nearest elements of its role around it
+RIVALS = 8  # rivals_of keeps the names of this many elements most alike by name,
+RIVAL_FLOOR = 0.5  # ...at least this alike by letters or by words,
+NEIGHBOURS = 4  # ...and of this many nearest elements of the role
 
 
 @dataclass(frozen=True)
