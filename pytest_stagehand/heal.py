@@ -244,32 +244,17 @@ def _overlap(a: str, b: str) -> float | None:
 
 
 def told_apart(recorded: Identity, live: Identity) -> bool:
-    """Has `live` most of the words that told the recorded element from its look-alikes,
-    and all that the step's instruction named around it?"""
+    """Has `live` most of the words that told the recorded element from its look-alikes?"""
     wanted = _words(recorded.distinct)
     around = _words(live.context) | _words(live.fingerprint.name)
-    named_around = _content(live.context) | _content(live.fingerprint.name)
-    return (
-        len(wanted & around) >= CONTEXT_FLOOR * len(wanted)
-        and recorded.required <= around
-        and _named(recorded) <= named_around
-    )
+    return len(wanted & around) >= CONTEXT_FLOOR * len(wanted) and recorded.required <= around
 
 
-def _not_told_apart(recorded: Identity, candidate: Identity) -> str:
-    """What a candidate `told_apart` refused lacks around it, for the reader."""
-    around = _content(candidate.context) | _content(candidate.fingerprint.name)
-    missing = _named(recorded) - around
-    if missing:
-        return f"not near {_listed(missing)}, which the step names"
-    return f"not near the words {_preview(recorded.distinct)!r} that told the recorded one apart"
-
-
-def _named(recorded: Identity) -> frozenset[str]:
+def named_words(recorded: Identity) -> frozenset[str]:
     """The words of the step's instruction that were around the recorded element, other
     than its own name ("Backpack" in "remove the Backpack"): the author chose the element
-    by them, so an element taken for it must have them around it too. A card that now
-    shows "Bike Light" is another card, however alike the rest of it."""
+    by them. A recorded hit must still have them around it; a heal needs them on the
+    page: a card that now shows "Bike Light" is another card, however alike the rest."""
     said = frozenset(re.sub(r"['’]s$", "", word) for word in _content(recorded.instruction))
     return (said & _content(recorded.context)) - _content(recorded.fingerprint.name)
 
@@ -576,10 +561,9 @@ def verify(recorded: Identity, live: Identity) -> bool:
 
     Strict on purpose (a rejected hit only costs a heal, a wrong one clicks the wrong
     thing): the same role and name (ignoring case and spacing) and, for a nameless control,
-    icon, no other test id than
-    the recorded one, nearly the same text around it including the words that told it
-    apart from look-alikes, no `conflict` in meaning (a dialog, a frame, a row), and a
-    close fingerprint.
+    icon, no other test id than the recorded one, nearly the same text around it including
+    the words that told it apart from look-alikes and those its step names, no `conflict`
+    in meaning (a dialog, a frame, a row), and a close fingerprint.
     """
     r, live_fp = recorded.fingerprint, live.fingerprint
     return (
@@ -590,6 +574,7 @@ def verify(recorded: Identity, live: Identity) -> bool:
         and (not r.test_id or not live_fp.test_id or r.test_id == live_fp.test_id)
         and _at_least(_overlap(recorded.context, live.context), SAME_CONTEXT)
         and told_apart(recorded, live)
+        and named_words(recorded) <= _content(live.context) | _content(live_fp.name)
         and conflict(recorded, live) is None
         # The instruction helps choose among candidates; a recorded hit is checked
         # against what was recorded alone.
@@ -650,6 +635,9 @@ def best_match(recorded: Identity, page: Page, page_snapshot: Snapshot) -> Match
     taken while an untied one looks as much like it.
     """
     wanted = recorded.fingerprint
+    gone = named_words(recorded) - _content(page_snapshot.text)
+    if gone:
+        return Match(None, 0.0, f"the page no longer shows {_listed(gone)}, which the step names")
     ranked: list[_Scored] = []
     refused: list[tuple[float, ElementRef, str]] = []
     same_name_and_place: list[ElementRef] = []
@@ -661,7 +649,8 @@ def best_match(recorded: Identity, page: Page, page_snapshot: Snapshot) -> Match
         score = _weighted(features)
         why = conflict(recorded, candidate)
         if why is None and not told_apart(recorded, candidate):
-            why = _not_told_apart(recorded, candidate)
+            among = _preview(recorded.distinct)
+            why = f"not near the words {among!r} that told the recorded one apart"
         if why is not None:
             refused.append((score, ref, why))
             continue

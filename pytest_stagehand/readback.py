@@ -43,6 +43,7 @@ from .heal import (
     Identity,
     differences,
     distinct_words,
+    named_words,
     similarity,
     told_apart,
     unique_first,
@@ -495,9 +496,15 @@ def _heal_leaf(page, plan, element, wanted, path, reading, tried, in_place):
     """The one element of the recorded kind whose text fits the read rule and that looks
     clearly most like the recorded one (heal.py's thresholds), if any; else the element at
     the recorded position when it kept its role, name and surroundings (a redesign renamed
-    its ids, test id and classes at once: nothing else could be taken for it)."""
+    its ids, test id and classes at once: nothing else could be taken for it). None when
+    a word the step names around the value is gone from the page (heal.named_words)."""
+    gone = _not_shown(page, named_words(replaced(wanted, instruction=reading.instruction)))
+    if gone:
+        reading.broken.append(
+            f"{path}: the page no longer shows {', '.join(gone)}, which the step names"
+        )
+        return None, plan
     ranked = []
-    named = replaced(wanted, instruction=reading.instruction)  # for told_apart alone
     for candidate in _alike(page, element.fingerprint.tag, plan["read"], plan["pattern"]):
         value = parse(candidate["text"], plan["type"], plan["pattern"])
         if value is None:
@@ -507,7 +514,7 @@ def _heal_leaf(page, plan, element, wanted, path, reading, tried, in_place):
             selectors=[ref.selector], fingerprint=ref.fingerprint, context=context
         )
         identity = _identity(live, value)
-        if identity.fingerprint.role != wanted.fingerprint.role or not told_apart(named, identity):
+        if identity.fingerprint.role != wanted.fingerprint.role or not told_apart(wanted, identity):
             continue
         ranked.append((similarity(wanted, identity), value, ref, context, identity))
     ranked.sort(key=lambda entry: entry[0], reverse=True)
@@ -538,6 +545,20 @@ def _heal_leaf(page, plan, element, wanted, path, reading, tried, in_place):
     best = f"; the best look-alike scored {ranked[0][0]:.2f}" if ranked else ""
     reading.broken.append(f"{path}: the element it was read from is gone ({why}{best})")
     return None, plan
+
+
+# The words (casefolded) no text of the page has as a whole word.
+NOT_SHOWN = r"""(words) => {
+  const text = document.body.textContent.toLowerCase();
+  const escape = (word) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const letter = "[\\p{L}\\p{N}]";
+  const shown = (word) => new RegExp(`(?<!${letter})${escape(word)}(?!${letter})`, "u").test(text);
+  return words.filter((word) => !shown(word));
+}"""
+
+
+def _not_shown(page: Page, words: frozenset[str]) -> list[str]:
+    return page.evaluate(NOT_SHOWN, sorted(words)) if words else []
 
 
 def _reread_rows(page: Page, plan: dict[str, Any], path: str, reading: Reading) -> list[Any]:

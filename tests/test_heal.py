@@ -339,20 +339,25 @@ CARD = (
 )
 
 
+LONG = "Premium member since 2020 with priority support and free delivery on every order"
+
+
 @pytest.mark.parametrize(
-    ("instruction", "recorded", "now"),
+    ("instruction", "recorded", "now", "about"),
     [
-        ("remove the Backpack", "Backpack", "Bike Light"),
-        ("delete Alice Smith's account", "Alice Smith", "Alicia Smith"),
-        ("cancel Jon's order", "Order for Jon", "Order for Jan"),
+        ("remove the Backpack", "Backpack", "Bike Light", "Premium, since 2020"),
+        ("delete Alice Smith's account", "Alice Smith", "Alicia Smith", "Premium, since 2020"),
+        ("cancel Jon's order", "Order for Jon", "Order for Jan", "Premium, since 2020"),
+        # So alike around it that the recorded selector's hit would verify by its words.
+        ("delete Alice Smith's account", "Alice Smith", "Alicia Smith", LONG),
     ],
 )
-def test_a_heal_never_leaves_what_the_step_names(page, instruction, recorded, now):
-    page.set_content(CARD.format(who=recorded, about="Premium, since 2020", style="btn danger"))
+def test_a_heal_never_leaves_what_the_step_names(page, instruction, recorded, now, about):
+    page.set_content(CARD.format(who=recorded, about=about, style="btn danger"))
     element = record(page, "button", "Delete")
     # The only card on the page, alike in all but what the step named: another card.
-    page.set_content(CARD.format(who=now, about="Premium, since 2020", style="btn danger"))
-    with pytest.raises(HealFailed, match="which the step names"):
+    page.set_content(CARD.format(who=now, about=about, style="btn danger"))
+    with pytest.raises(HealFailed, match=r"the page no longer shows .*, which the step names"):
         resolve(page, element, wait_ms=0, instruction=instruction)
 
 

@@ -226,15 +226,15 @@ def test_a_value_whose_place_is_gone_is_never_read_from_a_look_alikes(
 ):
     ai.page.set_content(PAYEES.format(other="$250.00"))
     scripted_model.enqueue({"amount": "$100.00"})
-    ai.extract("the balance of Alice", schema=Balance)
+    ai.extract("the first balance in the list", schema=Balance)
     (step,) = steps(store, tmp_path)
     assert step["data"]["reads"]["fields"]["amount"]["element"]["distinct"] == "Alice"
     use(ai, store, tmp_path, "offline", has_model=False)
     ai.page.set_content(PAYEES.format(other=other))
-    ai.page.evaluate("document.querySelector('li.payee').remove()")  # Alice is gone
+    ai.page.evaluate("document.querySelector('li.payee').remove()")  # Alice's row is gone
     # Alicia's balance sits where Alice's was, looks alike, and may even show her value.
     with pytest.raises(HealFailed, match="amount: the element it was read from is gone"):
-        ai.extract("the balance of Alice", schema=Balance)
+        ai.extract("the first balance in the list", schema=Balance)
 
 
 def test_a_value_is_never_read_where_what_the_step_names_is_gone(
@@ -246,7 +246,7 @@ def test_a_value_is_never_read_where_what_the_step_names_is_gone(
     ai.extract("the balance of Alice", schema=Balance)
     use(ai, store, tmp_path, "offline", has_model=False)
     ai.page.set_content(only.replace(">Alice<", ">Alicia<").format(other="$250.00"))
-    with pytest.raises(HealFailed, match="amount: the element it was read from is gone"):
+    with pytest.raises(HealFailed, match="amount: the page no longer shows alice, which the st"):
         ai.extract("the balance of Alice", schema=Balance)  # not Alicia's $100.00
 
 
