@@ -15,6 +15,10 @@ Three replays of the same recording, side by side:
   like it when it was recorded) dropped, as recordings made before them were;
 - blind: the recorded absolute XPath acted on unchecked, as Stagehand's cached act does.
 
+A second table plays the step that names what it is about ("remove the Backpack") on a
+page whose only card is then replaced by another, alike in every word but that one
+("Bike Light"): ours, the same heal with the named-words rule switched off, and blind.
+
 The pairs come in two sets: those written before `rivals` existed (the probe that found
 wrong heals among them), and a held-out set written afterwards, before it was run (it
 found "Pause" healed onto "Resume", which led to the neighbours among the rivals).
@@ -24,9 +28,11 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from unittest.mock import patch
 
 from playwright.sync_api import Page, sync_playwright
 
+from pytest_stagehand import heal
 from pytest_stagehand.browser import find_chromium
 from pytest_stagehand.cache import RecordedElement
 from pytest_stagehand.errors import HealFailed
@@ -114,6 +120,24 @@ HELD_OUT = [
 ]
 SETS = {"written before": FIRST, "held out": HELD_OUT}
 LAYOUTS = ("cards", "toolbar")
+# (the step, the title of the only card when recorded, the title of the card there now)
+REPLACED = [
+    ("remove the Backpack", "Backpack", "Bike Light"),
+    ("delete Alice Smith's account", "Alice Smith", "Alicia Smith"),
+    ("cancel Jon's order", "Order for Jon", "Order for Jan"),
+    ("delete Project Apollo", "Project Apollo", "Project Artemis"),
+    ("unsubscribe from the Weekly digest", "Weekly digest", "Daily digest"),
+    ("leave the Marketing team", "Marketing team", "Sales team"),
+    ("refund Maria's payment", "Payment from Maria", "Payment from Mario"),
+    ("remove the Red Hoodie", "Red Hoodie", "Blue Hoodie"),
+    ("close the Berlin office", "Berlin office", "Bern office"),
+    ("delete the draft to Priya", "Draft to Priya", "Draft to Priyanka"),
+]
+CARD = (
+    '<main><h1>Your items</h1><section class="card"><h2>{title}</h2>'
+    "<p>Added last week by the team, shared with everyone in the workspace.</p>"
+    '<button class="btn danger" type="button">Delete</button></section></main>'
+)
 
 
 def control(role: str, name: str, i: int) -> str:
@@ -158,9 +182,25 @@ def play(page: Page, html: str, role: str, name: str) -> dict[str, str]:
     }
 
 
-def _healed(page: Page, element: RecordedElement) -> str:
+def play_replaced(page: Page, instruction: str, title: str, now: str) -> dict[str, str]:
+    """Record the Delete of the only card, replace the card, and say what each replay
+    acted on ("" for a refusal)."""
+    page.set_content(CARD.format(title=title))
+    page_snapshot = snapshot(page)
+    (ref,) = [r for r in page_snapshot.elements.values() if r.name == "Delete"]
+    element = recorded_element(page, page_snapshot, ref)
+    page.set_content(CARD.format(title=now))
+    acted = {"ours": _healed(page, element, instruction)}
+    with patch.object(heal, "named_words", lambda recorded: frozenset()):
+        acted["without named words"] = _healed(page, element, instruction)
+    acted["blind"] = _blind(page, element)
+    return acted
+
+
+def _healed(page: Page, element: RecordedElement, instruction: str = "") -> str:
     try:
-        return resolve(page, element, wait_ms=0).locator.evaluate(ACTED_ON)
+        resolution = resolve(page, element, wait_ms=0, instruction=instruction)
+        return resolution.locator.evaluate(ACTED_ON)
     except HealFailed:
         return ""
 
@@ -188,6 +228,12 @@ def main() -> None:
                         counts[replay] += bool(acted_on)
                         if acted_on and replay == "ours":
                             examples.append(f"  ours, {layout}: {name!r} -> {acted_on!r}")
+        replaced = Counter()
+        for instruction, title, now in REPLACED:
+            for replay, acted_on in play_replaced(page, instruction, title, now).items():
+                replaced[replay] += bool(acted_on)
+                if acted_on and replay == "ours":
+                    examples.append(f"  ours, only card: {instruction!r} -> {now!r}")
         browser.close()
     replays = ("ours", "without rivals", "blind")
     header = f"{'pairs':<16} {'layout':<8} {'cases':>5} │ " + " ".join(
@@ -203,6 +249,10 @@ def main() -> None:
     sums = " ".join(f"{sum(c[name] for c in wrong.values()):>20}" for name in replays)
     print("─" * len(header))
     print(f"{'all':<16} {'':<8} {total:>5} │ {sums}")
+    others = ("ours", "without named words", "blind")
+    print(f"\nthe only card replaced ({len(REPLACED)} steps): " + ", ".join(
+        f"{name} wrong {replaced[name]}" for name in others
+    ))
     if examples:
         print("\nwrong elements acted on by ours:\n" + "\n".join(examples))
     print(f"\nA wrong case is any element acted on: the recorded one was removed. "
