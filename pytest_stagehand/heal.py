@@ -635,7 +635,8 @@ def best_match(recorded: Identity, page: Page, page_snapshot: Snapshot) -> Match
     taken while an untied one looks as much like it.
     """
     wanted = recorded.fingerprint
-    gone = named_words(recorded) - _content(page_snapshot.text)
+    named = named_words(recorded)  # most steps name nothing: the page text is not read then
+    gone = named - _content(page_snapshot.text) if named else frozenset()
     if gone:
         return Match(None, 0.0, f"the page no longer shows {_listed(gone)}, which the step names")
     ranked: list[_Scored] = []
