@@ -85,6 +85,10 @@ class StepTap:
         if self._depth == 0:
             step = {"kind": event.kind, "instruction": event.instruction, "url": event.url}
             self.steps.append(step)
+        elif event.kind == "act" and self._current["kind"] == "agent":
+            # Where each of the agent's actions ran: a new page between two of them must
+            # load (its scripts run) before plain Playwright acts on it.
+            self._current.setdefault("action_urls", []).append(event.url)
         self._depth += 1
 
     def step_finished(self, event: StepEvent) -> None:
@@ -436,7 +440,11 @@ def step_lines(step: Record, variables: Variables, observed: dict[str, Do]) -> l
             )
             return [*lines, *_do_lines(do, step, variables)]
         return [*lines, "# not exported: no recording was used for this step"]
-    for operation in operations(recording):
+    done = operations(recording)
+    arrivals = _arrivals(step, recording, done)
+    for index, operation in enumerate(done):
+        if index in arrivals:
+            lines.append(LOAD_WAIT)
         if isinstance(operation, Do):
             lines.extend(_do_lines(operation, step, variables))
             if recording["kind"] == "observe" and operation.target:
@@ -474,6 +482,25 @@ def _arrived(before: Record | None, step: Record) -> bool:
     if before is None or before["kind"] == "goto" or step["kind"] in ("goto", *STARTED):
         return False
     return bool(before.get("url") and step.get("url") and before["url"] != step["url"])
+
+
+def _arrivals(step: Record, recording: Mapping[str, Any], done: list[Operation]) -> set[int]:
+    """The agent's actions (as indexes into `done`) that ran on another page than the one
+    before them, when the run noted where each ran; a navigation's own wait covers the
+    page it goes to."""
+    urls = step.get("action_urls", [])
+    if recording["kind"] != "agent" or len(urls) != sum(isinstance(o, Do) for o in done):
+        return set()
+    arrivals, url, where = set(), step.get("url"), iter(urls)
+    for index, operation in enumerate(done):
+        if isinstance(operation, Navigate):
+            url = None
+        elif isinstance(operation, Do):
+            here = next(where)
+            if url is not None and here != url:
+                arrivals.add(index)
+            url = here
+    return arrivals
 
 
 def _acts(line: str) -> bool:

@@ -5,6 +5,7 @@ Playwright tests do, on the redesigned shop whose test ids changed."""
 from __future__ import annotations
 
 import ast
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -120,6 +121,12 @@ def test_the_exported_code_reads_like_playwright_and_holds_no_secret(exported: P
     signup = texts["test_signup_playwright"]
     assert "page.locator('[data-test=\"signup-confirm\"]').fill(PASSWORD)" in signup
     assert "expect(page).to_have_url(re.compile('/inventory$'))" in signup
+    # The agent's link click opened the sign-up page: its scripts run before the fills.
+    assert (
+        "    page.get_by_role('link', name='Sign up', exact=True).click()\n"
+        "    # agent fill_form: Full name, Email, Password, Confirm password\n"
+        "    page.wait_for_load_state()  # a new page: its scripts run first\n"
+    ) in signup
     shopping = texts["test_shopping_playwright"]
     # The badge claim's recorded check is bound to the badge: exported as its text.
     assert (
@@ -209,6 +216,30 @@ def test_a_step_on_a_page_the_step_before_opened_waits_for_it_to_load():
         "page.locator('#add').click()",
         "page.locator('#hat').click()",
     ]
+
+
+def test_an_agent_action_on_a_page_its_action_before_opened_waits_for_it_to_load():
+    """One agent step holds many actions: the run noted where each ran, and a new page
+    loads (its scripts run) before plain Playwright acts on it."""
+    actions = [_click("#signup", "a"), _click("#name", "input"), _click("#terms", "input"),
+               _click("#next", "a"), _click("#done")]  # fmt: skip
+    steps = [{"tool": "act", "instruction": "open sign-up", "actions": [0]},
+             {"tool": "fill_form", "fields": ["Name", "Terms"], "actions": [1, 2]},
+             {"tool": "goto", "url": "/elsewhere"},
+             {"tool": "act", "instruction": "go on", "actions": [3]},
+             {"tool": "act", "instruction": "finish", "actions": [4]}]  # fmt: skip
+    recording = {"kind": "agent", "actions": actions, "data": {"steps": steps}}
+    agent = {"kind": "agent", "instruction": "sign up", "url": "http://shop/", "values": {},
+             "recording": recording}  # fmt: skip
+    urls = ["http://shop/", "http://shop/signup", "http://shop/signup",
+            "http://shop/elsewhere", "http://shop/next"]  # fmt: skip
+    body = _body(_exported({**agent, "action_urls": urls}))
+    waits_before = [after for line, after in pairwise(body)
+                    if line == "page.wait_for_load_state()"]  # fmt: skip
+    # Not before the goto's page (goto waits for its load), nor within one page.
+    assert waits_before == ["page.locator('#name').click()", "page.locator('#done').click()"]
+    # A run that noted a different number of actions says nothing about where they ran.
+    assert "page.wait_for_load_state()" not in _body(_exported({**agent, "action_urls": urls[:4]}))
 
 
 def _act(instruction: str, *actions: dict, url: str = "http://shop/") -> dict:
