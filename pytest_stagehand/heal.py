@@ -259,6 +259,26 @@ def named_words(recorded: Identity) -> frozenset[str]:
     return (said & _content(recorded.context)) - _content(recorded.fingerprint.name)
 
 
+def unsaid_words(recorded: Identity, candidate: Identity) -> frozenset[str]:
+    """The words the step calls the recorded element by ("pause" in "pause the video",
+    for a "Pause" button) that the candidate no longer says, in its name or its markup's
+    names for it (test id, id, classes, labels). The author chose the element by them: a
+    "Play" button, though it kept the test id "toggle", or a "Resume" in its place, is
+    not what the step meant. "log in" still meets "Login" and a test id "login-button"."""
+    words = [re.sub(r"['’]s$", "", word) for word in _words_in_order(recorded.instruction)]
+    named = _spellings([recorded.fingerprint.name])
+    says = _spellings(_sources(candidate.fingerprint))
+    unsaid = set()
+    for i, word in enumerate(words):
+        if word in FILLER:
+            continue
+        spelled = {word, *(word + after for after in words[i + 1 : i + 2])}
+        spelled |= {before + word for before in words[max(i - 1, 0) : i]}
+        if spelled & named and not spelled & says:
+            unsaid.add(word)
+    return frozenset(unsaid)
+
+
 def _jaccard(a: Collection[str], b: Collection[str]) -> float | None:
     if not a and not b:
         return None
@@ -306,12 +326,15 @@ def _path(a: Sequence[str], b: Sequence[str]) -> float | None:
 
 TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+(?:['’][^\W\d_]+)?")
 CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+# What a step calls an element's kind ("the log in button"); in a name, a word of it
+# ("Copy link" is not "Copy").
+KINDS = frozenset({"field", "box", "input", "button", "link"})
 # Words that carry no identity: a step says "click the log in button", a label "Your email".
 FILLER = frozenset({
     "a", "an", "the", "to", "into", "in", "on", "of", "for", "and", "or", "with", "at", "by",
     "from", "this", "that", "it", "its", "your", "my", "our", "here", "now", "please", "go",
     "proceed", "click", "tap", "press", "type", "enter", "fill", "select", "choose", "check",
-    "uncheck", "field", "box", "input", "button", "link",
+    "uncheck", *KINDS,
 })  # fmt: skip
 NEGATIONS = frozenset(["not", "no", "never", "don't", "dont", "without", "non"])
 # Pairs of opposite actions or states; prefixed opposites (follow/unfollow,
@@ -327,7 +350,8 @@ OPPOSITES = {
         ("min", "max"), ("more", "less"), ("include", "exclude"), ("approve", "reject"),
         ("buy", "sell"), ("deposit", "withdraw"), ("credit", "debit"), ("plus", "minus"),
         ("public", "private"), ("before", "after"), ("all", "none"), ("join", "leave"),
-        ("attach", "detach"), ("grant", "revoke"),
+        ("attach", "detach"), ("grant", "revoke"), ("play", "pause"),
+        ("ascending", "descending"), ("light", "dark"), ("online", "offline"),
     )
 }  # fmt: skip
 # Actions that cannot be undone or end something. A heal never turns a step into one of
@@ -424,6 +448,16 @@ def _opposed(a: str, b: str) -> bool:
     return any(b == p + a or a == p + b for p in NEGATING_PREFIXES)
 
 
+def _inflected(a: str, b: str) -> bool:
+    """One word is the other's past or ongoing form: a toggle that now reports its state
+    ("Subscribe" became "Subscribed", "Follow" "Following"), whatever its test id."""
+    def forms(word: str) -> set[str]:
+        stem, doubled = word.removesuffix("e"), word + word[-1]  # share-d, pin-ned
+        return {word + "d", word + "ed", stem + "ing", doubled + "ed", doubled + "ing"}
+
+    return b in forms(a) or a in forms(b)
+
+
 def _in_dialog(fingerprint: Fingerprint) -> bool:
     return any(
         re.match(r"dialog\b|[^#.]*[#.][^#.]*(modal|dialog)", step) for step in fingerprint.path
@@ -467,11 +501,16 @@ def _differs_in_meaning(recorded: Identity, candidate: Identity) -> str | None:
         for b in words_c - words_r:
             if _opposed(a, b):
                 return f"the opposite ({a} vs {b})"
+            if _inflected(a, b):
+                return f"another state ({a} vs {b})"
     asked = _spellings([r.name, recorded.instruction])
     added = (_spellings([c.name]) - asked) & DESTRUCTIVE
     if added:
         return f"an action the step never asked for ({_listed(added)})"
-    content_r, content_c = words_r - FILLER, words_c - FILLER
+    unsaid = unsaid_words(recorded, candidate)
+    if unsaid and not _same_anchor(r, c):  # the same test id or id: the control reworded
+        return f"its name no longer says {_listed(unsaid)}, as the step does"
+    content_r, content_c = words_r - (FILLER - KINDS), words_c - (FILLER - KINDS)
     if content_r != content_c and (content_r < content_c or content_c < content_r):
         if _same_anchor(r, c):
             return _elsewhere(recorded, candidate)  # the same control, reworded

@@ -333,6 +333,67 @@ def test_a_control_keeping_its_id_heals_onto_a_name_a_neighbour_had(page):
     assert is_truth(resolution.locator) and resolution.heal is not None
 
 
+CONTROL = '<main><section class="card"><h2>Studio</h2><button class="btn"{}>{}</button>'
+
+
+def _replaced_in_place(page: Page, recorded: str, now: str, test_id: str = "") -> RecordedElement:
+    """A button recorded alone in its card, then another name in its place."""
+    marked = f' data-testid="{test_id}"' if test_id else ""
+    page.set_content(CONTROL.format(marked, recorded))
+    element = record(page, "button", recorded)
+    page.set_content(CONTROL.format(marked, now))
+    page.locator("button").evaluate("el => { window.__truth = el; }")
+    return element
+
+
+@pytest.mark.parametrize(
+    ("instruction", "recorded", "now"),
+    [
+        ("send the money to Alice", "Send to Alice", "Send to Alicia"),
+        ("pause the video", "Pause", "Resume"),
+        ("assign it to me", "Assign to me", "Assign to team"),
+        ("move the mail to the trash", "Move to trash", "Move to spam"),
+    ],
+)
+def test_a_control_that_no_longer_says_what_the_step_calls_it_is_never_healed_onto(
+    page, instruction, recorded, now
+):
+    """Alike in look and place, but the step calls it by a word its name no longer says,
+    and nothing in the markup says it is the same control."""
+    element = _replaced_in_place(page, recorded, now)
+    with pytest.raises(HealFailed, match=r"its name no longer says .*, as the step does"):
+        resolve(page, element, wait_ms=0, instruction=instruction)
+
+
+@pytest.mark.parametrize(
+    ("instruction", "recorded", "now", "why"),
+    [
+        ("pause the video", "Pause", "Play", "the opposite"),
+        ("subscribe to the channel", "Subscribe", "Subscribed", "another state"),
+        ("follow Ada", "Follow", "Following", "another state"),
+    ],
+)
+def test_a_toggle_that_flipped_is_never_healed_onto_though_it_kept_its_test_id(
+    page, instruction, recorded, now, why
+):
+    element = _replaced_in_place(page, recorded, now, test_id="toggle")
+    with pytest.raises(HealFailed, match=why):
+        resolve(page, element, wait_ms=0, instruction=instruction)
+
+
+def test_a_kind_word_in_a_name_is_a_qualifier_there(page):
+    """A step says "the Copy button"; a button's name "Copy link" says more than "Copy"."""
+    element = _replaced_in_place(page, "Copy", "Copy link")
+    with pytest.raises(HealFailed, match=r"a qualifier added \(link\)"):
+        resolve(page, element, wait_ms=0, instruction="click the Copy button")
+
+
+def test_a_control_reworded_under_its_test_id_heals_though_its_name_says_other_words(page):
+    element = _replaced_in_place(page, "Create account", "Register", test_id="signup-submit")
+    resolution = resolve(page, element, wait_ms=0, instruction='click "Create account"')
+    assert is_truth(resolution.locator) and resolution.heal is not None
+
+
 CARD = (
     '<main><h1>Accounts</h1><section class="card"><h2>{who}</h2>'
     '<p>{about}</p><button class="{style}">Delete</button></section></main>'
