@@ -29,6 +29,7 @@ import argparse
 import mimetypes
 import os
 import re
+import sys
 import threading
 from collections.abc import Callable
 from http import HTTPStatus
@@ -307,6 +308,13 @@ class _HTTPServer(ThreadingHTTPServer):
     ):
         self.shop = shop
         super().__init__(address, handler)
+
+    def handle_error(self, request: object, client_address: tuple[str, int]) -> None:
+        # A browser drops a response it no longer wants (a page that navigated on while
+        # its script loaded): nothing went wrong on the shop's side, so print no traceback.
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
 
 
 class _BaseHandler(BaseHTTPRequestHandler):

@@ -9,11 +9,18 @@ from __future__ import annotations
 
 import re
 import urllib.request
+from http.server import BaseHTTPRequestHandler
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from examples.app.server import REDESIGN_RENAMES, ShopServer, render_template, serve_shop
+from examples.app.server import (
+    REDESIGN_RENAMES,
+    ShopServer,
+    _HTTPServer,
+    render_template,
+    serve_shop,
+)
 
 VARIANTS = ["classic", "redesign"]
 BY_NAME = [
@@ -305,3 +312,15 @@ def test_template_directives() -> None:
     assert render_template(wrapped, "redesign", {"v": "1"}) == (
         f'<div class="w"><p class="{REDESIGN_RENAMES["product-name"]}">1</p></div>'
     )
+
+
+@pytest.mark.parametrize(("error", "printed"), [(BrokenPipeError, False), (ValueError, True)])
+def test_only_a_connection_the_browser_dropped_is_not_printed(capsys, error, printed):
+    server = _HTTPServer(("127.0.0.1", 0), BaseHTTPRequestHandler, shop=None)  # type: ignore[arg-type]
+    try:
+        raise error("while answering")
+    except error:
+        server.handle_error(None, ("127.0.0.1", 1))
+    finally:
+        server.server_close()
+    assert ("while answering" in capsys.readouterr().err) is printed
