@@ -263,8 +263,8 @@ def unsaid_words(recorded: Identity, candidate: Identity) -> frozenset[str]:
     """The words the step calls the recorded element by ("pause" in "pause the video",
     for a "Pause" button) that the candidate no longer says, in its name or its markup's
     names for it (test id, id, classes, labels). The author chose the element by them: a
-    "Play" button, though it kept the test id "toggle", or a "Resume" in its place, is
-    not what the step meant. "log in" still meets "Login" and a test id "login-button"."""
+    "Resume" in its place is not what the step meant. "log in" still meets "Login" and a
+    test id "login-button"."""
     words = [re.sub(r"['’]s$", "", word) for word in _words_in_order(recorded.instruction)]
     named = _spellings([recorded.fingerprint.name])
     says = _spellings(_sources(candidate.fingerprint))
