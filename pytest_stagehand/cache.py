@@ -222,13 +222,17 @@ class RecordedElement(_Model):
     # The names of other elements of its role beside it when it was recorded, most alike
     # first ("Transfer $1000" beside "Transfer $100"): a heal never lands on one of them.
     rivals: list[str] = []
+    # A value read by an extract outside any card, row or form: the text of its own line
+    # but itself ("Shipping" for the <dd> of "Shipping $5.00"), what says which value it is.
+    line: str = ""
 
     @model_serializer(mode="wrap")
     def _as_written(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        """`rivals` only where there were any: most elements have none."""
+        """`rivals` and `line` only where there are any: most elements have none."""
         data = handler(self)
-        if not data.get("rivals"):
-            data.pop("rivals", None)
+        for name in ("rivals", "line"):
+            if not data.get(name):
+                data.pop(name, None)
         return data
 
 

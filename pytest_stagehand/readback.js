@@ -27,6 +27,14 @@
     }
     return collapse(el.innerText);
   };
+  // An element's line: its parent's text but its own, where that is short ("Shipping" for
+  // the <dd> of "Shipping $5.00", "Total:" for the <strong> of "Total: <strong>$44</strong>").
+  const lineOf = (el) => {
+    const parent = el.parentElement;
+    if (!parent || parent === document.body || !visible(parent)) return "";
+    const line = collapse(collapse(parent.innerText).replace(collapse(el.innerText), " "));
+    return line.length <= 200 ? line : "";
+  };
   const sourceOf = (el, url) => (url ? "href" : FORM_FIELDS.has(el.localName) ? "value" : "text");
   const testIdOf = (el) => {
     for (const name of TEST_ID_ATTRS) {
@@ -63,6 +71,7 @@
     const shown = (el, candidate) => ({
       source: candidate[1], text: candidate[2], token: candidate[3], index: candidate[4],
       element: describe(el), label: collapse(el.parentElement ? el.parentElement.innerText : ""),
+      line: lineOf(el),
     });
 
     const contains = (a, b) => a === b || !!(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_CONTAINED_BY);
@@ -232,7 +241,7 @@
       const text = read(el, args.source);
       if (!pattern.test(text)) continue;
       if (args.source === "text" && [...el.children].some((c) => visible(c) && pattern.test(read(c, "text")))) continue;
-      found.push({ text, element: describe(el) });
+      found.push({ text, element: describe(el), line: lineOf(el) });
       if (found.length >= 50) break;
     }
     return JSON.stringify(found);
@@ -240,5 +249,5 @@
 
   // ---------------------------------------------------------------- one element
   // args.target: the element; args.source: how its value is read.
-  return JSON.stringify({ value: read(args.target, args.source) });
+  return JSON.stringify({ value: read(args.target, args.source), line: lineOf(args.target) });
 }

@@ -151,7 +151,7 @@ def _identity(element: RecordedElement, value: Any) -> Identity:
     """What identifies the element a value is read from, with the value left out."""
     fp = element.fingerprint
     fp = replaced(fp, name=_template(fp.name, value), text=_template(fp.text, value))
-    return Identity(fp, _template(element.context, value), element.distinct)
+    return Identity(fp, _template(element.context or element.line, value), element.distinct)
 
 
 def _text_words(text: str) -> set[str]:
@@ -264,11 +264,13 @@ def _leaf_plan(
             )
     candidate, pattern = fitting[0]
     ref, context = described(candidate["element"])
+    line = "" if context else candidate.get("line", "")
     element = RecordedElement(
         selectors=unique_first(page, (), list(ref.candidates) or [ref.selector]),
         fingerprint=ref.fingerprint,
         context=context,
-        distinct=_distinct(page, ref, context, candidate["source"], pattern),
+        line=line,
+        distinct=_distinct(page, ref, context or line, candidate["source"], pattern, bool(line)),
     )
     return {
         "element": element.model_dump(mode="json"),
@@ -278,21 +280,34 @@ def _leaf_plan(
     }
 
 
-def _distinct(page: Page, ref: ElementRef, context: str, source: str, pattern: str | None) -> str:
-    """The words around the value that its look-alikes (its kind of element, at its
-    depth, showing a value of its kind: the balance of each payee) lack around them: a
-    heal of the read never takes a value from a place without them. Numbers left out:
-    they change with the data."""
+def _distinct(
+    page: Page, ref: ElementRef, around: str, source: str, pattern: str | None, by_line: bool
+) -> str:
+    """The words around the value (its card's, or `by_line` its line's) that its
+    look-alikes (its kind of element, at its depth, showing a value of its kind: the
+    balance of each payee) lack around them: a heal of the read never takes a value from a
+    place without them. Numbers left out: they change with the data."""
     fp = ref.fingerprint
-    shown = _alike(page, fp.tag, source, pattern)
-    others = [
-        other_context
-        for other, other_context in (described(found["element"]) for found in shown)
-        if other.selector != ref.selector
-        and (other.fingerprint.classes, other.fingerprint.path) == (fp.classes, fp.path)
-    ]
-    distinct = distinct_words(context, others)
+    others = []
+    for found in _alike(page, fp.tag, source, pattern):
+        other, other_context = described(found["element"])
+        if other.selector != ref.selector and (
+            (other.fingerprint.classes, other.fingerprint.path) == (fp.classes, fp.path)
+        ):
+            others.append(_around(other_context, found, by_line))
+    distinct = distinct_words(around, others)
     return " ".join(word for word in distinct.split() if not re.search(r"\d", word))
+
+
+def _line(seen: dict[str, Any], recorded: RecordedElement) -> str:
+    """The line of an element seen now, where the recorded one was told by its line."""
+    return seen.get("line", "") if recorded.line else ""
+
+
+def _around(context: str, seen: dict[str, Any], by_line: bool) -> str:
+    """An element's card, row or form text; else, for a value recorded by its line (see
+    RecordedElement.line), its line."""
+    return context or (seen.get("line", "") if by_line else "")
 
 
 def _alike(page: Page, tag: str, source: str, pattern: str | None) -> list[dict[str, Any]]:
@@ -405,7 +420,7 @@ def _reread(page: Page, plan: dict[str, Any], recorded: Any, path: str, reading:
 LOOK = (
     "(describe, read, elements, source) => elements.length === 1 ? JSON.stringify({"
     " described: describe(elements[0]),"
-    " value: JSON.parse(read({ target: elements[0], source }, null)).value })"
+    " ...JSON.parse(read({ target: elements[0], source }, null)) })"
     " : JSON.stringify({ count: elements.length })"
 )
 # LOOK at what a plain selector hits, through the browser's own query; or at what a role
@@ -463,12 +478,15 @@ def _reread_leaf(page: Page, plan: dict[str, Any], recorded: Any, path: str, rea
             continue
         value = parse(seen["value"], plan["type"], plan["pattern"])
         ref, context = described(seen["described"], tuple(element.frame_path))
-        live = RecordedElement(selectors=[selector], fingerprint=ref.fingerprint, context=context)
+        live = RecordedElement(
+            selectors=[selector], fingerprint=ref.fingerprint, context=context,
+            line=_line(seen, element),
+        )  # fmt: skip
         if value is None or not same_element(wanted, _identity(live, value)):
             tried.append(f"{selector} → another element")
             placed = value is not None and in_place is None and POSITIONAL.search(selector)
             if placed and same_place(wanted, _identity(live, value)):
-                in_place = (value, ref, context, _identity(live, value))
+                in_place = (value, ref, live, _identity(live, value))
             continue
         if index == 0:
             return value, plan
@@ -477,6 +495,7 @@ def _reread_leaf(page: Page, plan: dict[str, Any], recorded: Any, path: str, rea
                 "selectors": element.selectors[index:],
                 "fingerprint": ref.fingerprint,
                 "context": context,
+                "line": live.line,
             }
         )
         reading.heals.append(
@@ -511,12 +530,13 @@ def _heal_leaf(page, plan, element, wanted, path, reading, tried, in_place):
             continue
         ref, context = described(candidate["element"])
         live = RecordedElement(
-            selectors=[ref.selector], fingerprint=ref.fingerprint, context=context
-        )
+            selectors=[ref.selector], fingerprint=ref.fingerprint, context=context,
+            line=_line(candidate, element),
+        )  # fmt: skip
         identity = _identity(live, value)
         if identity.fingerprint.role != wanted.fingerprint.role or not told_apart(wanted, identity):
             continue
-        ranked.append((similarity(wanted, identity), value, ref, context, identity))
+        ranked.append((similarity(wanted, identity), value, ref, live, identity))
     ranked.sort(key=lambda entry: entry[0], reverse=True)
     confident = (
         ranked
@@ -525,14 +545,15 @@ def _heal_leaf(page, plan, element, wanted, path, reading, tried, in_place):
     )
     if confident or in_place is not None:
         if confident:
-            score, value, ref, context, identity = ranked[0]
+            score, value, ref, live, identity = ranked[0]
         else:
-            value, ref, context, identity = in_place
+            value, ref, live, identity = in_place
             score = similarity(wanted, identity)
         healed = RecordedElement(
             selectors=unique_first(page, (), list(ref.candidates) or [ref.selector]),
             fingerprint=ref.fingerprint,
-            context=context,
+            context=live.context,
+            line=live.line,
         )
         changed = differences(wanted, identity)
         if not changed and healed.selectors[0] == element.selectors[0]:

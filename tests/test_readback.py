@@ -279,3 +279,48 @@ def test_a_value_recorded_by_its_role_selector_is_read_by_our_roles(
     assert ai.extract("the page heading", schema=Heading) == Heading(title="Products")
     event = ai.steplog.events[-1]
     assert event.cache == "healed" and event.heal.strategy == "locator"
+
+
+class Amount(BaseModel):
+    amount: str
+
+
+SUMMARY = (
+    '<main><h1>Your order</h1><dl class="summary">'
+    + '<div class="line"><dt>{}</dt><dd>{}</dd></div>' * 3
+    + "</dl><p>Thank you for shopping with us.</p></main>"
+)
+RECORDED = ("Items", "$40.00", "Shipping", "$5.00", "Total", "$45.00")
+
+
+@pytest.mark.parametrize(
+    ("instruction", "now", "why"),
+    [
+        # The row the step names is gone; another row shows the same amount in its place.
+        ("the shipping cost", ("Items", "$40.00", "Handling", "$5.00", "Total", "$45.00"),
+         "the page no longer shows shipping, which the step names"),
+        ("the order total", ("Items", "$45.00", "Shipping", "$0.00", "Discount", "$0.00"),
+         "the page no longer shows total, which the step names"),
+        # A step that names nothing: the words of the value's line told it apart.
+        ("the second amount", ("Items", "$40.00", "Handling", "$5.00", "Total", "$45.00"),
+         "the element it was read from is gone"),
+    ],
+)  # fmt: skip
+def test_a_value_outside_any_card_is_never_read_from_a_line_that_says_another_thing(
+    ai, scripted_model, store, tmp_path, instruction, now, why
+):
+    """A summary's <dd>s sit in no card, row or form: the text of the value's own line
+    ("Shipping") is what says which value it is."""
+    ai.page.set_content(SUMMARY.format(*RECORDED))
+    scripted_model.enqueue({"amount": "$5.00" if "total" not in instruction else "$45.00"})
+    recorded = ai.extract(instruction, schema=Amount)
+    (step,) = steps(store, tmp_path)
+    element = step["data"]["reads"]["fields"]["amount"]["element"]
+    assert element["context"] == "" and element["line"] in ("Shipping", "Total")
+    use(ai, store, tmp_path, "offline", has_model=False)
+    assert ai.extract(instruction, schema=Amount) == recorded  # the same page: read again
+    assert ai.steplog.events[-1].cache == "hit"
+    use(ai, store, tmp_path, "offline", has_model=False)
+    ai.page.set_content(SUMMARY.format(*now))
+    with pytest.raises(HealFailed, match=why):
+        ai.extract(instruction, schema=Amount)
