@@ -29,6 +29,7 @@ from __future__ import annotations
 import operator
 import re
 from collections.abc import Callable, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
@@ -57,6 +58,7 @@ from .prompts import (
     PartAnswers,
     PartJudgment,
 )
+from .readback import kept_words, line_of
 from .settings import JudgeInputs
 from .snapshot import Snapshot, snapshot
 from .steps import RecordedStep, RecordedSteps, Replayed, Stale
@@ -247,10 +249,13 @@ def run_check(page: Page, check: RecordedCheck, mask: Callable[[str], str] = str
         return Outcome(False, str(exc), check)
     try:
         value = mask(_read(found.locator, check.property))
+        line = line_of(found.locator) if check.element.line else ""
     except PlaywrightError as exc:
         seen = f"its {check.property} could not be read ({str(exc).splitlines()[0]})"
         return Outcome(False, seen, check)
-    now = check.model_copy(update={"element": found.element})
+    if not kept_words(check.element.line, line):  # another value in the same place
+        return Outcome(False, f'its line now says "{line}", not "{check.element.line}"', check)
+    now = check.model_copy(update={"element": found.element.model_copy(update={"line": line})})
     seen = f'{check.property} of {_element_words(found.element)} is "{value}"'
     return Outcome(_holds(value, check), seen, now, found.heal, value)
 
@@ -615,9 +620,13 @@ class Evaluator:
             ref = outline.element(element_id(proposed.element_id))
             if ref is None:
                 return None, f"its element {proposed.element_id!r} is not in the snapshot"
+            element = recorded_element(self.page, outline, ref)
+            if not element.context:  # in no card, row or form: its line says which it is
+                with suppress(PlaywrightError):
+                    element = element.model_copy(update={"line": line_of(ref.locator(self.page))})
             try:
                 check = RecordedElementCheck(
-                    element=recorded_element(self.page, outline, ref),
+                    element=element,
                     property=proposed.property,
                     match=proposed.match,
                     expected=proposed.expected,

@@ -28,7 +28,7 @@ from importlib import resources
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Page
+from playwright.sync_api import Locator, Page
 
 from . import page_scripts
 from .actions import NO_SHADOW_ROOTS, PLAIN_QUERY, is_plain
@@ -179,13 +179,23 @@ def same_place(recorded: Identity, live: Identity) -> bool:
     """The same role and name (values left out) in the same surroundings: what an element
     found at the recorded position must keep when its ids and classes were all renamed."""
     r, now = recorded.fingerprint, live.fingerprint
-    wanted = _text_words(recorded.context)
-    kept = len(wanted & _text_words(live.context)) >= SAME_CONTEXT * len(wanted)
     return (
         r.role == now.role
         and " ".join(r.name.split()).casefold() == " ".join(now.name.split()).casefold()
-        and kept
+        and kept_words(recorded.context, live.context)
     )
+
+
+def kept_words(recorded: str, live: str) -> bool:
+    """Most of the words of a recorded card, row or line that are not numbers are in the
+    live one."""
+    wanted = _text_words(recorded)
+    return len(wanted & _text_words(live)) >= SAME_CONTEXT * len(wanted)
+
+
+def line_of(locator: Locator) -> str:
+    """The line of the one element `locator` hits (RecordedElement.line)."""
+    return json.loads(locator.evaluate(_script("(target)", '{ target, source: "text" }')))["line"]
 
 
 POSITIONAL = re.compile(r"^xpath=|:nth-of-type\(| > ")  # selectors that pin a position

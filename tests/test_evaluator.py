@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -12,7 +13,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Page
-from scripted_answers import element_id
+from scripted_answers import element_id, latest_snapshot
 
 from pytest_stagehand.cache import Recording, RecordingStore, recordings_file, step_key
 from pytest_stagehand.errors import AIAssertionError, CacheMiss, ModelOutputError
@@ -387,6 +388,59 @@ def test_a_check_that_cannot_be_recorded_goes_back_to_the_judge_then_is_recorded
     assert why in event.result and why in event.unchecked
     recording = store.lookup(test_file, step_key("assert", BADGE, ai.url))
     assert recording.data["check"] is None and why in recording.data["unchecked"]
+
+
+SUMMARY = (
+    '<main><h1>Your order</h1><dl class="summary">'
+    + '<div class="line"><dt>{}</dt><dd>{}</dd></div>' * 3
+    + "</dl></main>"
+)
+
+
+def shipping_text(expected: str) -> Callable:
+    """An element check on the <dd> after "Shipping": a value in no card, row or form."""
+    def dd_after_shipping(prompt: str) -> str:
+        outline = latest_snapshot(prompt)
+        found = re.search(rf"\[(\w+)\] definition: {re.escape(expected)}",
+                          outline[outline.index("Shipping") :])  # fmt: skip
+        assert found, outline
+        return found[1]
+
+    return lambda prompt: {
+        "kind": "element",
+        "element_id": dd_after_shipping(prompt),
+        "property": "text",
+        "match": "equals",
+        "expected": expected,
+    }
+
+
+def test_a_checked_value_in_no_card_fails_where_its_line_says_another_thing(
+    page, scripted_model, test_file, tmp_path
+):
+    """Its line ("Shipping") says which value it is: "Handling $5.00" in its place is not
+    the shipping cost, though the place and the amount are the same."""
+    claim = "the shipping cost is $5.00"
+    store = RecordingStore(tmp_path / "recording-run")
+    page.set_content(SUMMARY.format("Items", "$40.00", "Shipping", "$5.00", "Total", "$45.00"))
+    with judge(page, scripted_model, Recordings(store, test_file)) as ai:
+        scripted_model.enqueue(judged("YES", "Shipping is $5.00.", shipping_text("$5.00")))
+        assert ai.assert_that(claim).passed
+    store.flush()
+    store.close()
+    assert '"line": "Shipping"' in recordings_file(test_file).read_text()
+
+    def offline(run: str) -> Recordings:
+        return Recordings(RecordingStore(tmp_path / run), test_file, "offline")
+
+    with judge(page, scripted_model, offline("ci-same")) as ai:
+        assert ai.assert_that(claim).passed  # the same page
+    page.set_content(SUMMARY.format("Items", "$40.00", "Handling", "$5.00", "Total", "$45.00"))
+    with (
+        judge(page, scripted_model, offline("ci-relabelled")) as ai,
+        pytest.raises(AIAssertionError, match='its line now says "Handling", not "Shipping"'),
+    ):
+        ai.assert_that(claim, timeout=0)
 
 
 def test_a_refused_check_is_replaced_by_the_judges_better_one(
