@@ -249,7 +249,7 @@ def run_check(page: Page, check: RecordedCheck, mask: Callable[[str], str] = str
         return Outcome(False, str(exc), check)
     try:
         value = mask(_read(found.locator, check.property))
-        line = line_of(found.locator) if check.element.line else ""
+        line = mask(line_of(found.locator)) if check.element.line else ""
     except PlaywrightError as exc:
         seen = f"its {check.property} could not be read ({str(exc).splitlines()[0]})"
         return Outcome(False, seen, check)
