@@ -623,7 +623,8 @@ class Evaluator:
             element = recorded_element(self.page, outline, ref)
             if not element.context:  # in no card, row or form: its line says which it is
                 with suppress(PlaywrightError):
-                    element = element.model_copy(update={"line": line_of(ref.locator(self.page))})
+                    line = self.steplog.mask(line_of(ref.locator(self.page)))
+                    element = element.model_copy(update={"line": line})
             try:
                 check = RecordedElementCheck(
                     element=element,

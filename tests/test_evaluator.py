@@ -443,6 +443,27 @@ def test_a_checked_value_in_no_card_fails_where_its_line_says_another_thing(
         ai.assert_that(claim, timeout=0)
 
 
+def test_a_checked_values_line_that_shows_a_variable_is_kept_as_its_placeholder(
+    page, scripted_model, test_file, tmp_path
+):
+    claim = "the shipping cost is $5.00"
+    page.set_content(SUMMARY.format("Items", "$40.00", "Shipping to Ada Lovelace", "$5.00",
+                                    "Total", "$45.00"))  # fmt: skip
+    store = RecordingStore(tmp_path / "recording-run")
+    with judge(page, scripted_model, Recordings(store, test_file)) as ai:
+        ai.steplog.add_secrets({"payee": "Ada Lovelace"})
+        scripted_model.enqueue(judged("YES", "Shipping is $5.00.", shipping_text("$5.00")))
+        assert ai.assert_that(claim).passed
+    store.flush()
+    store.close()
+    recorded = recordings_file(test_file).read_text()
+    assert '"line": "Shipping to %payee%"' in recorded and "Lovelace" not in recorded
+    offline = Recordings(RecordingStore(tmp_path / "ci"), test_file, "offline")
+    with judge(page, scripted_model, offline) as ai:
+        ai.steplog.add_secrets({"payee": "Ada Lovelace"})
+        assert ai.assert_that(claim, timeout=0).passed
+
+
 def test_a_refused_check_is_replaced_by_the_judges_better_one(
     page, scripted_model, test_file, tmp_path
 ):
