@@ -255,8 +255,21 @@ def named_words(recorded: Identity) -> frozenset[str]:
     than its own name ("Backpack" in "remove the Backpack"): the author chose the element
     by them. A recorded hit must still have them around it; a heal needs them on the
     page: a card that now shows "Bike Light" is another card, however alike the rest."""
-    said = frozenset(re.sub(r"['’]s$", "", word) for word in _content(recorded.instruction))
+    said = frozenset(_step_words(recorded.instruction)) - FILLER
     return (said & _content(recorded.context)) - _content(recorded.fingerprint.name)
+
+
+def _step_words(instruction: str) -> list[str]:
+    """The instruction's words in order, a possessive counting as its word ("Jon's")."""
+    return [re.sub(r"['’]s$", "", word) for word in _words_in_order(instruction)]
+
+
+def _joined(words: Sequence[str], i: int) -> set[str]:
+    """Word i as a page may spell it: alone or run together with a neighbour ("log in"
+    as "login")."""
+    return {words[i], *(words[i] + after for after in words[i + 1 : i + 2])} | {
+        before + words[i] for before in words[max(i - 1, 0) : i]
+    }
 
 
 def unsaid_words(recorded: Identity, candidate: Identity) -> frozenset[str]:
@@ -265,18 +278,16 @@ def unsaid_words(recorded: Identity, candidate: Identity) -> frozenset[str]:
     names for it (test id, id, classes, labels). The author chose the element by them: a
     "Resume" in its place is not what the step meant. "log in" still meets "Login" and a
     test id "login-button"."""
-    words = [re.sub(r"['’]s$", "", word) for word in _words_in_order(recorded.instruction)]
+    if _norm(recorded.fingerprint.name) == _norm(candidate.fingerprint.name):
+        return frozenset()  # every verified hit: its name says all the recorded one did
+    words = _step_words(recorded.instruction)
     named = _spellings([recorded.fingerprint.name])
     says = _spellings(_sources(candidate.fingerprint))
-    unsaid = set()
-    for i, word in enumerate(words):
-        if word in FILLER:
-            continue
-        spelled = {word, *(word + after for after in words[i + 1 : i + 2])}
-        spelled |= {before + word for before in words[max(i - 1, 0) : i]}
-        if spelled & named and not spelled & says:
-            unsaid.add(word)
-    return frozenset(unsaid)
+    return frozenset(
+        word
+        for i, word in enumerate(words)
+        if word not in FILLER and _joined(words, i) & named and not _joined(words, i) & says
+    )
 
 
 def _jaccard(a: Collection[str], b: Collection[str]) -> float | None:
@@ -426,15 +437,7 @@ def _instruction_share(instruction: str, candidate: Identity) -> float | None:
     if not wanted:
         return None
 
-    def found(i: int) -> bool:
-        joined = {words[i]}
-        if i + 1 < len(words):
-            joined.add(words[i] + words[i + 1])
-        if i > 0:
-            joined.add(words[i - 1] + words[i])
-        return bool(joined & spelled)
-
-    return sum(found(i) for i in wanted) / len(wanted)
+    return sum(bool(_joined(words, i) & spelled) for i in wanted) / len(wanted)
 
 
 def _share(wanted: frozenset[str], found: frozenset[str]) -> float | None:
