@@ -193,9 +193,14 @@ def kept_words(recorded: str, live: str) -> bool:
     return len(wanted & _text_words(live)) >= SAME_CONTEXT * len(wanted)
 
 
+# The line of the one element a locator hits, through readback.js's one-element mode.
+LINE = "(describe, read, elements) => JSON.parse(read({ target: elements[0] }, null)).line"
+
+
 def line_of(locator: Locator) -> str:
-    """The line of the one element `locator` hits (RecordedElement.line)."""
-    return json.loads(locator.evaluate(_script("(target)", '{ target, source: "text" }')))["line"]
+    """The line of the one element `locator` hits (RecordedElement.line), with the
+    scripts the document holds already (`page_scripts`)."""
+    return page_scripts.call_on_all(locator, [describer(), _source()], LINE)
 
 
 POSITIONAL = re.compile(r"^xpath=|:nth-of-type\(| > ")  # selectors that pin a position
@@ -304,20 +309,15 @@ def _distinct(
         if other.selector != ref.selector and (
             (other.fingerprint.classes, other.fingerprint.path) == (fp.classes, fp.path)
         ):
-            others.append(_around(other_context, found, by_line))
+            others.append(other_context or _line(found, by_line))
     distinct = distinct_words(around, others)
     return " ".join(word for word in distinct.split() if not re.search(r"\d", word))
 
 
-def _line(seen: dict[str, Any], recorded: RecordedElement) -> str:
-    """The line of an element seen now, where the recorded one was told by its line."""
-    return seen.get("line", "") if recorded.line else ""
-
-
-def _around(context: str, seen: dict[str, Any], by_line: bool) -> str:
-    """An element's card, row or form text; else, for a value recorded by its line (see
-    RecordedElement.line), its line."""
-    return context or (seen.get("line", "") if by_line else "")
+def _line(seen: dict[str, Any], by_line: bool) -> str:
+    """The line of an element seen now, where the value is told by its line (see
+    RecordedElement.line)."""
+    return seen.get("line", "") if by_line else ""
 
 
 def _alike(page: Page, tag: str, source: str, pattern: str | None) -> list[dict[str, Any]]:
@@ -490,7 +490,7 @@ def _reread_leaf(page: Page, plan: dict[str, Any], recorded: Any, path: str, rea
         ref, context = described(seen["described"], tuple(element.frame_path))
         live = RecordedElement(
             selectors=[selector], fingerprint=ref.fingerprint, context=context,
-            line=_line(seen, element),
+            line=_line(seen, bool(element.line)),
         )  # fmt: skip
         if value is None or not same_element(wanted, _identity(live, value)):
             tried.append(f"{selector} → another element")
@@ -541,7 +541,7 @@ def _heal_leaf(page, plan, element, wanted, path, reading, tried, in_place):
         ref, context = described(candidate["element"])
         live = RecordedElement(
             selectors=[ref.selector], fingerprint=ref.fingerprint, context=context,
-            line=_line(candidate, element),
+            line=_line(candidate, bool(element.line)),
         )  # fmt: skip
         identity = _identity(live, value)
         if identity.fingerprint.role != wanted.fingerprint.role or not told_apart(wanted, identity):
