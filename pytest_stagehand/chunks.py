@@ -74,7 +74,8 @@ def token_counter() -> str:
 
 # --- the outline as a tree ---------------------------------------------------------------
 
-LINE = re.compile(r"^( *)(?:\[([^\]]+)\] )?(\S+)")
+# A line of the outline: its indent, its element id (none on structure and text), its role.
+LINE = re.compile(r"^( *)(?:(e\d+) )?(\S+)")
 # Roles that open a section of their own: a chunk boundary falls before each.
 SECTIONS = frozenset(
     [
@@ -213,9 +214,10 @@ def _chunk(
     pieces: list[tuple[tuple[int, str], ...]],
     contexts: list[tuple[tuple[int, str], ...]],
 ) -> None:
-    """Pack sibling `nodes` into chunks: a section that does not fit is opened and its
-    children packed under its line; small neighbours share a chunk, and a heading or a
-    section starts a new one once the current chunk is a third full."""
+    """Pack sibling `nodes` into chunks of at most `limit` tokens besides their `context`:
+    a section that does not fit is opened and its children packed under its line, in the
+    room its line leaves; small neighbours share a chunk, and a heading or a section
+    starts a new one once the current chunk is a third full."""
     current: list[tuple[int, str]] = []
     size = 0
 
@@ -231,11 +233,13 @@ def _chunk(
             close()
             inner = (*context, (numbers[id(node)], node.line))
             children = node.children
+            room = limit - (node.size - sum(child.size for child in children))  # its line
             if node.role in TABLES and _is_header_row(children[0]):
                 header = _flat(children[0], numbers)
                 if count_tokens("\n".join(line for _, line in header)) < limit // 2:
                     inner, children = (*inner, *header), children[1:]
-            _chunk(children, inner, limit, numbers, pieces, contexts)
+                    room -= node.children[0].size
+            _chunk(children, inner, room, numbers, pieces, contexts)
             continue
         starts_section = node.role == "heading" or node.role in SECTIONS
         if current and (size + node.size > limit or (starts_section and size > limit // 3)):
