@@ -179,6 +179,82 @@ def practice_app() -> str:
     <footer><p>© Practice</p><a href="/about">About</a></footer></body></html>"""
 
 
+def admin_portal() -> str:
+    """A held-out page, written before the outline's format was tuned to the pages above:
+    an admin portal of about 3,000 elements (breadcrumbs, a sidebar, an orders grid with
+    pagination and per-row menus, a news feed with "Read more" links, a settings form, a
+    footer of link lists). Its links point where real apps' do: slugs, query strings,
+    other origins."""
+    side = "".join(
+        f'<li><a href="/admin/{slug}" class="{"on" if slug == "orders" else ""}">{label}</a></li>'
+        for slug, label in [("dashboard", "Dashboard"), ("orders", "Orders"), ("customers",
+        "Customers"), ("catalog/products", "Products"), ("reports?range=30d", "Reports"),
+        ("settings", "Settings"), ("help", "Help centre")]
+    )  # fmt: skip
+    statuses = ["Paid", "Pending", "Refunded", "Shipped", "Cancelled"]
+    names = ["Grace Hopper", "Alan Turing", "Ada Lovelace", "Linus Torvalds", "Barbara Liskov"]
+    orders = "".join(
+        f'<tr><td><input type="checkbox" aria-label="Select order #{10400 + i}"></td>'
+        f'<td><a href="/admin/orders/{10400 + i}">#{10400 + i}</a></td>'
+        f'<td><a href="/admin/customers/c_{i * 37 % 997:04d}">{names[i % 5]}</a></td>'
+        f'<td>{i % 28 + 1} Mar 2026</td><td><span class="badge">{statuses[i % 5]}</span></td>'
+        f"<td>€{(i * 53) % 900 + 12}.{i % 100:02d}</td>"
+        f'<td><div class="menu"><button aria-haspopup="menu">Actions</button>'
+        f'<ul role="menu" hidden>'
+        f'<li role="menuitem">Refund</li><li role="menuitem">Print invoice</li></ul></div>'
+        f'<a href="/admin/orders/{10400 + i}/invoice.pdf" download>Invoice</a></td></tr>'
+        for i in range(250)
+    )
+    pager = "".join(f'<a href="?page={n}" aria-label="Page {n}">{n}</a>' for n in range(1, 11))
+    news = "".join(
+        f'<article class="post"><h3><a href="/blog/2026/{i:02d}/release-notes-{i}">Release notes'
+        f" {i}: faster exports</a></h3><p>Posted by {names[i % 5]} on {i % 28 + 1} Feb 2026."
+        f" Exports of large order lists now stream, and filters remember their state.</p>"
+        f'<a href="/blog/2026/{i:02d}/release-notes-{i}#more" class="more">Read more</a>'
+        f'<a href="https://social.example.com/share?u=/blog/{i}">Share</a></article>'
+        for i in range(40)
+    )
+    settings = "".join(
+        f'<div class="field"><label for="s{i}">{label}</label>'
+        f'<input id="s{i}" name="{label.lower().replace(" ", "_")}" value="{value}"></div>'
+        for i, (label, value) in enumerate([("Store name", "Tin Shop"), ("Support email",
+        "help@tin.example"), ("Phone", "+44 20 7946 0000"), ("VAT number", "GB123456789"),
+        ("Street", "1 Long Lane"), ("City", "London"), ("Postcode", "EC1A 1BB")])
+    )  # fmt: skip
+    footer = "".join(
+        f"<section><h4>{title}</h4><ul>"
+        + "".join(f'<li><a href="{href}">{text}</a></li>' for text, href in links)
+        + "</ul></section>"
+        for title, links in [
+            ("Product", [("Pricing", "/pricing"), ("Changelog", "/changelog"),
+                         ("Status", "https://status.example.com/")]),
+            ("Company", [("About us", "/about"), ("Careers", "/jobs"), ("Press kit", "/press")]),
+            ("Legal", [("Privacy", "/legal/privacy"), ("Terms", "/legal/terms"),
+                       ("Cookie settings", "#cookies")]),
+        ]
+    )  # fmt: skip
+    return f"""<!doctype html><html><head><title>Orders · Admin</title></head><body>
+    <header><a href="/admin" aria-label="Home"><img alt="Tin Shop" src="data:,"></a>
+    <form role="search"><input type="search" placeholder="Search orders, customers">
+    <button>Search</button></form><button aria-label="Notifications (3)">🔔</button>
+    <a href="/account">Signed in as Grace</a></header>
+    <nav aria-label="Breadcrumb"><ol><li><a href="/admin">Admin</a></li>
+    <li><a href="/admin/orders">Orders</a></li><li aria-current="page">All orders</li></ol></nav>
+    <aside><nav aria-label="Sections"><ul>{side}</ul></nav></aside>
+    <main><h1>Orders</h1><div class="filters"><label>Status <select><option>Any</option>
+    {"".join(f"<option>{s}</option>" for s in statuses)}</select></label>
+    <label>From <input type="date"></label><button>Apply</button>
+    <a href="/admin/orders/export?format=csv">Export CSV</a></div>
+    <table><thead><tr><th></th><th>Order</th><th>Customer</th><th>Date</th><th>Status</th>
+    <th>Total</th><th></th></tr></thead><tbody>{orders}</tbody></table>
+    <nav aria-label="Pagination">{pager}<a href="?page=2" rel="next">Next</a></nav>
+    <section aria-label="News"><h2>What's new</h2>{news}</section>
+    <section aria-label="Store settings"><h2>Settings</h2><form>{settings}
+    <label><input type="checkbox" checked> Email me a daily summary</label>
+    <button type="submit">Save changes</button></form></section></main>
+    <footer>{footer}<p>© 2026 Tin Shop Ltd.</p></footer></body></html>"""
+
+
 def pages() -> dict[str, str]:
     return {
         "table 1,500 rows": table(1500),
@@ -186,6 +262,7 @@ def pages() -> dict[str, str]:
         "catalogue ~50k": catalogue(2000),
         "TodoMVC 200 todos": todomvc(200),
         "practice app ~2.9k": practice_app(),
+        "admin portal (held out)": admin_portal(),
     }
 
 
