@@ -177,7 +177,7 @@ def answer_for(steps: list[Step]) -> Callable[[ScriptedRequest], dict[str, Any]]
         outline = text[text.rfind("Snapshot:\n") :]
         if after:
             outline = outline[outline.index(after) :]
-        element = re.search(rf'\[(\w+)\] {role} "{re.escape(name)}"', outline).group(1)
+        element = re.search(rf'\b(e\d+) {role} "{re.escape(name)}"', outline).group(1)
         arguments = [f"%{next(iter(step.variables))}%"] if step.variables else []
         return {
             "found": True, "element_id": element, "method": step.method,

@@ -212,7 +212,7 @@ def big_form() -> str:
 
 # --- instructions and their targets ---------------------------------------------------------
 
-ID = re.compile(r"^\[(\w+)\]")
+ID = re.compile(r"^(e\d+) ")
 Target = Callable[[Snapshot], ElementRef]
 
 

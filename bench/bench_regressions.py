@@ -69,7 +69,7 @@ from pytest_stagehand.llm import ModelConfig, create_client  # noqa: E402
 from pytest_stagehand.page import AIPage  # noqa: E402
 from pytest_stagehand.replay import RecordingResolver, StepRecorder, resolved_action  # noqa: E402
 from pytest_stagehand.scripted_model import ScriptedModelServer  # noqa: E402
-from pytest_stagehand.snapshot import snapshot  # noqa: E402
+from pytest_stagehand.snapshot import snapshot, without_ids  # noqa: E402
 
 TEST_FILE = Path("bench_suite/test_shop.py")  # a name for the recordings, never written
 USER, PASSWORD = "standard_user", "secret_sauce"
@@ -345,7 +345,7 @@ def _verifies(ai: AIPage, recorded: Any) -> bool:
 
 def _gone(value: Any, outline: str) -> list[str]:
     """The previous word witness: words of the recorded value the page no longer shows."""
-    shown = {w.casefold() for w in WORD.findall(re.sub(r"\[[^\]\s]+\] ", "", outline))}
+    shown = {w.casefold() for w in WORD.findall(without_ids(outline))}
     words = {w.casefold() for w in WORD.findall(json.dumps(value))} - {"origin"}
     keys = {w.casefold() for w in WORD.findall(" ".join(_keys(value)))}
     return sorted(words - keys - shown)

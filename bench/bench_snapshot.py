@@ -41,9 +41,9 @@ INTERACTIVE = {
     "switch", "slider", "spinbutton", "tab", "menuitem", "menuitemcheckbox", "menuitemradio",
     "option", "treeitem", "gridcell",
 }  # fmt: skip
-# `- role "name" [...] [ref=e5]` in Playwright's YAML; `[e5] role "name" ...` in ours.
+# `- role "name" [...] [ref=e5]` in Playwright's YAML; `e5 role "name" ...` in ours.
 PLAYWRIGHT_LINE = re.compile(r'^(\w+)(?: "((?:[^"\\]|\\.)*)")?.*\[ref=\w+\]')
-OUR_LINE = re.compile(r'^\[e\d+\] (\w+)(?: "((?:[^"\\]|\\.)*)")?')
+OUR_LINE = re.compile(r'^e\d+ (\w+)(?: "((?:[^"\\]|\\.)*)")?')
 STAGEHAND_NPM = Path(os.environ.get("STAGEHAND_NPM", "/work/wt/notes/npm"))
 ORIGIN = "http://bench.local"
 

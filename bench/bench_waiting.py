@@ -55,7 +55,7 @@ def _answer(request) -> dict:
     outline = re.split(r"\n\n(?:Instruction|Claim|Extract):", text[start:])[0]
 
     def element(role: str, name: str) -> str:
-        return re.search(rf'\[(\w+)\] {role} "{re.escape(name)}"', outline)[1]
+        return re.search(rf'\b(e\d+) {role} "{re.escape(name)}"', outline)[1]
 
     if "Claim:" in text:
         return {"verdict": "YES", "reasoning": "The heading reads Swag Labs.",

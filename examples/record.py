@@ -49,6 +49,7 @@ from pytest_stagehand.scripted_model import (  # noqa: E402
     ScriptedModelServer,
     ScriptedRequest,
 )
+from pytest_stagehand.snapshot import without_ids  # noqa: E402
 
 MODEL = "openai/scripted-shop-oracle"
 PLACEHOLDER_KEY = "scripted-oracle-needs-no-key"
@@ -61,7 +62,7 @@ class NoScriptedAnswer(Exception):
 # --- reading a prompt --------------------------------------------------------------------
 
 LINE = re.compile(
-    r'^(?P<indent> *)(?:\[(?P<id>[^\]\s]+)\] )?(?P<role>[\w-]+)'
+    r'^(?P<indent> *)(?:(?P<id>e\d+) )?(?P<role>[\w-]+)'
     r'(?: "(?P<name>(?:[^"\\]|\\.)*)")?(?P<rest>.*)$'
 )
 
@@ -400,7 +401,7 @@ JUDGE: dict[str, Evidence] = {
         "alert", text="this user has been locked out"
     ),
     # The badge is a bare <span> beside the Cart link: short text standing on its own, it
-    # has an id (`[e9] text "2"`), so the check is its text, equal to the count.
+    # has an id (`e9 text "2"`), so the check is its text, equal to the count.
     "the cart badge in the header shows 2": Evidence(
         "text", "2", match="equals", after='link "Cart"'
     ),
@@ -424,7 +425,7 @@ JUDGE: dict[str, Evidence] = {
 
 def collapsed(lines: list[Line]) -> str:
     """The snapshot text as page_text checks see it: no ids, whitespace collapsed."""
-    return " ".join(re.sub(r"\[[^\]\s]+\] ", "", line.raw).strip() for line in lines)
+    return " ".join(without_ids(line.raw).strip() for line in lines)
 
 
 def answer_judge(prompt: str) -> dict[str, Any]:

@@ -10,7 +10,6 @@ reactions, as in Playwright: the next step settles the page it reads) and report
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -33,7 +32,7 @@ from .actions import (
     settle,
 )
 from .cache import RecordedElement
-from .chunks import DEFAULT_BUDGET, parts_for
+from .chunks import DEFAULT_BUDGET, LINE, parts_for
 from .dialogs import blocked
 from .errors import ActionFailed, ElementNotFound, InvalidArgument, InvalidModelChoice
 from .events import Heal, StepEvent, StepLog
@@ -43,8 +42,6 @@ from .prompts import ActChoice, ChoiceProblem, VisionActChoice
 from .snapshot import Snapshot, snapshot
 from .tabs import outline
 from .vision import Look, VisionMode
-
-ID_AT_LINE_START = re.compile(r"^\s*\[([^\]]+)\]")
 
 
 @dataclass(frozen=True)
@@ -305,8 +302,8 @@ def _lines_of(page_snapshot: Snapshot, ids: list[str]) -> str:
     wanted = set(ids)
     lines = []
     for line in page_snapshot.text.splitlines():
-        found = ID_AT_LINE_START.match(line)
-        if found and element_id(found.group(1)) in wanted:
+        found = LINE.match(line)
+        if found and found[2] in wanted:
             lines.append(line.strip())
     return "\n".join(lines)
 

@@ -51,12 +51,13 @@ from .errors import (
     ModelRequired,
 )
 from .events import Heal, StepEvent
-from .extract import ID_MARK, split
+from .extract import split
 from .llm import ModelClient
 from .page import AIPage
 from .prompts import ChoiceProblem, DoneTool
 from .readback import ground, reread, unreadable_fields
 from .replay import recorded_action, resolved_action
+from .snapshot import without_ids
 from .steps import RecordedStep, RecordedSteps, Replayed, Stale
 from .tabs import outline
 from .usage import UsageTotals
@@ -429,7 +430,7 @@ class _Run:
     def look(self) -> _View:
         settle(self.page)
         page_snapshot = outline(self.page)  # with its open tabs, or the dialog that blocks it
-        return _View(page_snapshot.url, page_snapshot.title, ID_MARK.sub("", page_snapshot.text))
+        return _View(page_snapshot.url, page_snapshot.title, without_ids(page_snapshot.text))
 
     def pressure(self, number: int) -> tuple[str | None, Status | None]:
         """The notice for this step, and the limit that leaves only done, if any."""

@@ -12,7 +12,6 @@ each; the answers merge (lists concatenated, the first non-null value of anythin
 
 from __future__ import annotations
 
-import re
 import types
 from collections.abc import Callable
 from functools import cache
@@ -28,7 +27,7 @@ from .errors import InvalidModelChoice, ModelOutputError
 from .events import StepEvent, StepLog
 from .llm import ModelClient
 from .prompts import ChoiceProblem, ExtractedText
-from .snapshot import Snapshot, estimate_tokens, snapshot
+from .snapshot import Snapshot, estimate_tokens, snapshot, without_ids
 from .vision import Look, VisionMode
 from .waiting import Waiting, is_empty
 
@@ -38,7 +37,6 @@ if TYPE_CHECKING:
 T = TypeVar("T", bound=BaseModel)
 
 CHUNK_TOKENS = 24_000  # snapshot tokens per model call; larger pages are split
-ID_MARK = re.compile(r"\[[^\]\s]+\] ")
 LINK_ID = "the element id of the link, e.g. e12"
 
 
@@ -83,7 +81,7 @@ def extract(
     label = instruction or (f"{schema.__name__} from the page" if schema else "the page text")
     with steplog.step("extract", label, page.url) as event:
         if instruction is None and schema is None:
-            text = ID_MARK.sub("", snapshot(page, scope).text)
+            text = without_ids(snapshot(page, scope).text)
             event.result = f"page text, {len(text)} characters"
             return text
         wanted = schema or ExtractedText

@@ -7,23 +7,23 @@ fingerprint for recognising the element later when its selectors no longer match
 
 The outline has one line per meaningful node, indented two spaces per level::
 
-    [e3] textbox "Username" placeholder="standard_user" required
-    [e7] link -> /product.html?id=4
-      [e8] heading "Sauce Labs Backpack" level=3
+    e3 textbox "Username" placeholder="standard_user" required
+    e7 link -> /product.html?id=4
+      e8 heading "Sauce Labs Backpack" level=3
     list
-      [e9] listitem: In stock
+      e9 listitem: In stock
     text "$29.99"
-    [e10] button "Add to cart" disabled
+    e10 button "Add to cart" disabled
 
-A line is `role "accessible name"`, then states (`value=`, `checked`, `selected`,
-`expanded=false`, `disabled`, `required`, `level=2`, `clickable`, ...), then `-> url` for
-links (a path when same-origin) and `: text` for a node holding a single run of text. A name
-spelled out by the lines under it is not repeated. Ids go to controls and to nodes that
-carry text; structure (lists, rows, landmarks) and `text "..."` runs have none, except
-short text standing on its own in an element (a badge, a count, a status word of up to
-three words: `[e4] text "2"`), which a check can then point at. Wrappers
-without meaning are dropped and their children move up; hidden content is left out. Frame
-content is nested under its `iframe` line and shadow-DOM content under its host.
+A line is its id, where it has one, then `role "accessible name"`, then states (`value=`,
+`checked`, `selected`, `expanded=false`, `disabled`, `required`, `level=2`, `clickable`,
+...), then `-> url` for links (a path when same-origin) and `: text` for a node holding a
+single run of text. A name spelled out by the lines under it is not repeated. Ids go to
+controls and to nodes that carry text; structure (lists, rows, landmarks) and `text "..."`
+runs have none, except short text standing on its own in an element (a badge, a count, a
+status word of up to three words: `e4 text "2"`), which a check can then point at.
+Wrappers without meaning are dropped and their children move up; hidden content is left
+out. Frame content is nested under its `iframe` line and shadow-DOM content under its host.
 """
 
 from __future__ import annotations
@@ -51,6 +51,14 @@ CHARS_PER_TOKEN = 4
 def estimate_tokens(text: str) -> int:
     """Token estimate: one token per 4 characters, the usual rule for English and markup."""
     return math.ceil(len(text) / CHARS_PER_TOKEN)
+
+
+ID_AT_LINE_START = re.compile(r"^( *)e\d+ ", re.MULTILINE)
+
+
+def without_ids(text: str) -> str:
+    """The outline to read, not to point into: the same lines without element ids."""
+    return ID_AT_LINE_START.sub(r"\1", text)
 
 
 @cache
@@ -327,7 +335,7 @@ class _Builder:
             else:
                 element_id = f"e{len(self.elements) + 1}"
                 self.elements.add(element_id, data["elements"][index], ancestry, frame_path)
-                self.lines.append(f"{indent}[{element_id}] {body}")
+                self.lines.append(f"{indent}{element_id} {body}")
             if child >= 0:
                 # A frame that navigates or goes away mid-snapshot is shown empty.
                 with contextlib.suppress(PlaywrightError):

@@ -40,7 +40,7 @@ def element_id(text: str, role: str, name: str, after: str | None = None) -> str
     outline = latest_snapshot(text)
     if after is not None:
         outline = outline[outline.index(after) :]
-    found = re.search(rf'\[(\w+)\] {re.escape(role)} "{re.escape(name)}"', outline)
+    found = re.search(rf'\b(e\d+) {re.escape(role)} "{re.escape(name)}"', outline)
     if found is None:
         raise AssertionError(f'the scripted model sees no {role} "{name}" in its prompt')
     return found.group(1)
@@ -92,7 +92,7 @@ def choose_described(word: str, method: str = "click") -> Answer:
 
     def answer(request: ScriptedRequest) -> dict[str, Any]:
         outline = latest_snapshot(request.text)
-        found = re.search(rf'\[(\w+)\] [^\n]*hint="[^"\n]*\b{re.escape(word)}\b', outline)
+        found = re.search(rf'\b(e\d+) [^\n]*hint="[^"\n]*\b{re.escape(word)}\b', outline)
         if found is None:
             raise AssertionError(f"the scripted model sees no control described as {word!r}")
         return act_answer(found.group(1), method)
@@ -214,7 +214,7 @@ def nth_unnamed(role: str, index: int) -> Callable[[str], str]:
     icon the text cannot tell apart, which the screenshot shows."""
 
     def find(text: str) -> str:
-        unnamed = rf'\[(\w+)\] {re.escape(role)}(?: hint="[^"\n]*")?$'  # hint: snapshot.js
+        unnamed = rf'\b(e\d+) {re.escape(role)}(?: hint="[^"\n]*")?$'  # hint: snapshot.js
         ids = re.findall(unnamed, latest_snapshot(text), re.M)
         return ids[index]
 

@@ -90,7 +90,7 @@ def delete_in_row(row: int):
         if start < 0:
             return {"found": False, "element_id": None, "method": "click", "arguments": [],
                     "description": "", "two_step": False}  # fmt: skip
-        button = re.search(r'\[(\w+)\] button "Delete"', outline[start:])
+        button = re.search(r'\b(e\d+) button "Delete"', outline[start:])
         assert button is not None
         return {"found": True, "element_id": button.group(1), "method": "click",
                 "arguments": [], "description": "Delete", "two_step": False}  # fmt: skip
@@ -136,7 +136,7 @@ def test_a_part_shows_the_snapshot_lines_with_their_ids_unchanged(ai, scripted_m
     lines = [line for line in outline.splitlines() if line.strip() != "…"]
     assert "part 1 of" in scripted_model.requests[0].text
     assert set(lines) < set(whole.text.splitlines())  # some of the same lines, ids, indent
-    chosen = re.search(r'\[(\w+)\] button "Delete"', outline[outline.index('"Item 77"') :])
+    chosen = re.search(r'\b(e\d+) button "Delete"', outline[outline.index('"Item 77"') :])
     assert result.actions[0].selector == whole.element(chosen.group(1)).selector
     assert ai.locator("#status").inner_text() == "Deleted item 77"
 
@@ -156,7 +156,7 @@ def judged_if_shown(name: str, expected: str):
 
     def answer(request: ScriptedRequest) -> dict[str, Any]:
         outline = shown(request)
-        found = re.search(rf'\[(\w+)\] button "{re.escape(name)}"', outline)
+        found = re.search(rf'\b(e\d+) button "{re.escape(name)}"', outline)
         if found is None:
             return {"verdict": "NO", "reasoning": "Not in this part.", "check": None,
                     "in_view": False}  # fmt: skip
@@ -228,11 +228,11 @@ def test_questions_on_a_large_page_are_answered_in_parts(ai, scripted_model):
 
 
 OUTLINE = "\n".join(
-    ["banner", '  [e1] link "Home" -> /']
-    + ["main", '  [e2] heading "Orders" level=1', "  table"]
-    + [f'    row\n      [e{3 + 2 * i}] cell "Order {i}"\n      [e{4 + 2 * i}] button "Cancel"'
+    ["banner", '  e1 link "Home" -> /']
+    + ["main", '  e2 heading "Orders" level=1', "  table"]
+    + [f'    row\n      e{3 + 2 * i} cell "Order {i}"\n      e{4 + 2 * i} button "Cancel"'
        for i in range(200)]
-    + ["contentinfo", '  [e999] link "Privacy" -> /privacy']
+    + ["contentinfo", '  e999 link "Privacy" -> /privacy']
 )  # fmt: skip
 
 

@@ -637,7 +637,7 @@ def instruction(text: str, label: str) -> str:
 
 
 def line_id(outline: str, pattern: str) -> str:
-    found = re.search(rf"\[(\w+)\] {pattern}", outline)
+    found = re.search(rf"\b(e\d+) {pattern}", outline)
     if found is None:
         raise Unanswered(f"the page has no {pattern!r}")
     return found[1]
@@ -646,8 +646,8 @@ def line_id(outline: str, pattern: str) -> str:
 def products(outline: str) -> list[tuple[str, str, str]]:
     """(link id, name, price) of each product card of a snapshot or outline, in page order."""
     card = re.compile(
-        r'^\s*(?:\[(\w+)\] )?link "([^"]+)" -> /products/[\w-]+\n'
-        r"(?:.*\n)*?\s*(?:\[\w+\] )?paragraph: (\$[\d.]+)",
+        r'^\s*(?:\b(e\d+) )?link "([^"]+)" -> /products/[\w-]+\n'
+        r"(?:.*\n)*?\s*(?:e\d+ )?paragraph: (\$[\d.]+)",
         re.MULTILINE,
     )
     return [(found[1], found[2], found[3]) for found in card.finditer(outline)]
@@ -660,7 +660,7 @@ def cheapest(outline: str) -> tuple[str, str]:
 
 def summary(outline: str, term: str) -> tuple[str, str]:
     """(id, value) of a term of the cart's order summary."""
-    found = re.search(rf"term: {term}\n\s*\[(\w+)\] definition: (.+)", outline)
+    found = re.search(rf"term: {term}\n\s*\b(e\d+) definition: (.+)", outline)
     if found is None:
         raise Unanswered(f"the page has no order summary {term}")
     return found[1], found[2].strip()
@@ -708,7 +708,7 @@ def order_lists(count: int) -> Callable[[str], Answer]:
 
 def only_the_mug(outline: str) -> Answer:
     names = [name for _, name, _ in products(outline)]
-    counter = re.search(r"\[(\w+)\] paragraph: (Showing \d+ of \d+ products)", outline)
+    counter = re.search(r"\b(e\d+) paragraph: (Showing \d+ of \d+ products)", outline)
     return verdict(
         names == ["Enamel Camp Mug"],
         f"The list shows {', '.join(names)}.",
@@ -718,7 +718,7 @@ def only_the_mug(outline: str) -> Answer:
 
 def order_status(outline: str) -> tuple[str, str]:
     """The tracking status line's id and text; ("", "") while the carrier has not answered."""
-    found = re.search(r"\[(\w+)\] status: (Order #1001[^\n]*)", outline)
+    found = re.search(r"\b(e\d+) status: (Order #1001[^\n]*)", outline)
     return (found[1], found[2].strip()) if found else ("", "")
 
 
@@ -780,7 +780,7 @@ OBSERVATIONS: dict[str, Callable[[str], Answer]] = {
     "the Add to cart buttons": lambda outline: {
         "elements": [
             {"element_id": found, "description": "Add to cart", "method": "click", "arguments": []}
-            for found in re.findall(r'\[(\w+)\] button "Add to cart"', outline)
+            for found in re.findall(r'\b(e\d+) button "Add to cart"', outline)
         ]
     },
 }

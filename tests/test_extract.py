@@ -63,9 +63,9 @@ def catalogue_answer(request):
     outline = latest_snapshot(request.text)
     products = [
         {"name": name, "url": found}
-        for found, name in re.findall(r'\[(\w+)\] link "(Product \d+)"', outline)
+        for found, name in re.findall(r'\b(e\d+) link "(Product \d+)"', outline)
     ]
-    contact = re.search(r'\[(\w+)\] link "Contact us"', outline)
+    contact = re.search(r'\b(e\d+) link "Contact us"', outline)
     return {"products": products, "contact": contact.group(1) if contact else None}
 
 

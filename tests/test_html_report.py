@@ -117,7 +117,7 @@ def test_rendering_escapes_page_text_and_keeps_each_screenshot_once():
         "result": None, "ok": True, "error": None, "calls": [], "duration_s": 0.1,
         "exchanges": [], "box": None, "shot": {"id": "s1", "width": 1280, "height": 720},
     }  # fmt: skip
-    waited = {**step, "ok": False, "last_snapshot": '[e1] button "Buy <now>"'}
+    waited = {**step, "ok": False, "last_snapshot": 'e1 button "Buy <now>"'}
     text = render([TestResult("t.py::test_a", steps=[step, step, waited])], {"s1": "QUJD"})
     assert "click &lt;b&gt;buy&lt;/b&gt;" in text and "<b>buy</b>" not in text
     assert text.count("QUJD") == 1

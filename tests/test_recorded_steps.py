@@ -296,7 +296,7 @@ def test_a_recording_notes_the_control_that_stood_in_for_a_covered_one(
 
 
 def every_add_to_cart_button(request) -> dict:
-    ids = re.findall(r'\[(\w+)\] button "Add to cart"', latest_snapshot(request.text))
+    ids = re.findall(r'\b(e\d+) button "Add to cart"', latest_snapshot(request.text))
     return {
         "elements": [
             {"element_id": found, "description": 'button "Add to cart"', "method": "click",

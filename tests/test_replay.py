@@ -109,7 +109,7 @@ def scripted_answer(request: ScriptedRequest) -> dict[str, Any]:
     if instruction == "type %password% into the password field":
         return act_answer(element_id(text, "textbox", "Password"), "fill", ["%password%"])
     if instruction == LOGIN:  # the button says "Sign in" on a renamed page
-        name = "Login" if '] button "Login"' in text else "Sign in"  # in the snapshot
+        name = "Login" if re.search(r'\be\d+ button "Login"', text) else "Sign in"  # as shown
         return act_answer(element_id(text, "button", name))
     if instruction == CART:
         return act_answer(element_id(text, "button", "Add to cart", after="Bike Light"))

@@ -40,7 +40,8 @@ INTERACTIVE = {
     "switch", "slider", "spinbutton", "tab", "menuitem", "menuitemcheckbox", "menuitemradio",
     "option", "treeitem", "gridcell",
 }  # fmt: skip
-OUR_LINE = re.compile(r'^\s*\[(e\d+)\] (\S+)(?: "((?:[^"\\]|\\.)*)")?')
+OUR_LINE = re.compile(r'^\s*(e\d+) (\S+)(?: "((?:[^"\\]|\\.)*)")?')
+OUR_ID = re.compile(r"^\s*(e\d+) (.*)$")  # an outline line's id and the rest of it
 PLAYWRIGHT_NODE = re.compile(r'^(\S+)(?: "((?:[^"\\]|\\.)*)")?.*\[ref=(\w+)\]')
 # A position in the DOM that does not depend on any selector: child indexes up the tree,
 # through shadow roots to their hosts.
@@ -76,8 +77,12 @@ def shown(snap: Snapshot) -> dict[str, tuple[str, str]]:
 
 def line_of(snap: Snapshot, element_id: str) -> str:
     """The outline line of an id, without indent and id."""
-    mark = f"[{element_id}] "
-    return next(line.strip()[len(mark) :] for line in snap.text.splitlines() if mark in line)
+    mark = f"{element_id} "
+    return next(
+        line.strip()[len(mark) :]
+        for line in snap.text.splitlines()
+        if line.strip().startswith(mark)
+    )
 
 
 def by_name(snap: Snapshot, role: str, name: str) -> list[ElementRef]:
@@ -127,7 +132,7 @@ def test_login_form_lists_every_control_with_its_label_and_state(page: Page, pag
 
     assert snap.title == "Swag Labs – Login"
     assert snap.url == pages_server.url("login.html")
-    lines = [re.sub(r"^\[e\d+\] ", "", line.strip()) for line in snap.text.splitlines()]
+    lines = [re.sub(r"^e\d+ ", "", line.strip()) for line in snap.text.splitlines()]
     assert 'heading "Swag Labs" level=1' in lines
     assert 'textbox "Username" placeholder="standard_user" required' in lines
     assert 'textbox "Password" required' in lines  # placeholder equal to the name: not repeated
@@ -169,7 +174,7 @@ def test_catalogue_shows_products_links_buttons_and_the_cart_badge(page: Page, p
     assert line_of(snap, product.id) == "link -> /product.html?id=4"  # ...the heading shows it
     assert 'heading "Sauce Labs Backpack" level=3' in snap.text
     assert 'img "Sauce Labs Backpack"' in snap.text
-    assert '] text "$29.99"' in snap.text  # a price standing on its own has an id
+    assert re.search(r'\be\d+ text "\$29.99"\n', snap.text)  # a price on its own has an id
     assert 'option "Name (A to Z)" selected' in snap.text
 
     add[0].locator(page).click()
@@ -239,8 +244,7 @@ LEAVES = """<header><div class="cart-nav"><a href="/cart">Cart</a>
 def test_short_text_standing_alone_has_an_id_so_a_check_can_point_at_it(page: Page):
     page.set_content(LEAVES)
     snap = snapshot(page)
-    ids = {line.strip().split("] ", 1)[1]: line.strip()[1:].split("]")[0]
-           for line in snap.text.splitlines() if line.strip().startswith("[")}
+    ids = {found[2]: found[1] for line in snap.text.splitlines() if (found := OUR_ID.match(line))}
 
     badge = snap.element(ids['text "2"'])  # a badge beside its link
     assert badge.candidates[0] == '[data-test="cart-badge"]'
@@ -733,7 +737,7 @@ def test_icon_only_controls_are_described_by_their_icon_and_classes(
 ):
     snap = open_page(page, pages_server, "icons.html")
 
-    hints = dict(re.findall(r'\[(e\d+)\] generic clickable hint="([^"]*)"', snap.text))
+    hints = dict(re.findall(r'\b(e\d+) generic clickable hint="([^"]*)"', snap.text))
     assert list(hints.values()) == [
         "icon heart; nav wishlist",
         "icon cart; nav basket",

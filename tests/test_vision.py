@@ -315,7 +315,7 @@ def test_extract_of_the_dom_form_sends_no_screenshot(ai, scripted_model):
 
 def shown(text: str, prompt: str) -> str:
     """The id of the status line showing `text` in the prompt's snapshot."""
-    found = re.search(rf"\[(\w+)\] status: {re.escape(text)}$", latest_snapshot(prompt), re.M)
+    found = re.search(rf"\b(e\d+) status: {re.escape(text)}$", latest_snapshot(prompt), re.M)
     assert found, f"no status {text!r} in the prompt"
     return found.group(1)
 
