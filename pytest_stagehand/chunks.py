@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property
 from typing import TYPE_CHECKING
 
+from .snapshot import ELEMENT_ID
+
 if TYPE_CHECKING:
     from .prompts import Message
 
@@ -75,7 +77,7 @@ def token_counter() -> str:
 # --- the outline as a tree ---------------------------------------------------------------
 
 # A line of the outline: its indent, its element id (none on structure and text), its role.
-LINE = re.compile(r"^( *)(?:(e\d+) )?(\S+)")
+LINE = re.compile(rf"^( *)(?:({ELEMENT_ID}) )?(\S+)")
 # Roles that open a section of their own: a chunk boundary falls before each.
 SECTIONS = frozenset(
     [

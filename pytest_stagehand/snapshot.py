@@ -53,7 +53,8 @@ def estimate_tokens(text: str) -> int:
     return math.ceil(len(text) / CHARS_PER_TOKEN)
 
 
-ID_AT_LINE_START = re.compile(r"^( *)e\d+ ", re.MULTILINE)
+ELEMENT_ID = r"e\d+"  # an element's id as the outline writes it, first on its line
+ID_AT_LINE_START = re.compile(rf"^( *){ELEMENT_ID} ", re.MULTILINE)
 
 
 def without_ids(text: str) -> str:
