@@ -495,6 +495,8 @@ def _differs_in_meaning(recorded: Identity, candidate: Identity) -> str | None:
         return "in another frame"
     if _in_dialog(r) != _in_dialog(c):
         return "inside a dialog" if _in_dialog(c) else "outside the dialog it was in"
+    if not _same_icon(r, c):
+        return f"another icon ({r.attributes['icon']} vs {c.attributes.get('icon') or 'none'})"
     if _numbers(r.name) != _numbers(c.name):
         return f"another number ({_listed(_numbers(r.name))} vs {_listed(_numbers(c.name))})"
     words_r, words_c = set(_tokens(r.name)), set(_tokens(c.name))
@@ -612,7 +614,7 @@ def verify(recorded: Identity, live: Identity) -> bool:
         r.role == live_fp.role
         and _norm(r.name) == _norm(live_fp.name)
         # An icon-only control has no name; its icon is what it says (snapshot.js).
-        and r.attributes.get("icon") == live_fp.attributes.get("icon")
+        and _same_icon(r, live_fp)
         and (not r.test_id or not live_fp.test_id or r.test_id == live_fp.test_id)
         and _at_least(_overlap(recorded.context, live.context), SAME_CONTEXT)
         and told_apart(recorded, live)
@@ -624,8 +626,19 @@ def verify(recorded: Identity, live: Identity) -> bool:
     )
 
 
+def _same_icon(recorded: Fingerprint, live: Fingerprint) -> bool:
+    """An icon-only control's icon is its name: another one in its place is another
+    control. A recording made before its kind of icon was read (an icon font) has none."""
+    icon = recorded.attributes.get("icon")
+    return not icon or bool(live.name) or live.attributes.get("icon") == icon
+
+
 def describe(fingerprint: Fingerprint) -> str:
-    return f'{fingerprint.role or fingerprint.tag} "{fingerprint.name}"'
+    kind = fingerprint.role or fingerprint.tag
+    icon = fingerprint.attributes.get("icon")
+    if icon and not fingerprint.name:  # an icon-only control: its icon is its name
+        return f"{kind} with icon {icon}"
+    return f'{kind} "{fingerprint.name}"'
 
 
 def describe_recorded(element: RecordedElement) -> str:

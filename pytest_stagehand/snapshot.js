@@ -787,8 +787,18 @@
     "item el component ui control ctrl the and of").split(" "));
   const wordsOf = (text) => (text || "").replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase()
     .split(/[^a-z]+/).filter((w) => w.length > 1 && !NOISE_WORDS.has(w));
+  // An icon font's glyph class ("fa-trash", "bi-heart-fill", "icon-play"), not a modifier.
+  const GLYPH_CLASS = /^(?:fa[srbl]?|bi|mdi|icon|glyphicon|ion|ti|la[sbr]?|ri|bx[sl]?|ph|uil|gg|icofont|codicon|octicon|feather|lucide)-(.+)$/;
+  // Where icon libraries name the glyph in markup: <i data-feather="x">, <ion-icon name="x">.
+  const glyphAttributes = (e) => [attr(e, "data-icon"), attr(e, "data-feather"), attr(e, "data-lucide"),
+    ...(e.localName.includes("icon") ? [attr(e, "name"), attr(e, "icon")] : [])];
+  // Sizes, styles, animations and layout ("icon-only", "icon-left"): what a glyph looks like.
+  const GLYPH_MODIFIER = new RegExp("^(?:lg|sm|md|xs|xl|\\dx|fw|li|solid|regular|light|thin|duotone|" +
+    "brands|spin|pulse|border|inverse|beat|fade|bounce|shake|only|text|inline|block|small|large|" +
+    "left|right|start|end|before|after|primary|secondary|default|(?:flip|rotate|stack|pull|size)\\b.*)$");
   // The file (or sprite fragment) name of the element's icon: its own or a descendant's
-  // background image, <img src> or SVG <use href>; "" when it has none or an inline one.
+  // background image, <img src> or SVG <use href>, else its icon font's glyph class or the
+  // glyph its markup names; "" when it has none or an inline one.
   function iconOf(el) {
     const candidates = [el];
     const walker = document.createTreeWalker(el, NodeFilter.SHOW_ELEMENT);
@@ -804,6 +814,12 @@
       const words = wordsOf(fragment || file).filter((w) => !/^[a-f]{6,}$/.test(w));
       if (words.length) return words.join(" ");
     }
+    for (const e of candidates) {
+      const glyphs = [...e.classList].map((c) => GLYPH_CLASS.exec(c))
+        .filter((m) => m && !GLYPH_MODIFIER.test(m[1])).map((m) => m[1]);
+      const words = wordsOf([...glyphs, ...glyphAttributes(e)].filter(Boolean).join(" "));
+      if (words.length) return words.join(" ");
+    }
     return "";
   }
   let lastNamed = "";  // the name or text of the last named line rendered: a neighbour to go by
@@ -814,6 +830,7 @@
     const icon = iconOf(el);
     if (icon) parts.push(`icon ${icon}`);
     const words = new Set([...wordsOf(attr(el, "id")), ...wordsOf(attr(el, "class")), ...wordsOf(attr(el, "name"))]);
+    for (const word of icon.split(" ")) words.delete(word);  // said once, as the icon
     if (words.size) parts.push([...words].slice(0, 6).join(" "));
     // The line before says where it is, when nothing else does; not always: the line
     // before a list's checkbox is the item above, not the one the checkbox belongs to.

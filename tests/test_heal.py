@@ -6,6 +6,7 @@ The element a step was recorded on is remembered in a JavaScript variable
 
 from __future__ import annotations
 
+from dataclasses import replace
 from unittest.mock import ANY
 
 import pytest
@@ -393,6 +394,65 @@ def test_a_control_reworded_under_its_test_id_heals_though_its_name_says_other_w
     resolution = resolve(page, element, wait_ms=0, instruction='click "Create account"')
     assert is_truth(resolution.locator) and resolution.heal is not None
 
+
+
+# An icon-only button, then another icon in its place: (recorded, now, its icon, the new one).
+ICONS = [
+    ('<svg width="16" height="16"><use href="#trash"/></svg>',
+     '<svg width="16" height="16"><use href="#archive"/></svg>', "trash", "archive"),
+    ('<img src="/icons/edit.svg" width="16" height="16">',
+     '<img src="/icons/delete.svg" width="16" height="16">', "edit", "delete"),
+    ('<i class="fa-solid fa-trash"></i>', '<i class="fa-solid fa-box-archive"></i>',
+     "trash", "box archive"),
+    ('<span class="mdi mdi-heart"></span>', '<span class="mdi mdi-heart-off"></span>',
+     "heart", "heart off"),
+    ('<span data-icon="lock"></span>', '<span data-icon="unlock"></span>', "lock", "unlock"),
+    ('<i class="ph ph-bell"></i>', '<i class="ph ph-bell-slash"></i>', "bell", "bell slash"),
+    ('<ion-icon name="heart"></ion-icon>', '<ion-icon name="heart-outline"></ion-icon>',
+     "heart", "heart outline"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("test_id", ["", "row-action"])
+@pytest.mark.parametrize(("recorded", "now", "icon", "other"), ICONS)
+def test_an_icon_only_control_with_another_icon_in_its_place_is_never_healed_onto(
+    page, recorded, now, icon, other, test_id
+):
+    """Its icon is its name: "edit" healed onto "delete" would delete. Under a kept test
+    id too, as the selector's own check already refuses another icon."""
+    marked = f' data-testid="{test_id}"' if test_id else ""
+    page.set_content(CONTROL.format(marked, recorded))
+    element = record(page, "button", "")
+    assert element.fingerprint.attributes["icon"] == icon
+    page.set_content(CONTROL.format(marked, now))
+    with pytest.raises(HealFailed, match=rf"another icon \({icon} vs {other}\)"):
+        resolve(page, element, wait_ms=0, instruction="click the icon")
+
+
+def test_a_recording_with_no_icon_still_verifies_where_the_page_shows_one(page):
+    """Recordings made before icon fonts were read have none: no reason to heal."""
+    page.set_content(CONTROL.format("", '<i class="fa fa-trash"></i>'))
+    element = record(page, "button", "")
+    fingerprint = replace(element.fingerprint, attributes={})
+    older = element.model_copy(update={"fingerprint": fingerprint})
+    resolution = resolve(page, older, wait_ms=0)
+    assert resolution.heal is None and is_truth(resolution.locator)
+
+def test_an_icon_only_control_restyled_around_the_same_icon_heals(page):
+    page.set_content(
+        '<main><section class="card"><h2>Studio</h2>'
+        '<button class="btn icon-only"><i class="fa fa-trash"></i></button>'
+    )
+    element = record(page, "button", "")
+    assert element.fingerprint.attributes["icon"] == "trash"  # "icon-only" is no glyph
+    page.set_content(
+        '<main><section class="card"><h2>Studio</h2><span class="tools">'
+        '<button class="button-v2 sm"><i class="fa fa-fw fa-trash"></i></button></span>'
+    )
+    page.locator("button").evaluate("el => { window.__truth = el; }")
+    assert 'button hint="icon trash' in snapshot(page).text  # what the model reads
+    resolution = resolve(page, element, wait_ms=0, instruction="click the trash icon")
+    assert is_truth(resolution.locator) and resolution.heal is not None
 
 CARD = (
     '<main><h1>Accounts</h1><section class="card"><h2>{who}</h2>'
