@@ -27,6 +27,13 @@ Beside it, 10 fair renames (same control, reworded or respelled) must still heal
 the same heal without the words the step calls the control by (`heal.unsaid_words`
 switched off), and blind.
 
+A fourth table plays icon-only buttons (no name: the icon says what they do) replaced in
+their place by another icon, in image, sprite, icon-font and markup-named forms, and the
+same icon in a restyled button, which must heal: ours, the same heal without the icon
+rule (`heal._same_icon` switched off), and blind. Its pairs were written after the rule,
+with four icon libraries it did not read then (Ionicons, Phosphor, Feather, Lucide);
+reading them came after.
+
 The pairs come in two sets: those written before `rivals` existed (the probe that found
 wrong heals among them), and a held-out set written afterwards, before it was run (it
 found "Pause" healed onto "Resume", which led to the neighbours among the rivals).
@@ -197,6 +204,41 @@ FAIR = [
     ("button", "Create account", "Register", 'click "Create account"', "signup-submit"),
     ("button", "Log in", "Sign in", "click the log in button", "login-button"),
 ]
+
+# Icon-only buttons (no name; the icon says what they do), each replaced in its place by
+# another icon. Written after the icon rule, with libraries it was not written for
+# (Ionicons, Phosphor, Feather, Lucide): those show what it does not read.
+ICON_PAIRS = [
+    ('<svg width="16" height="16"><use href="/sprite.svg#icon-edit"/></svg>',
+     '<svg width="16" height="16"><use href="/sprite.svg#icon-delete"/></svg>'),
+    ('<img src="/img/download.png" width="16" height="16" alt="">',
+     '<img src="/img/upload.png" width="16" height="16" alt="">'),
+    ('<span class="glyph" style="background-image: url(/i/star.svg)"></span>',
+     '<span class="glyph" style="background-image: url(/i/star-outline.svg)"></span>'),
+    ('<i class="fa-solid fa-thumbs-up"></i>', '<i class="fa-solid fa-thumbs-down"></i>'),
+    ('<i class="bi bi-volume-up"></i>', '<i class="bi bi-volume-mute"></i>'),
+    ('<span class="mdi mdi-eye"></span>', '<span class="mdi mdi-eye-off"></span>'),
+    ('<span class="glyphicon glyphicon-plus"></span>',
+     '<span class="glyphicon glyphicon-minus"></span>'),
+    ('<span data-icon="expand"></span>', '<span data-icon="collapse"></span>'),
+    ('<span class="icon-next"></span>', '<span class="icon-prev"></span>'),
+    ('<span class="material-symbols-outlined">visibility</span>',
+     '<span class="material-symbols-outlined">visibility_off</span>'),
+    ('<ion-icon name="heart"></ion-icon>', '<ion-icon name="heart-outline"></ion-icon>'),
+    ('<i class="ph ph-bell"></i>', '<i class="ph ph-bell-slash"></i>'),
+    ('<i data-feather="trash-2"></i>', '<i data-feather="archive"></i>'),
+    ('<i data-lucide="copy"></i>', '<i data-lucide="clipboard"></i>'),
+]  # fmt: skip
+# The same icon, the button around it restyled: must heal.
+ICON_FAIR = [
+    ('<i class="fa fa-trash"></i>', '<span class="tools"><i class="fa fa-fw fa-trash"></i></span>'),
+    ('<svg width="16" height="16"><use href="/sprite.svg#icon-edit"/></svg>',
+     '<svg class="sm" width="16" height="16"><use href="/sprite.svg?v=2#icon-edit"/></svg>'),
+    ('<img src="/img/download.png?v=1" width="16" height="16" alt="">',
+     '<img src="/img/download.png?v=2" width="16" height="16" alt="">'),
+    ('<i class="bi bi-gear"></i>', '<i class="bi bi-gear" aria-hidden="true"></i>'),
+]  # fmt: skip
+
 CARD = (
     '<main><h1>Your items</h1><section class="card"><h2>{title}</h2>'
     "<p>Added last week by the team, shared with everyone in the workspace.</p>"
@@ -229,6 +271,7 @@ def page_html(pairs: list[tuple[str, str, str]], layout: str) -> str:
 
 REMOVE = "() => (window.__truth.closest('label') || window.__truth).remove()"
 ACTED_ON = "el => (el.closest('label') || el).textContent.trim()"
+ICON_ACTED_ON = "el => el.innerHTML.trim()"  # an icon-only button has no text
 
 
 def play(page: Page, html: str, role: str, name: str) -> dict[str, str]:
@@ -291,18 +334,44 @@ def play_in_place(page: Page, case: tuple[str, str, str, str, str], layout: str)
     return acted
 
 
-def _healed(page: Page, element: RecordedElement, instruction: str = "") -> str:
+def icon_button(inner: str, layout: str, restyled: bool = False) -> str:
+    cls = "button-v2 sm" if restyled else "btn icon-only"
+    help_button = '<button class="btn">Help</button>'
+    block = f'<button class="{cls}" type="button">{inner}</button> {help_button}'
+    if layout == "cards":
+        return f'<!doctype html><main><section class="card"><h2>Post</h2>{block}</section></main>'
+    return f'<!doctype html><main><div class="toolbar">{block}</div></main>'
+
+
+def play_icon(page: Page, recorded: str, now: str, layout: str, fair: bool) -> dict[str, str]:
+    """Record the icon-only button, put `now` in its place, and say what each replay
+    acted on ("" for a refusal)."""
+    page.set_content(icon_button(recorded, layout))
+    page_snapshot = snapshot(page)
+    (ref,) = [r for r in page_snapshot.elements.values() if r.role == "button" and r.name != "Help"]
+    element = recorded_element(page, page_snapshot, ref)
+    page.set_content(icon_button(now, layout, restyled=fair))
+    acted = {"ours": _healed(page, element, "click the icon", ICON_ACTED_ON)}
+    with patch.object(heal, "_same_icon", lambda recorded, live: True):
+        acted["without the icon rule"] = _healed(page, element, "click the icon", ICON_ACTED_ON)
+    acted["blind"] = _blind(page, element, ICON_ACTED_ON)
+    return acted
+
+
+def _healed(
+    page: Page, element: RecordedElement, instruction: str = "", acted_on: str = ACTED_ON
+) -> str:
     try:
         resolution = resolve(page, element, wait_ms=0, instruction=instruction)
-        return resolution.locator.evaluate(ACTED_ON)
+        return resolution.locator.evaluate(acted_on)
     except HealFailed:
         return ""
 
 
-def _blind(page: Page, element: RecordedElement) -> str:
+def _blind(page: Page, element: RecordedElement, acted_on: str = ACTED_ON) -> str:
     (xpath,) = [selector for selector in element.selectors if selector.startswith("xpath=")]
     hits = page.locator(xpath)
-    return hits.first.evaluate(ACTED_ON) if hits.count() else ""
+    return hits.first.evaluate(acted_on) if hits.count() else ""
 
 
 def main() -> None:
@@ -350,6 +419,18 @@ def main() -> None:
                             outcome = repr(acted_on) if acted_on else "refused"
                             examples.append(f"  ours, in place ({set_name}, {layout}): "
                                             f"{case[1]!r} -> {outcome}")  # fmt: skip
+        acted_icons: dict[tuple[str, str], Counter[str]] = {}
+        icon_sets = (("another icon", ICON_PAIRS), ("same icon, restyled", ICON_FAIR))
+        for set_name, icon_cases in icon_sets:
+            for layout in LAYOUTS:
+                counts = acted_icons[(set_name, layout)] = Counter()
+                for recorded, now in icon_cases:
+                    fair = set_name != "another icon"
+                    for replay, acted_on in play_icon(page, recorded, now, layout, fair).items():
+                        counts[replay] += bool(acted_on)
+                        if bool(acted_on) != fair and replay == "ours":
+                            outcome = "acted on " + now if acted_on else "refused"
+                            examples.append(f"  ours, icon ({layout}): {recorded} -> {outcome}")
         browser.close()
     replays = ("ours", "without rivals", "blind")
     header = f"{'pairs':<16} {'layout':<8} {'cases':>5} │ " + " ".join(
@@ -377,6 +458,15 @@ def main() -> None:
     for (set_name, layout), counts in acted_in_place.items():
         cells = " ".join(f"{counts[name]:>24}" for name in in_place_replays)
         print(f"{set_name:<20} {layout:<8} {len(in_place_sets[set_name]):>4} │ {cells}")
+    print("\nicon-only buttons, another icon put in their place (any element acted on is wrong),"
+          " and the same icon restyled (a refusal is the miss): elements acted on")  # fmt: skip
+    icon_replays = ("ours", "without the icon rule", "blind")
+    print(f"{'cases':<20} {'layout':<8} {'n':>4} │ "
+          + " ".join(f"{name:>24}" for name in icon_replays))  # fmt: skip
+    for (set_name, layout), counts in acted_icons.items():
+        n = len(ICON_PAIRS if set_name == "another icon" else ICON_FAIR)
+        cells = " ".join(f"{counts[name]:>24}" for name in icon_replays)
+        print(f"{set_name:<20} {layout:<8} {n:>4} │ {cells}")
     if examples:
         print("\nwrong elements acted on by ours:\n" + "\n".join(examples))
     print(f"\nA wrong case is any element acted on: the recorded one was removed or replaced. "
