@@ -228,6 +228,9 @@ ICON_PAIRS = [
     ('<i class="ph ph-bell"></i>', '<i class="ph ph-bell-slash"></i>'),
     ('<i data-feather="trash-2"></i>', '<i data-feather="archive"></i>'),
     ('<i data-lucide="copy"></i>', '<i data-lucide="clipboard"></i>'),
+    # drawn inline, no glyph named (written with the rule for such icons)
+    ('<svg viewBox="0 0 24 24"><path d="M12 5v14M5 12h14"/></svg>',
+     '<svg viewBox="0 0 24 24"><path d="M5 12h14"/></svg>'),
 ]  # fmt: skip
 # The same icon, the button around it restyled: must heal.
 ICON_FAIR = [
@@ -237,6 +240,8 @@ ICON_FAIR = [
     ('<img src="/img/download.png?v=1" width="16" height="16" alt="">',
      '<img src="/img/download.png?v=2" width="16" height="16" alt="">'),
     ('<i class="bi bi-gear"></i>', '<i class="bi bi-gear" aria-hidden="true"></i>'),
+    ('<svg viewBox="0 0 24 24"><path d="M12 5v14M5 12h14"/></svg>',
+     '<svg class="size-6" width="24" viewBox="0 0 24 24"><path d="M12 5v14M5 12h14"/></svg>'),
 ]  # fmt: skip
 
 CARD = (

@@ -822,6 +822,23 @@
     }
     return "";
   }
+  // An inline SVG icon that names no glyph ("<svg><path d=…>", as Heroicons draws them),
+  // known by its drawing: "drawn" and a hash of its shapes, which restyling (classes,
+  // size, colour) leaves alone; "" when there is none.
+  const GEOMETRY = ["d", "points", "cx", "cy", "r", "rx", "ry", "x", "y", "x1", "y1", "x2", "y2", "width", "height"];
+  function drawnIconOf(el) {
+    const svg = el.localName === "svg" ? el : el.querySelector("svg");
+    if (!svg) return "";
+    let shapes = "";
+    for (const shape of svg.querySelectorAll("path, circle, rect, line, polyline, polygon, ellipse")) {
+      shapes += shape.localName + GEOMETRY.map((name) => attr(shape, name) || "").join(",") + ";";
+      if (shapes.length > 4000) break;
+    }
+    if (!shapes) return "";
+    let hash = 0x811c9dc5;  // FNV-1a, 32 bits
+    for (let i = 0; i < shapes.length; i++) hash = Math.imul(hash ^ shapes.charCodeAt(i), 0x01000193);
+    return `drawn ${(hash >>> 0).toString(16).padStart(8, "0").slice(0, 6)}`;
+  }
   let lastNamed = "";  // the name or text of the last named line rendered: a neighbour to go by
   function hintOf(el) {
     const parts = [];
@@ -1050,7 +1067,8 @@
   function describe({ el, role, name, states, href }) {
     const row = rowIndex(el);
     const attributes = attributesOf(el);
-    const icon = !name && el.localName !== "select" && !FORM_FIELDS.has(el.localName) ? iconOf(el) : "";
+    const icon = !name && el.localName !== "select" && !FORM_FIELDS.has(el.localName)
+      ? iconOf(el) || drawnIconOf(el) : "";
     if (icon) attributes.icon = icon;
     const testId = testIdOf(el) || ["", ""];
     const text = FORM_FIELDS.has(el.localName) ? "" : collapse(el.textContent.slice(0, 2000)).slice(0, 120);

@@ -6,6 +6,7 @@ The element a step was recorded on is remembered in a JavaScript variable
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from unittest.mock import ANY
 
@@ -410,6 +411,9 @@ ICONS = [
     ('<i class="ph ph-bell"></i>', '<i class="ph ph-bell-slash"></i>', "bell", "bell slash"),
     ('<ion-icon name="heart"></ion-icon>', '<ion-icon name="heart-outline"></ion-icon>',
      "heart", "heart outline"),
+    ('<svg viewBox="0 0 24 24"><path d="M6 7h12M9 7V4h6v3m-8 0 1 13h8l1-13"/></svg>',
+     '<svg viewBox="0 0 24 24"><path d="M4 7h16v4H4zM6 11v9h12v-9M10 15h4"/></svg>',
+     "drawn [0-9a-f]{6}", "drawn [0-9a-f]{6}"),
 ]  # fmt: skip
 
 
@@ -423,11 +427,25 @@ def test_an_icon_only_control_with_another_icon_in_its_place_is_never_healed_ont
     marked = f' data-testid="{test_id}"' if test_id else ""
     page.set_content(CONTROL.format(marked, recorded))
     element = record(page, "button", "")
-    assert element.fingerprint.attributes["icon"] == icon
+    assert re.fullmatch(icon, element.fingerprint.attributes["icon"])
     page.set_content(CONTROL.format(marked, now))
     with pytest.raises(HealFailed, match=rf"another icon \({icon} vs {other}\)"):
         resolve(page, element, wait_ms=0, instruction="click the icon")
 
+
+def test_an_inline_svg_icon_restyled_keeps_its_drawing_and_heals(page):
+    """An icon drawn inline names no glyph: its shapes are what it is, not its styling."""
+    drawing = '<path d="M6 7h12M9 7V4h6v3m-8 0 1 13h8l1-13"/>'
+    icon = f'<svg class="h-5 w-5" viewBox="0 0 24 24">{drawing}</svg>'
+    page.set_content(CONTROL.format("", icon))
+    element = record(page, "button", "")
+    page.set_content(
+        '<main><section class="card"><h2>Studio</h2><button class="icon-button">'
+        f'<svg class="size-6 text-red" width="24" viewBox="0 0 24 24">{drawing}</svg></button>'
+    )
+    page.locator("button").evaluate("el => { window.__truth = el; }")
+    resolution = resolve(page, element, wait_ms=0, instruction="click the bin")
+    assert is_truth(resolution.locator)  # verified as the same icon where it was
 
 def test_a_recording_with_no_icon_still_verifies_where_the_page_shows_one(page):
     """Recordings made before icon fonts were read have none: no reason to heal."""
