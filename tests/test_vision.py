@@ -142,8 +142,9 @@ def test_an_unnamed_icon_is_chosen_by_its_mark_and_replayed_only_while_it_looks_
     assert ai.locator("#status").inner_text() == "Liked"
     assert result.actions[0].element == "button"
     (recorded,) = committed(store, test_file)["steps"][0]["actions"]
-    # Nothing but its look tells the heart from the star: the look is recorded too.
+    # Only its drawing and its look tell the heart from the star: both are recorded.
     assert recorded["element"]["selectors"][0] == "#toolbar > button:nth-of-type(2)"
+    assert recorded["element"]["fingerprint"]["attributes"]["icon"].startswith("drawn ")
     assert recorded["point"]["x"] == recorded["point"]["y"] == 21.0
 
     ai.goto("vision.html")
@@ -155,9 +156,15 @@ def test_an_unnamed_icon_is_chosen_by_its_mark_and_replayed_only_while_it_looks_
     ai.evaluate("document.querySelector('#toolbar').prepend(document.querySelector("
                 "'[data-tool=heart]'))")
     use_recordings(ai, store, test_file, "offline", has_model=False)
+    result = ai.act("click the heart icon")  # the star in its place is another drawing
+    assert result.cache == "healed" and ai.locator("#status").inner_text() == "Liked"
+
+    ai.goto("vision.html")  # the same heart, in its place, painted another colour
+    ai.evaluate("document.querySelector('[data-tool=heart] path').setAttribute('fill', '#2a7')")
+    use_recordings(ai, store, test_file, "offline", has_model=False)
     with pytest.raises(RegionChanged, match="click the heart icon"):
         ai.act("click the heart icon")
-    assert ai.locator("#status").inner_text() == "idle"  # the star was not clicked
+    assert ai.locator("#status").inner_text() == "idle"  # nothing was clicked
 
 
 def test_an_element_with_a_name_chosen_by_its_mark_is_recorded_as_the_text_would(
