@@ -379,6 +379,16 @@ def _blind(page: Page, element: RecordedElement, acted_on: str = ACTED_ON) -> st
     return hits.first.evaluate(acted_on) if hits.count() else ""
 
 
+def _print_acted(
+    replays: tuple[str, ...], acted: dict[tuple[str, str], Counter[str]], sets: dict[str, list]
+) -> None:
+    """One row per case set and layout: how many elements each replay acted on."""
+    print(f"{'cases':<20} {'layout':<8} {'n':>4} │ " + " ".join(f"{name:>24}" for name in replays))
+    for (set_name, layout), counts in acted.items():
+        cells = " ".join(f"{counts[name]:>24}" for name in replays)
+        print(f"{set_name:<20} {layout:<8} {len(sets[set_name]):>4} │ {cells}")
+
+
 def main() -> None:
     begin = time.perf_counter()
     launch_options = find_chromium().launch_options()
@@ -457,21 +467,10 @@ def main() -> None:
     ))
     print("\nreplaced in its place after it was recorded: elements acted on (wrong, but for"
           " the fair renames, where a refusal is the miss)")  # fmt: skip
-    in_place_replays = ("ours", "without the step's words", "blind")
-    print(f"{'cases':<20} {'layout':<8} {'n':>4} │ "
-          + " ".join(f"{name:>24}" for name in in_place_replays))  # fmt: skip
-    for (set_name, layout), counts in acted_in_place.items():
-        cells = " ".join(f"{counts[name]:>24}" for name in in_place_replays)
-        print(f"{set_name:<20} {layout:<8} {len(in_place_sets[set_name]):>4} │ {cells}")
+    _print_acted(("ours", "without the step's words", "blind"), acted_in_place, in_place_sets)
     print("\nicon-only buttons, another icon put in their place (any element acted on is wrong),"
           " and the same icon restyled (a refusal is the miss): elements acted on")  # fmt: skip
-    icon_replays = ("ours", "without the icon rule", "blind")
-    print(f"{'cases':<20} {'layout':<8} {'n':>4} │ "
-          + " ".join(f"{name:>24}" for name in icon_replays))  # fmt: skip
-    for (set_name, layout), counts in acted_icons.items():
-        n = len(ICON_PAIRS if set_name == "another icon" else ICON_FAIR)
-        cells = " ".join(f"{counts[name]:>24}" for name in icon_replays)
-        print(f"{set_name:<20} {layout:<8} {n:>4} │ {cells}")
+    _print_acted(("ours", "without the icon rule", "blind"), acted_icons, dict(icon_sets))
     if examples:
         print("\nwrong elements acted on by ours:\n" + "\n".join(examples))
     print(f"\nA wrong case is any element acted on: the recorded one was removed or replaced. "
