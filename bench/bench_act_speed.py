@@ -223,6 +223,7 @@ def main() -> None:
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{httpd.server_address[1]}"
     times: dict[tuple[str, str, str], list[float]] = defaultdict(list)
+    loads: dict[str, list[float]] = defaultdict(list)  # AIPage.goto before each step
     statuses: set[str] = set()
     model_calls = 0
     # Chromium may still write its profile as it exits: what it leaves is not our error.
@@ -270,7 +271,10 @@ def main() -> None:
                         warm_up = next(w for w in WARM_UPS if w.path == step.path)
                         for state in ("fresh", "warm"):
                             for contender in order:
+                                start = time.perf_counter()
                                 ai.goto(step.path)
+                                if rep:
+                                    loads[step.path].append(time.perf_counter() - start)
                                 if state == "warm":
                                     for other in contenders:
                                         run(other, warm_up)
@@ -313,6 +317,9 @@ def main() -> None:
     print(f"{'median ours/raw':<40} {'':>8} {'':>9} {statistics.median(ratios):>8.2f}x "
           f"{'(<=1.2x)':>7}")
     print()
+    print("each step's page loaded and settled first by AIPage.goto (which also gives a new "
+          "document our describer, while it waits for quiet), median ms: "
+          + ", ".join(f"{path} {median_ms(values):.1f}" for path, values in loads.items()))
     print(f"model calls during our replay: {model_calls} (must be 0); cache statuses: "
           f"{', '.join(sorted(statuses))}")
 

@@ -23,6 +23,7 @@ from playwright.sync_api import Download, Frame, Locator, Page, Request
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from . import page_scripts
 from .cache import RecordedPoint
 from .covering import OVERLAY_ID
 from .dialogs import DIALOG_METHODS, answer_dialog, blocked, may_open
@@ -30,7 +31,7 @@ from .errors import ElementCovered, HealFailed
 from .events import CacheStatus
 from .files import upload
 from .prompts import ChoiceProblem, Method
-from .snapshot import KEPT, ElementRef, Fingerprint, Kept, Snapshot, frame_scope
+from .snapshot import KEPT, ElementRef, Fingerprint, Kept, Snapshot, describer, frame_scope
 from .tabs import TAKE_OPENS, switch_tab
 from .usage import CallUsage, UsageTotals
 
@@ -769,7 +770,9 @@ PAGE_CHANGES = """(window.__stagehandDomQuiet ||= (() => {
 # ms, and for at least `least` ms from then (at most `cap` ms in all). A loaded page that
 # has long been quiet returns at once when `least` is 0. Resolves to the page's mark then
 # ([id, changes]): where a wait for its next change starts; null if it did not load in time.
-DOM_QUIET = f"""async ([quiet, least, cap]) => {{
+# The describer (page_scripts) is prepared once the document has loaded: on a document
+# new to the watch, which waits `quiet` ms from now on, in time the wait takes anyway.
+SETTLE = f"""async (describe, [quiet, least, cap]) => {{
   const end = performance.now() + cap;
   if (document.readyState === "loading") {{
     const loaded = await new Promise(resolve => {{
@@ -779,6 +782,7 @@ DOM_QUIET = f"""async ([quiet, least, cap]) => {{
     if (!loaded) return null;
   }}
   const state = {PAGE_CHANGES};
+  describe.prepare();
   const floor = performance.now() + least - quiet;
   for (;;) {{
     const wait = Math.min(Math.max(state.last, floor) + quiet, end) - performance.now();
@@ -870,7 +874,9 @@ def _wait(
                 page.wait_for_timeout(min(POLL_MS, left_ms))  # lets request events arrive
                 continue
             if dom_quiet_least is not None:  # the page waits for its own load: one call
-                quiet = page.evaluate(DOM_QUIET, [DOM_QUIET_MS, dom_quiet_least, left_ms])
+                quiet = page_scripts.call(
+                    page, [describer()], SETTLE, [DOM_QUIET_MS, dom_quiet_least, left_ms]
+                )
                 if quiet is None:
                     return None
                 mark = PageMark(*quiet)

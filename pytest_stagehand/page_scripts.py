@@ -44,9 +44,9 @@ def _scripts(libraries: tuple[str, ...], body: str, params: str) -> tuple[str, s
     document holds ([result], or null if it lost one), and the one that gives them first."""
     symbols = [f"Symbol.for({json.dumps(_key(library))})" for library in libraries]
     held = ", ".join(f"window[{symbol}]" for symbol in symbols)
-    use = (
-        f"({params}) => {{ const held = [{held}];"
-        f" return held.every(Boolean) ? [({body})(...held, {params})] : null; }}"
+    use = (  # awaited: a body may be async (a settle)
+        f"async ({params}) => {{ const held = [{held}];"
+        f" return held.every(Boolean) ? [await ({body})(...held, {params})] : null; }}"
     )
     given = "".join(
         f" Object.defineProperty(window, {symbol}, {{ value: {library}, configurable: true }});"

@@ -261,14 +261,33 @@ def describer() -> str:
     A script describing several elements in one call passes them one `memo` object (and
     the page no change in between): what is read from the whole document is read once.
     Its `byRole(role, name, memo, most)` finds the elements a `role_selector` finds (the
-    first `most`), by the same roles and names (snapshot.js), without Playwright's engine."""
+    first `most`), by the same roles and names (snapshot.js), without Playwright's engine.
+    Its `prepare()` runs both once on a document (PREPARE)."""
     return (
-        f"(snapshot => Object.assign("
+        f"(snapshot => {{ const describe = Object.assign("
         f"(el, memo) => JSON.parse(snapshot({{ target: el, origin: '', memo }})),"
         " { byRole: (role, name, memo, most) =>"
-        " snapshot({ byRole: [role, name, most], origin: '', memo }) }"
-        f"))({_script()})"
+        " snapshot({ byRole: [role, name, most], origin: '', memo }) });"
+        f" describe.prepare = () => ({PREPARE})(describe); return describe;"
+        f" }})({_script()})"
     )
+
+
+# The describer's first use on a document compiles it as it goes, which costs a replayed
+# step's look more than the look itself. The page's first settle runs it once instead,
+# while it waits for the page to be quiet anyway (actions.SETTLE): on a control, and a
+# role query that reads every button's role and rules out its name. Reads only; a failure
+# here is the look's to meet.
+PREPARE = """(describe) => {
+  if (describe.prepared) return;
+  describe.prepared = true;
+  try {
+    const memo = {};
+    const control = document.querySelector("button, a[href], input, select, textarea");
+    if (control) describe(control, memo);
+    describe.byRole("button", String.fromCharCode(0), memo, 1);
+  } catch {}
+}"""
 
 
 ROLE_SELECTOR = re.compile(r'role=([a-z]+)\[name="((?:[^"\\]|\\.)*)"s\]')

@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
+from pytest_stagehand import page_scripts
 from pytest_stagehand.act import verified
-from pytest_stagehand.actions import DIRECT_BY_QUERY, READ_GUARD, Action, _ready, perform
+from pytest_stagehand.actions import (
+    DIRECT_BY_QUERY,
+    READ_GUARD,
+    Action,
+    _ready,
+    perform,
+    settle,
+)
 from pytest_stagehand.errors import HealFailed
 from pytest_stagehand.heal import recorded_element
-from pytest_stagehand.snapshot import Kept, snapshot
+from pytest_stagehand.snapshot import Kept, describer, snapshot
 from pytest_stagehand.tabs import COUNT_OPENS
 
 
@@ -294,3 +304,23 @@ def test_a_click_that_fails_on_a_page_still_open_is_an_error():
     with pytest.raises(PlaywrightError, match="dispatchMouseEvent"):
         perform(page, action)  # type: ignore[arg-type]
     assert not page.closed
+
+
+def test_a_new_documents_first_settle_gives_it_the_describer_prepared(page: Page, pages_server):
+    page.goto(pages_server.url("login.html"))
+    key = page_scripts._key(describer())
+    prepared = f"() => window[Symbol.for({json.dumps(key)})]?.prepared === true"
+    assert not page.evaluate(prepared)
+    settle(page)  # while it waits for the page to be quiet
+    assert page.evaluate(prepared)
+    snap = snapshot(page)
+    login = next(ref for ref in snap.elements.values() if ref.name == "Login")
+    element = recorded_element(page, snap, login)
+    scripts: list[str] = []
+    evaluate = page.evaluate
+    page.evaluate = lambda script, *args: scripts.append(script) or evaluate(script, *args)
+    try:
+        verified(page, Action("click"), element, frozenset(), acting=True)  # the replay's look
+    finally:
+        del page.evaluate
+    assert scripts and not any(describer() in script for script in scripts)  # not sent again

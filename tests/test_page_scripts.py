@@ -31,3 +31,10 @@ def test_a_library_is_used_on_what_a_playwright_locator_hits(page: Page, pages_s
     assert first == 2 * page.locator("input").count() and first > 0
     assert page_scripts.call_on_all(page.locator("role=nothing-like-this"), [LIBRARY], count) == 0
     assert page.evaluate("window.installs") == 1
+
+
+def test_an_async_body_is_awaited_whether_the_library_goes_with_it_or_not(page: Page, pages_server):
+    page.goto(pages_server.url("forms.html"))
+    later = "async (double, x) => { await new Promise((r) => setTimeout(r, 1)); return double(x); }"
+    assert [page_scripts.call(page, [LIBRARY], later, n) for n in (1, 2)] == [2, 4]
+    assert page.evaluate("window.installs") == 1  # the second went without the library
