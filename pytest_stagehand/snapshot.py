@@ -262,13 +262,14 @@ def describer() -> str:
     the page no change in between): what is read from the whole document is read once.
     Its `byRole(role, name, memo, most)` finds the elements a `role_selector` finds (the
     first `most`), by the same roles and names (snapshot.js), without Playwright's engine.
-    Its `prepare()` runs both once on a document (PREPARE)."""
+    Its `prepare()` runs both once on a document (PREPARE); its `snapshot` is snapshot.js."""
     return (
         f"(snapshot => {{ const describe = Object.assign("
         f"(el, memo) => JSON.parse(snapshot({{ target: el, origin: '', memo }})),"
         " { byRole: (role, name, memo, most) =>"
         " snapshot({ byRole: [role, name, most], origin: '', memo }) });"
-        f" describe.prepare = () => ({PREPARE})(describe); return describe;"
+        f" describe.prepare = () => ({PREPARE})(describe); describe.snapshot = snapshot;"
+        " return describe;"
         f" }})({_script()})"
     )
 
@@ -288,6 +289,10 @@ PREPARE = """(describe) => {
     describe.byRole("button", String.fromCharCode(0), memo, 1);
   } catch {}
 }"""
+
+
+# A main frame's outline, by the snapshot.js its document holds (page_scripts).
+OUTLINE = "(describe, args) => describe.snapshot(args)"
 
 
 ROLE_SELECTOR = re.compile(r'role=([a-z]+)\[name="((?:[^"\\]|\\.)*)"s\]')
@@ -337,10 +342,12 @@ class _Builder:
         """Outline one frame (and, recursively, the frames it shows); returns its title."""
         children = frame.child_frames
         handles = [_frame_element(child) for child in children]
+        args = {"root": root, "frames": handles, "origin": self.origin}
         try:
-            raw = frame.evaluate(
-                _script(), {"root": root, "frames": handles, "origin": self.origin}
-            )
+            if frame.parent_frame is None:  # the page's own document holds the describer
+                raw = page_scripts.call(frame.page, [describer()], OUTLINE, args)
+            else:
+                raw = frame.evaluate(_script(), args)
         finally:
             for handle in handles:
                 if handle is not None:

@@ -24,6 +24,7 @@ from pytest_stagehand.snapshot import (
     Fingerprint,
     LiveElement,
     Snapshot,
+    _script,
     describer,
     estimate_tokens,
     inspect,
@@ -785,3 +786,17 @@ def test_an_icon_only_cart_link_is_recorded_by_its_icon_and_replayed_offline(
         ai.act("open the cart by its icon")
         assert page.evaluate("window.__clicks") == ["Your cart"]
     store.close()
+
+
+def test_the_page_keeps_the_outline_script_after_its_first_outline(page: Page, pages_server):
+    page.goto(pages_server.url("frames.html"))
+    first = snapshot(page)
+    scripts: list[str] = []
+    evaluate = page.evaluate
+    page.evaluate = lambda script, *args: scripts.append(script) or evaluate(script, *args)
+    try:
+        again = snapshot(page)
+    finally:
+        del page.evaluate
+    assert again.text == first.text and "Inline button" in again.text  # with its frame
+    assert scripts and not any(_script() in script for script in scripts)  # not sent again
