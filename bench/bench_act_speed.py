@@ -28,6 +28,8 @@ contenders, rotated each repetition:
              absolute XPath), which it acts on without verification.
 
 Fresh: each contender acts on a page just loaded (and settled, as `AIPage.goto` leaves it).
+That settle also gives the new document our describer, prepared, in the time it waits for
+the page to be quiet: the load's median time is printed, to show it did not grow.
 Warm: on a page just loaded where all three have first clicked the page's heading, so
 each one's scripts are already in the page. Medians of --reps repetitions (the first,
 warming up, is dropped); ratios against raw.
