@@ -35,6 +35,7 @@ def _holds(page: Page) -> set[str]:
     return _held[page]
 
 
+@cache
 def _key(library: str) -> str:
     return "pytest-stagehand." + hashlib.sha256(library.encode()).hexdigest()[:16]
 

@@ -255,6 +255,7 @@ def inspect(locator: Locator, frame_path: tuple[str, ...] = ()) -> LiveElement:
     return LiveElement(1, fingerprint, data["context"], kept=kept)
 
 
+@cache  # one string: every look hands it to page_scripts, which hashes it
 def describer() -> str:
     """JavaScript `(el, memo) => description`: one element as `inspect` describes it, for
     other page scripts (readback.js) to describe the elements they find; see `described`.
