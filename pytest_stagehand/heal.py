@@ -604,17 +604,15 @@ def verify(recorded: Identity, live: Identity) -> bool:
     """Is the element a recorded selector now hits still the recorded one?
 
     Strict on purpose (a rejected hit only costs a heal, a wrong one clicks the wrong
-    thing): the same role and name (ignoring case and spacing) and, for a nameless control,
-    icon, no other test id than the recorded one, nearly the same text around it including
-    the words that told it apart from look-alikes and those its step names, no `conflict`
-    in meaning (a dialog, a frame, a row), and a close fingerprint.
+    thing): the same role and name (ignoring case and spacing), no other test id than the
+    recorded one, nearly the same text around it including the words that told it apart
+    from look-alikes and those its step names, no `conflict` in meaning (a dialog, a
+    frame, a row, another icon on a nameless control), and a close fingerprint.
     """
     r, live_fp = recorded.fingerprint, live.fingerprint
     return (
         r.role == live_fp.role
         and _norm(r.name) == _norm(live_fp.name)
-        # An icon-only control has no name; its icon is what it says (snapshot.js).
-        and _same_icon(r, live_fp)
         and (not r.test_id or not live_fp.test_id or r.test_id == live_fp.test_id)
         and _at_least(_overlap(recorded.context, live.context), SAME_CONTEXT)
         and told_apart(recorded, live)
