@@ -840,19 +840,39 @@
     return `drawn ${(hash >>> 0).toString(16).padStart(8, "0").slice(0, 6)}`;
   }
   let lastNamed = "";  // the name or text of the last named line rendered: a neighbour to go by
-  function hintOf(el) {
+  // The text right after a checkbox or radio, up to a line break or another control: where a
+  // person reads its label when no <label> ties them ("[x] checkbox 2").
+  const BOXES = new Set(["checkbox", "radio", "switch"]);
+  const ENDS_A_LABEL = "input, select, textarea, button, a[href], br, [role]";
+  function textAfter(el) {
+    let text = "";
+    for (let node = el.nextSibling; node && text.length < 40; node = node.nextSibling) {
+      if (node.nodeType === Node.TEXT_NODE) { text += node.data; continue; }
+      if (node.nodeType !== Node.ELEMENT_NODE) continue;
+      if (node.matches(ENDS_A_LABEL) || node.querySelector(ENDS_A_LABEL) ||
+          !styleOf(node).display.startsWith("inline")) break;
+      text += node.textContent;
+    }
+    return collapse(text).slice(0, 40);
+  }
+  // `wordless`: the control shows text, but none that says what it is (a badge "1", "×"):
+  // its markup may, and the line before it does not.
+  function hintOf(el, role, wordless) {
     const parts = [];
     const title = attr(el, "title") || attr(el, "data-tooltip") || attr(el, "data-title");
     if (title && title.trim()) parts.push(collapse(title));
     const icon = iconOf(el);
     if (icon) parts.push(`icon ${icon}`);
-    const words = new Set([...wordsOf(attr(el, "id")), ...wordsOf(attr(el, "class")), ...wordsOf(attr(el, "name"))]);
+    const words = new Set(["id", "class", "name", ...TEST_ID_ATTRS].flatMap((a) => wordsOf(attr(el, a))));
     for (const word of icon.split(" ")) words.delete(word);  // said once, as the icon
     if (words.size) parts.push([...words].slice(0, 6).join(" "));
     // The line before says where it is, when nothing else does; not always: the line
     // before a list's checkbox is the item above, not the one the checkbox belongs to.
-    if (lastNamed && !parts.length) parts.push(`after ${lastNamed}`);
-    return parts.join("; ");
+    if (wordless || parts.length) return parts.join("; ");
+    const label = BOXES.has(role) ? textAfter(el) : "";
+    if (label) return `text after it: ${label}`;
+    if (lastNamed) return `after ${lastNamed}`;
+    return "";
   }
 
   const WRAPPERS = new Set(["listitem", "cell", "paragraph"]);
@@ -876,8 +896,9 @@
     const index = outline ? outlined.length : -1;
     if (outline) outlined.push({ el, role, name, states, href });
     let body = role + (shownName ? ` ${quote(shownName)}` : "") + stateText(states);
-    if (line.control && !name && !suffix && !line.nativeOption) {
-      const hint = hintOf(el);
+    const wordless = !!(name || suffix) && !/\p{L}/u.test(name + suffix);
+    if (line.control && !line.nativeOption && (!name && !suffix || wordless)) {
+      const hint = hintOf(el, role, wordless);
       if (hint) body += ` hint=${quote(hint)}`;
     }
     if (href && role === "link") body += ` -> ${shortHref(href)}`;

@@ -800,3 +800,24 @@ def test_the_page_keeps_the_outline_script_after_its_first_outline(page: Page, p
         del page.evaluate
     assert again.text == first.text and "Inline button" in again.text  # with its frame
     assert scripts and not any(_script() in script for script in scripts)  # not sent again
+
+
+def test_a_control_whose_text_says_nothing_is_described_by_its_markup(page: Page, pages_server):
+    snap = open_page(page, pages_server, "unnamed.html")
+
+    cart = re.search(r'\be\d+ generic clickable hint="([^"]*)": 1', snap.text)
+    assert cart is not None, snap.text  # the badge alone said "generic clickable: 1"
+    assert cart.group(1) == "icon cart; shopping"  # its background image, classes and test id
+
+
+def test_an_unlabelled_checkbox_is_described_by_the_text_right_after_it(
+    page: Page, pages_server
+):
+    snap = open_page(page, pages_server, "unnamed.html")
+
+    hints = re.findall(r'\be\d+ checkbox[^\n]* hint="([^"]*)"', snap.text)
+    assert hints == [
+        "text after it: checkbox 1",
+        "text after it: checkbox 2",  # not "after checkbox 1": that is the box above
+        "remember",  # its id says what it is; its text comes before it
+    ]
