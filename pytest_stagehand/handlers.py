@@ -1,15 +1,18 @@
 """The test's own event handlers, so that the plugin steps aside for them.
 
 What a test set up itself wins over the plugin: a dialog is answered by the test's own
-`page.on("dialog", ...)` or `context.on("dialog", ...)`, not by the plugin. Playwright
-keeps its listeners to itself (it dismisses a dialog only when none is registered, and its
-public API does not say whether one is), so the handlers a test registers are seen as it
-registers them: the `on`, `once` and `remove_listener` of a watched Page or BrowserContext
-note each call and pass it on to Playwright. A `once` handler is passed on inside a wrapper
-that notes when it has run. Every page the context opens is watched before the test's own
+`page.on("dialog", ...)` or `context.on("dialog", ...)`, not by the plugin; a popup the
+test's handler closes is not followed. Playwright keeps its listeners to itself (it
+dismisses a dialog only when none is registered, and its public API does not say whether
+one is), so the handlers a test registers are seen as it registers them: the `on`, `once`
+and `remove_listener` of a watched Page or BrowserContext note each call and pass it on to
+Playwright. A `once` handler is passed on inside a wrapper that notes when it has run.
+
+The plugin's own listeners (`listen`) are kept behind the test's: Playwright calls
+listeners in the order they were registered, so the test's have run (and returned) when
+the plugin's run. Every page the context opens is watched before the test's own
 `context.on("page", ...)` sees it. Handlers registered before the plugin watched the page
-(before `ai_page` was set up) are not seen; the plugin's own go to Playwright directly
-(`listen`).
+(before `ai_page` was set up) are not seen.
 """
 
 from __future__ import annotations
@@ -29,9 +32,10 @@ class Registered:
 
     def __init__(self, target: Target) -> None:
         self.target = target
-        self.playwright_on = target.on  # the plugin's own handlers go here (`listen`)
+        self.playwright_on = target.on  # registers with Playwright, unseen
         self._once, self._remove = target.once, target.remove_listener
         self._handlers: dict[str, list[Handler]] = {}  # as registered, in order
+        self._own: dict[str, list[Handler]] = {}  # the plugin's, kept behind the test's
         self._wrapped: dict[tuple[str, Handler], Handler] = {}  # a `once` handler's wrapper
         self._took: dict[str, object] = {}  # by event: what a `once` handler last ran for
         target.on = self.on  # type: ignore[method-assign]
@@ -41,6 +45,7 @@ class Registered:
     def on(self, event: str, f: Handler) -> None:
         self.playwright_on(event, f)
         self._handlers.setdefault(event, []).append(f)
+        self._keep_behind(event)
 
     def once(self, event: str, f: Handler) -> None:
         # Playwright passes a handler as many arguments as it takes, read from the
@@ -56,6 +61,18 @@ class Registered:
         self._wrapped[(event, f)] = ran
         self._once(event, ran)
         self._handlers.setdefault(event, []).append(f)
+        self._keep_behind(event)
+
+    def own(self, event: str, f: Handler) -> None:
+        """Register one of the plugin's handlers, behind the test's."""
+        self.playwright_on(event, f)
+        self._own.setdefault(event, []).append(f)
+
+    def _keep_behind(self, event: str) -> None:
+        # Registered again after the test's handler (the event keeps a listener throughout).
+        for f in self._own.get(event, []):
+            self._remove(event, f)
+            self.playwright_on(event, f)
 
     def remove_listener(self, event: str, f: Handler) -> None:
         self._remove(event, self._wrapped.get((event, f), f))
@@ -87,8 +104,8 @@ def watch_handlers(page: Page) -> None:
     context opens from now on."""
     context = page.context
     if registered(context) is None:
-        Registered(context)
-        listen(context, "page", _watch_page)
+        # Ahead of the test's handlers: a page is watched before they see it.
+        Registered(context).playwright_on("page", _watch_page)
     _watch_page(page)
 
 
@@ -98,9 +115,9 @@ def _watch_page(page: Page) -> None:
 
 
 def listen(target: Target, event: str, f: Handler) -> None:
-    """Register one of the plugin's own handlers: not one of the test's."""
-    seen = registered(target)
-    (seen.playwright_on if seen is not None else target.on)(event, f)
+    """Register one of the plugin's own handlers: not one of the test's, and called after
+    them."""
+    (registered(target) or Registered(target)).own(event, f)
 
 
 def handled_by_test(page: Page, event: str, arg: object) -> bool:

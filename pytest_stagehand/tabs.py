@@ -61,6 +61,8 @@ class Tabs:
             page.evaluate(COUNT_OPENS)
 
     def _popup(self, opener: Page, popup: Page) -> None:
+        if popup.is_closed():  # by the test's own handler (which ran first): not followed
+            return
         self._openers[popup] = opener
         self._opened.append(popup)
         self._watch(popup)
