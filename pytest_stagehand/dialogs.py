@@ -12,13 +12,16 @@ Nothing waits forever on a held dialog: any other step of the page dismisses it 
 a Playwright call left blocked by it dismisses it after DIALOG_HOLD_S. Every dialog no
 step answered is dismissed, as Playwright does, and shows in the step log as a "dialog"
 step saying so (one the hold expired on, at the next step or the test's end).
+
+A dialog a handler of the test takes (its own `page.on("dialog", ...)`, `page.once`, or
+the context's) is the test's: the plugin neither holds nor answers it (handlers.py).
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
@@ -28,6 +31,7 @@ from playwright.sync_api import Dialog, Page
 from . import prompts
 from .errors import ActionFailed
 from .events import StepLog
+from .handlers import handled_by_test, listen
 
 DIALOG_METHODS: frozenset[str] = frozenset({"accept_dialog", "dismiss_dialog"})
 DIALOG_HOLD_S = 2.0  # how long a Playwright call may stay blocked by a held dialog
@@ -43,7 +47,7 @@ class SeenDialog:
 
     kind: str  # alert, confirm, prompt, beforeunload
     message: str
-    outcome: str  # "accepted", "dismissed", "held"
+    outcome: str  # "accepted", "dismissed", "held", "left to the test"
 
 
 class Dialogs:
@@ -58,13 +62,15 @@ class Dialogs:
         self._armed: tuple[bool, str | None] | None = None  # accept?, and a prompt's text
         self._acting: greenlet.greenlet | None = None  # the test, inside an action
         self._answering = False
-        self._dismissing: asyncio.Future | None = None  # a held dialog's expiry, in the loop
         self._expired: list[Dialog] = []  # dismissed by the expiry, not logged yet
-        page.on("dialog", self._opened)
+        listen(page, "dialog", self._opened)
 
     # --- the listener -------------------------------------------------------------------
 
     def _opened(self, dialog: Dialog) -> None:
+        if handled_by_test(self.page, "dialog", dialog):  # the test's own handler answers it
+            self.seen.append(SeenDialog(dialog.type, dialog.message, "left to the test"))
+            return
         if self._armed is not None:
             (accept, value), self._armed = self._armed, None
             self._answer(dialog, accept, value)
@@ -84,7 +90,9 @@ class Dialogs:
         def expire() -> None:
             if self.pending is dialog and not self._answering:
                 self.pending = None
-                self._dismissing = asyncio.ensure_future(dialog._impl_obj.dismiss())
+                # A sync call in a greenlet of its own, as Playwright runs a listener: it
+                # gives the loop back while the call waits, and ends when it has returned.
+                greenlet.greenlet(self._dismiss_quietly).switch(dialog)
                 self._record_outcome(dialog, "dismissed")
                 # Its step is logged by the test's own flow (`log_expired`): here, in
                 # Playwright's event loop, a listener's page call (a report's screenshot)
@@ -144,12 +152,15 @@ class Dialogs:
     def _dismiss_unanswered(self, dialog: Dialog, why: str) -> None:
         self._answering = True
         try:
-            dialog.dismiss()
-        except Exception:
-            pass
+            self._dismiss_quietly(dialog)
         finally:
             self._answering = False
         self._log(dialog, f"dismissed: {why}")
+
+    @staticmethod
+    def _dismiss_quietly(dialog: Dialog) -> None:
+        with suppress(Exception):  # answered meanwhile, or its page closed
+            dialog.dismiss()
 
     def _record_outcome(self, dialog: Dialog, outcome: str) -> None:
         for index in range(len(self.seen) - 1, -1, -1):

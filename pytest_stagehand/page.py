@@ -24,6 +24,7 @@ from .evaluator import Evaluator, Verdict
 from .events import StepLog
 from .extract import extract
 from .files import upload_variables, watch_downloads
+from .handlers import watch_handlers
 from .llm import ModelClient
 from .observe import observe
 from .replay import RecordingResolver, StepRecorder
@@ -73,12 +74,14 @@ class AIPage:
         self.recorder = recorder  # recordings of extract and observe, when there are any
         self.vision = vision  # when steps show the model a marked screenshot (--ai-vision)
         self.wait_timeout = wait_timeout
-        self.tabs = Tabs(page, self._watch)  # the page acted on follows the tabs steps open
         self._watch(page)
+        self.tabs = Tabs(page, self._watch)  # the page acted on follows the tabs steps open
 
     def _watch(self, page: Page) -> None:
-        """Watch a page the steps may act on: its requests (from now on, so settling sees
-        the requests goto starts), its dialogs and its downloads."""
+        """Watch a page the steps may act on: the handlers the test registers (which win
+        over the plugin's), its requests (from now on, so settling sees the requests goto
+        starts), its dialogs and its downloads."""
+        watch_handlers(page)
         watch_network(page)
         watch_dialogs(page, self.steplog)
         watch_downloads(page)

@@ -18,6 +18,7 @@ from playwright.sync_api import Page
 from . import prompts
 from .dialogs import blocked, dialogs_of
 from .errors import ActionFailed
+from .handlers import listen
 from .snapshot import Snapshot, estimate_tokens, snapshot
 
 POPUP_LOAD_MS = 10_000  # how long a new tab may take to open and show its document
@@ -54,12 +55,14 @@ class Tabs:
 
     def _watch(self, page: Page) -> None:
         _TABS[page] = self
-        page.on("popup", lambda popup: self._popup(page, popup))
+        listen(page, "popup", lambda popup: self._popup(page, popup))
         page.add_init_script(COUNT_OPENS)
         with suppress(PlaywrightError):  # the document already shown (a blank one may go)
             page.evaluate(COUNT_OPENS)
 
     def _popup(self, opener: Page, popup: Page) -> None:
+        if popup.is_closed():  # by the test's own handler (which ran first): not followed
+            return
         self._openers[popup] = opener
         self._opened.append(popup)
         self._watch(popup)

@@ -158,3 +158,64 @@ def test_a_held_dialog_expires_with_evidence_taken_after_every_step(ai, scripted
     assert logged.result == f"dismissed: no step answered it in {DIALOG_HOLD_S:g} s"
     assert logged.screenshot  # taken after the dialog was dismissed
     assert [bool(step.get("shot")) for step in capture.steps] == [True, False, True, True]
+
+
+# --- the test's own handlers win over the plugin --------------------------------------
+
+
+def test_the_tests_own_once_handler_answers_the_prompt_an_act_opens(ai, scripted_model):
+    ai.goto("verbs/dialogs.html")
+    ai.page.once("dialog", lambda dialog: dialog.accept("hello"))
+    scripted_model.enqueue(choose("button", "Rename draft"))
+    ai.act("click the Rename draft button")
+    assert status(ai) == "Renamed to hello"
+    assert ai.dialogs.pending is None
+    assert ai.dialogs.seen[-1].outcome == "left to the test"
+
+    # Spent on that prompt, the test's once leaves the next one to the plugin again.
+    scripted_model.enqueue(
+        choose("button", "Delete draft"),
+        page_answer('[dialog] confirm "Delete the draft for good?"', "accept_dialog"),
+    )
+    ai.act("click the Delete draft button")
+    ai.act("accept the confirmation")
+    assert status(ai) == "Draft deleted"
+
+
+def test_the_tests_own_permanent_handler_answers_every_dialog_until_removed(
+    ai, scripted_model
+):
+    ai.goto("verbs/dialogs.html")
+    answered = []
+
+    def answer(dialog) -> None:
+        answered.append(dialog.message)
+        dialog.dismiss() if dialog.type == "confirm" else dialog.accept("by the test")
+
+    ai.page.on("dialog", answer)
+    scripted_model.enqueue(choose("button", "Delete draft"), choose("button", "Rename draft"))
+    ai.act("click the Delete draft button")
+    assert status(ai) == "Draft kept"
+    ai.act("click the Rename draft button")
+    assert status(ai) == "Renamed to by the test"
+    assert answered == ["Delete the draft for good?", "New name for the draft:"]
+
+    ai.page.remove_listener("dialog", answer)  # the plugin's again: held for the next step
+    scripted_model.enqueue(
+        choose("button", "Delete draft"),
+        page_answer('[dialog] confirm "Delete the draft for good?"', "accept_dialog"),
+    )
+    ai.act("click the Delete draft button")
+    assert ai.dialogs.pending is not None
+    ai.act("accept the confirmation")
+    assert status(ai) == "Draft deleted"
+    assert len(answered) == 2
+
+
+def test_the_tests_own_context_handler_answers_the_prompt(ai, scripted_model):
+    """The context's handlers run before the page's: the one that ran is still seen."""
+    ai.goto("verbs/dialogs.html")
+    ai.page.context.once("dialog", lambda dialog: dialog.accept("from the context"))
+    scripted_model.enqueue(choose("button", "Rename draft"))
+    ai.act("click the Rename draft button")
+    assert status(ai) == "Renamed to from the context"

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 from scripted_answers import choose
 from verbs import committed_steps, use_recordings
 
@@ -117,3 +118,14 @@ def test_a_download_is_kept_with_the_evidence(ai, scripted_model, tmp_path):
     (step,) = [step for step in log["steps"] if step["kind"] == "download"]
     assert step["files"][0]["file"] == "003-notes.txt"
     assert "003-notes.txt" in (tmp_path / "evidence" / "SHA256SUMS").read_text()
+
+
+def test_the_tests_own_file_chooser_handler_answers_the_chooser_an_act_opens(
+    ai, scripted_model, files
+):
+    """The test chose the files itself: the step only clicks, as plain Playwright would."""
+    ai.goto("verbs/files.html")
+    ai.page.once("filechooser", lambda chooser: chooser.set_files(files["photo"]))
+    scripted_model.enqueue(choose("button", "Choose photo"))
+    ai.act("click the Choose photo button")
+    expect(ai.page.locator("#photo-name")).to_have_text("Photo: ada.png")

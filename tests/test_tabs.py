@@ -191,3 +191,38 @@ def test_the_agent_follows_a_new_tab_and_switches_back_and_replays_it_offline(
     assert offline.page.title() == "Shop"
     assert offline.page.text_content("#status") == "Thanks noted"
     assert offline.pages[1].text_content("#answer") == "Returns are free for 30 days"
+
+
+# --- the test's own handlers win over the plugin --------------------------------------
+
+
+def test_a_new_tabs_dialog_is_left_to_the_handler_the_test_set_on_it(ai, scripted_model):
+    """The test's context.on("page") handler sets up every new page before the steps
+    follow it there: its dialog handler, not the plugin, answers the prompt."""
+    ai.goto("verbs/drafts-tab.html")
+    ai.page.context.on("page", lambda tab: tab.once("dialog", lambda d: d.accept("hello")))
+    scripted_model.enqueue(choose("link", "Open drafts"), choose("button", "Rename draft"))
+    ai.act("open the drafts")
+    assert ai.page.title() == "Drafts"
+    ai.act("click the Rename draft button")
+    assert ai.page.text_content("#status") == "Renamed to hello"
+    assert ai.dialogs.pending is None  # not held for a step: the test's handler took it
+    assert ai.dialogs.seen[-1].outcome == "left to the test"
+
+
+@pytest.mark.parametrize("where", ["page", "context"])
+def test_a_popup_the_tests_handler_closes_leaves_the_steps_on_the_opener(
+    ai, scripted_model, where
+):
+    ai.goto("verbs/tabs.html")
+    shop = ai.page
+    if where == "page":
+        shop.on("popup", lambda popup: popup.close())
+    else:
+        shop.context.on("page", lambda tab: tab.close())
+    scripted_model.enqueue(choose("button", "Open chat"), choose("button", "Say thanks"))
+    ai.act("open the chat")
+    ai.act("say thanks")
+    assert ai.page is shop
+    assert shop.text_content("#status") == "Thanks noted"
+    assert ai.pages == [shop]
