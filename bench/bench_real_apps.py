@@ -5,7 +5,7 @@ Run: .venv/bin/python bench/bench_real_apps.py [--only APP] [--errors]
 The apps are the libraries as released on npm (tests/real/package.json), set up by the
 host pages in tests/real/pages as their docs show, and TodoMVC's own vanilla JS build:
 jQuery UI's menu, Bootstrap 5 dropdowns, Shoelace's web components (shadow DOM), flatpickr,
-Choices.js, Tabulator, SweetAlert2, TodoMVC, and the same widgets inside nested frames.
+Choices.js, Tabulator, SweetAlert2, Swagger UI, TodoMVC, and widgets inside nested frames.
 
 Each flow is recorded in `auto` mode with the scripted widgets oracle (`oracle` below): it
 is NOT a model; it reads the snapshot in each prompt it receives and answers as a correct
@@ -22,15 +22,23 @@ Targets: self-replay 100%, wrong 0, false pass 0.
 
 Then the real redesign: flows recorded on one released version of a UI are replayed
 offline on another at the same URL (jQuery UI 1.14 → 1.12, Bootstrap 5 → 4 markup of the
-same page): wrong 0; every heal and refusal is listed with what decided it.
+same page, Swagger UI 5 → 4): wrong 0; every heal and refusal is listed with what decided it.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
+import shutil
+import socket
+import sqlite3
+import subprocess
 import sys
 import tempfile
-from collections.abc import Callable
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -100,6 +108,10 @@ class Flow:
     shows: str | None = None  # the app's own report of what was done (#chosen)
     frames: tuple[str, ...] = ()  # the frame #chosen is in: each frame's selector, outermost first
     todos: tuple[str, ...] | None = None  # TodoMVC: the list as it must end
+    visible: str | None = None  # a selector the app shows once the flow is done
+    hidden: str | None = None  # a selector the app no longer shows once the flow is done
+    address: str | None = None  # what the page's URL holds once the flow is done
+    server: str = "npm"  # "npm": tests/real served here; "datasette": Datasette from PyPI
 
 
 @dataclass
@@ -134,19 +146,24 @@ def names_of(role: str, after: str | None = None, until: str | None = None) -> R
 
 
 def column(header: str) -> Reader:
-    """The cells under `header`, row by row (a grid's columnheaders, then its rows)."""
+    """The cells under the column header named `header` (or starting with it), row by row:
+    a grid of gridcells (Tabulator) or an HTML table whose first cell is a link (Datasette)."""
 
     def read(lines: list[Line]) -> list[str]:
         headers = [line.name for line in lines if line.role == "columnheader"]
-        at = headers.index(header)
-        cells, row = [], []
+        at = next(i for i, name in enumerate(headers) if name.startswith(header))
+        cells: list[str] = []
+        row: Line | None = None
+        count = 0
         for line in lines:
-            if line.role == "row" and not line.name:
-                row = []
-            elif line.role == "gridcell":
-                row.append(line.name)
-                if len(row) == at + 1:
+            if line.role == "row":
+                row, count = line, 0
+            elif row is not None and line.depth == row.depth + 1 and line.role in (
+                "gridcell", "cell", "link"
+            ):
+                if count == at:
                     cells.append(line.name)
+                count += 1
         return cells
 
     return read
@@ -170,6 +187,17 @@ CH = "/pages/choices.html"
 TAB = "/pages/tabulator.html"
 SWAL = "/pages/sweetalert2.html"
 FRAMES = "/pages/frames.html"
+SWAGGER = "/pages/swagger-ui.html"
+BOOKS = "/bookshop/books"
+BOOK_ROWS = (
+    ("Notes on the Analytical Engine", "Ada Lovelace", 1843),
+    ("Computing Machinery and Intelligence", "Alan Turing", 1950),
+    ("The Education of a Computer", "Grace Hopper", 1952),
+    ("Orbital Mechanics Notes", "Katherine Johnson", 1961),
+    ("Just for Fun", "Linus Torvalds", 2001),
+)
+TITLES = tuple(title for title, _, _ in BOOK_ROWS)
+AUTHORS = tuple(author for _, author, _ in BOOK_ROWS)
 TEAM = ("Ada Lovelace", "Grace Hopper", "Alan Turing", "Katherine Johnson", "Linus Torvalds")
 AGES = ("36", "85", "41", "101", "55")
 
@@ -192,6 +220,18 @@ def sl_select(size: str) -> tuple[Step, ...]:
 def date(day: str) -> tuple[Step, ...]:
     return (Act("open the departure date picker", click("textbox", "Departure date")),
             Act(f"pick {day}", click("generic", day)))
+
+
+def operation(method: str, path: str, summary: str) -> Act:
+    """Expand one operation of Swagger UI (its summary row is a button)."""
+    return Act(f"expand {method} {path}", click("button", f"{method} {path} {summary}"))
+
+
+def summaries(lines: list[Line]) -> list[str]:
+    """The summaries of the operations of the books section, as their rows show them."""
+    rows = names_of("button", after='heading "books', until='heading "orders')(lines)
+    found = [re.match(r"^(?:GET|POST|PUT|DELETE) \S+ (.+)$", row) for row in rows]
+    return [match[1] for match in found if match]
 
 
 def country(name: str) -> tuple[Step, ...]:
@@ -220,7 +260,8 @@ FLOWS: list[Flow] = [
     Flow("jQuery UI", JQ, jq_menu("Electronics", "Utilities"), "Chosen: Utilities"),
     Flow("jQuery UI", JQ, jq_menu("Electronics", "Car Hifi"), "Chosen: Car Hifi"),
     Flow("jQuery UI", JQ, jq_menu("Books"), "Chosen: Books"),
-    Flow("jQuery UI", JQ, (*jq_menu("Music", "Jazz", end="hover"), Extract(
+    # Freejazz is hovered so that the extract comes once the Jazz submenu is open.
+    Flow("jQuery UI", JQ, (*jq_menu("Music", "Jazz", "Freejazz", end="hover"), Extract(
         "the items of the Jazz submenu", names_of("menuitem", after='"Jazz"', until='"Pop"'),
         ("Freejazz", "Big Band", "Modern"))), None),
     Flow("jQuery UI", JQ_LINKS, jq_menu("Enabled", "Downloads", "PDF"), "Downloading PDF"),
@@ -303,6 +344,27 @@ FLOWS: list[Flow] = [
     Flow("SweetAlert2", SWAL, (Act("click Rename file", click("button", "Rename file")),
                                Act("cancel the renaming", click("button", "Cancel"))),
          "Not renamed"),
+    # Swagger UI on an OpenAPI document of our own
+    Flow("Swagger UI", SWAGGER, (operation("GET", "/books/{bookId}", "Find a book by its id"),),
+         visible="#operations-books-getBook .opblock-body"),
+    Flow("Swagger UI", SWAGGER, (operation("POST", "/orders", "Place an order"),),
+         visible="#operations-orders-placeOrder .opblock-body"),
+    Flow("Swagger UI", SWAGGER, (operation("DELETE", "/books/{bookId}", "Remove a book"),
+                                 Act("click Try it out", click("button", "Try it out"))),
+         visible="#operations-books-deleteBook .execute"),
+    Flow("Swagger UI", SWAGGER, (Act("collapse the orders section",
+                                     click("button", "Collapse operation",
+                                           after='heading "orders')),),
+         hidden="#operations-orders-placeOrder"),
+    Flow("Swagger UI", SWAGGER, (Extract("the summaries of the books operations", summaries,
+                                         ("List the books", "Add a book", "Find a book by its id",
+                                          "Remove a book")),), None),
+    Flow("Swagger UI", SWAGGER, (operation("GET", "/books/{bookId}", "Find a book by its id"),
+                                 Extract("the response codes of Find a book by its id",
+                                         lambda lines: [line.name for line in lines
+                                                        if line.role == "cell"
+                                                        and line.name.isdigit()],
+                                         ("200", "404"))), None),
     # TodoMVC's vanilla JS build
     Flow("TodoMVC", TODOMVC, todo_add("buy milk"), todos=("buy milk",)),
     Flow("TodoMVC", TODOMVC, todo_add("buy milk", "walk the dog"),
@@ -317,6 +379,29 @@ FLOWS: list[Flow] = [
                               Act("show the completed todos", click("link", "Completed")),
                               Act("show all todos", click("link", "All"))),
          todos=("pay rent",)),
+    # Datasette (PyPI) on a SQLite database of our own: HTML tables, column menus, filters
+    Flow("Datasette", BOOKS, (Extract("the titles in the books table", column("title"),
+                                      TITLES),), None, server="datasette"),
+    Flow("Datasette", BOOKS, (Extract("the authors in the books table", column("author"),
+                                      AUTHORS),), None, server="datasette"),
+    Flow("Datasette", BOOKS, (Act("sort the books by year", click("link", "year")),),
+         address="_sort=year", server="datasette"),
+    Flow("Datasette", BOOKS, (Act("open the menu of the year column",
+                                  Pick("img", "", after='columnheader "year"')),
+                              Act("sort descending", click("link", "Sort descending"))),
+         address="_sort_desc=year", server="datasette"),
+    Flow("Datasette", BOOKS, (Act("open the bookshop database", click("link", "bookshop")),),
+         address="/bookshop", visible="text=books", server="datasette"),
+    Flow("Datasette", BOOKS, (Act("filter on the author column",
+                                  Pick("combobox", "", "select_option", ("author",))),
+                              Act("type Alan Turing into the filter value field",
+                                  Pick("textbox", "", "fill", ("Alan Turing",))),
+                              Act("click Apply", click("button", "Apply"))),
+         address="author=Alan+Turing", server="datasette"),
+    Flow("Datasette", BOOKS, (Act("sort the books by title", click("link", "title")),
+                              Extract("the titles in the books table", column("title"),
+                                      tuple(sorted(TITLES)))),
+         address="_sort=title", server="datasette"),
     # The same widgets inside frames: a frame in a frame holding the table, a frame of menus
     Flow("Frames", FRAMES, (Extract("the names in the team table", column("Name"), TEAM),),
          None),
@@ -358,8 +443,9 @@ def oracle(flow: Flow) -> Callable[[ScriptedRequest], dict[str, Any]]:
 # --- running a flow ------------------------------------------------------------------------
 
 
-def run(ai: AIPage, flow: Flow) -> tuple[list[list[str]], bool]:
-    """Do the flow; returns what each extract gave, and whether the page ended as it must."""
+def run(ai: AIPage, flow: Flow) -> tuple[list[list[str]], str]:
+    """Do the flow; returns what each extract gave, and how the page ended unlike it must
+    ("" when it ended as it must)."""
     page = ai.page
     ai.goto(flow.url)
     extracted = []
@@ -371,22 +457,29 @@ def run(ai: AIPage, flow: Flow) -> tuple[list[list[str]], bool]:
             ai.act(step.instruction)
         else:
             extracted.append(ai.extract(step.instruction, schema=Names).names)
-    return extracted, truth(page, flow)
+    return extracted, unlike(page, flow)
 
 
-def truth(page: Page, flow: Flow) -> bool:
-    """What the app itself shows, read with plain Playwright."""
+def unlike(page: Page, flow: Flow) -> str:
+    """How the app itself, read with plain Playwright, differs from the flow's end."""
     if flow.shows is not None:
         scope: Any = page
         for selector in flow.frames:
             scope = scope.frame_locator(selector)
         text = scope.locator("#chosen").inner_text(timeout=WAIT_MS)
         if text != flow.shows:
-            return False
+            return f"the page says {text!r}"
+    if flow.address is not None and flow.address not in page.url:
+        return f"the page is at {page.url}"
+    if flow.visible is not None and not page.locator(flow.visible).is_visible():
+        return f"{flow.visible} is not shown"
+    if flow.hidden is not None and page.locator(flow.hidden).is_visible():
+        return f"{flow.hidden} is still shown"
     if flow.todos is not None:
-        shown = page.locator(".todo-list li label").all_inner_texts()
-        return tuple(shown) == flow.todos
-    return True
+        shown = tuple(page.locator("#todo-list li label").all_inner_texts())  # this build's ids
+        if shown != flow.todos:
+            return f"the todos are {shown}"
+    return ""
 
 
 def serving(url: str, body: bytes) -> Callable[[Route], None]:
@@ -398,8 +491,9 @@ def serving(url: str, body: bytes) -> Callable[[Route], None]:
 def attempt(
     browser: Browser, server: ScriptedModelServer, store: RecordingStore, test_file: Path,
     mode: str, flow: Flow, base: str, swap: dict[str, bytes] | None = None,
-) -> tuple[list[list[str]] | None, bool, str, list[str], int]:
-    """One run of `flow` in a fresh context: extracts, truth, error, heals, model calls."""
+) -> tuple[list[list[str]] | None, str, str, list[str], int]:
+    """One run of `flow` in a fresh context: extracts, how the page ended unlike it must,
+    the error, heals, model calls."""
     context = browser.new_context()
     for url, body in (swap or {}).items():  # another release of the UI at the same URL
         context.route(base + url, serving(url, body))
@@ -409,10 +503,10 @@ def attempt(
         with recorded_ai_page(page, server, store, test_file, mode, base_url=base,
                               wait_timeout=WAIT_MS) as ai:
             try:
-                extracted, ok = run(ai, flow)
+                extracted, ended = run(ai, flow)
                 error = ""
             except Exception as error_raised:  # the bench reports every failure
-                extracted, ok = None, False
+                extracted, ended = None, ""
                 error = f"{type(error_raised).__name__}: {str(error_raised).splitlines()[0]}"
             heals = [f"{e.instruction!r}: {e.heal.strategy} {e.heal.before} -> {e.heal.after}"
                      f" (changed: {', '.join(e.heal.changed) or 'nothing named'}; decided by"
@@ -420,7 +514,7 @@ def attempt(
                      for e in ai.steplog.events if e.heal is not None]
     finally:
         context.close()
-    return extracted, ok, error, heals, server.calls - calls
+    return extracted, ended, error, heals, server.calls - calls
 
 
 def measure(browser: Browser, server: ScriptedModelServer, base: str, flow: Flow,
@@ -432,24 +526,64 @@ def measure(browser: Browser, server: ScriptedModelServer, base: str, flow: Flow
         store = RecordingStore(Path(tmp) / "store")
         test_file = Path(tmp) / "test_flow.py"
         try:
-            got, ok, error, _, _ = attempt(browser, server, store, test_file, "auto", flow, base)
-            outcome.recorded = ok and got == truths
+            got, ended, error, _, _ = attempt(
+                browser, server, store, test_file, "auto", flow, base)
+            outcome.recorded = not error and not ended and got == truths
             if not outcome.recorded:
-                outcome.error = f"record: {error or f'ended wrong, extracted {got}'}"
+                why = error or f"{ended or 'ended as it must'}, extracted {got}"
+                outcome.error = f"record: {why}"
                 return outcome
-            got, ok, error, outcome.heals, calls = attempt(
+            got, ended, error, outcome.heals, calls = attempt(
                 browser, server, store, test_file, "offline", flow, base, swap)
         finally:
             store.close()
     if error:
         outcome.error = f"replay: {error}"
         return outcome
-    outcome.wrong = not ok
+    outcome.wrong = bool(ended)
     outcome.false_pass = got != truths
-    outcome.replayed = ok and got == truths and calls == 0
+    outcome.replayed = not ended and got == truths and calls == 0
     if not outcome.replayed:
-        outcome.error = f"replay: ended wrong={outcome.wrong}, extracted {got}, calls {calls}"
+        outcome.error = f"replay: {ended or 'ended as it must'}, extracted {got}, calls {calls}"
     return outcome
+
+
+# --- Datasette, from PyPI -----------------------------------------------------------------
+
+
+@contextmanager
+def datasette(folder: Path) -> Iterator[str | None]:
+    """Datasette serving bookshop.db (BOOK_ROWS) on 127.0.0.1; its URL, or None when
+    Datasette is not installed (pip install datasette)."""
+    command = shutil.which("datasette", path=str(Path(sys.executable).parent)) or shutil.which(
+        "datasette")
+    if command is None:
+        yield None
+        return
+    database = folder / "bookshop.db"
+    with sqlite3.connect(database) as connection:
+        connection.execute("create table books (id integer primary key, title text, "
+                           "author text, year integer)")
+        connection.executemany("insert into books (title, author, year) values (?, ?, ?)",
+                               BOOK_ROWS)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = subprocess.Popen(
+        [command, "serve", str(database), "--host", "127.0.0.1", "--port", str(port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(200):  # until it answers (it starts in about a second)
+            try:
+                urllib.request.urlopen(url, timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        yield url
+    finally:
+        process.terminate()
+        process.wait()
 
 
 # --- the real redesign: one release recorded, another replayed -----------------------------
@@ -475,35 +609,70 @@ def jquery_ui_112() -> dict[str, bytes]:
     }
 
 
-REDESIGNS: list[tuple[str, Callable[[], dict[str, bytes]], tuple[str, ...]]] = [
-    ("jQuery UI 1.14 -> 1.12", jquery_ui_112, (JQ, JQ_LINKS)),
+SWAGGER_4 = REAL / "node_modules/swagger-ui-dist-4"
+
+
+def swagger_ui_4() -> dict[str, bytes]:
+    return {f"/node_modules/swagger-ui-dist/{name}": (SWAGGER_4 / name).read_bytes()
+            for name in ("swagger-ui-bundle.js", "swagger-ui.css")}
+
+
+# Each: its name, the other release's files by URL, the pages it serves, and what the
+# page says of the version it runs (checked before replaying, so the swap is not assumed).
+REDESIGNS: list[tuple[str, Callable[[], dict[str, bytes]], tuple[str, ...], str]] = [
+    ("jQuery UI 1.14 -> 1.12", jquery_ui_112, (JQ, JQ_LINKS), "$.ui.version"),
     ("Bootstrap 5 -> 4 markup",
-     lambda: {BS: (REAL / "pages/bootstrap4-dropdown.html").read_bytes()}, (BS,)),
+     lambda: {BS: (REAL / "pages/bootstrap4-dropdown.html").read_bytes()}, (BS,),
+     "bootstrap.Dropdown.VERSION"),
+    ("Swagger UI 5 -> 4", swagger_ui_4, (SWAGGER,),
+     "window.versions.swaggerUI.version"),
 ]
+
+
+def served(browser: Browser, base: str, url: str, swap: dict[str, bytes], version: str) -> str:
+    """The version the page says it runs with the other release swapped in."""
+    context = browser.new_context()
+    for path, body in swap.items():
+        context.route(base + path, serving(path, body))
+    page = context.new_page()
+    try:
+        page.goto(base + url)
+        return str(page.wait_for_function(f"() => {version}", timeout=WAIT_MS).json_value())
+    finally:
+        context.close()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--only", help="run only this app's flows (e.g. Shoelace)")
+    parser.add_argument("--only", action="append",
+                        help="run only this app's flows (e.g. Shoelace); may be repeated")
     parser.add_argument("--errors", action="store_true", help="print each failure")
     options = parser.parse_args()
-    flows = [flow for flow in FLOWS if options.only in (None, flow.app)]
+    flows = [flow for flow in FLOWS if options.only is None or flow.app in options.only]
     chromium = find_chromium()
     server = RealWidgetsServer().start()
     base = server.url().rstrip("/")
     results: dict[str, list[tuple[Flow, Outcome]]] = {}
-    with ScriptedModelServer() as model, sync_playwright() as playwright:
+    with (ScriptedModelServer() as model, sync_playwright() as playwright,
+          tempfile.TemporaryDirectory() as folder, datasette(Path(folder)) as datasette_url):
+        bases = {"npm": base, "datasette": datasette_url}
+        if datasette_url is None:
+            print("Datasette is not installed (pip install datasette): its flows are left out")
         browser = playwright.chromium.launch(
             executable_path=chromium.executable_path, args=list(chromium.args))
         for flow in flows:
-            results.setdefault(flow.app, []).append((flow, measure(browser, model, base, flow)))
+            if bases[flow.server] is not None:
+                outcome = measure(browser, model, bases[flow.server], flow)
+                results.setdefault(flow.app, []).append((flow, outcome))
         print_apps(results, options.errors)
         print("\nReal redesign: recorded on one release, replayed offline on another")
-        for name, release, urls in REDESIGNS:
+        for name, release, urls, version in REDESIGNS:
             group = [flow for flow in flows if flow.url in urls]
             if group:
                 swap = release()
-                print_redesign(name, [(f, measure(browser, model, base, f, swap)) for f in group])
+                runs = [(flow, measure(browser, model, base, flow, swap)) for flow in group]
+                print_redesign(f"{name} (runs {served(browser, base, urls[0], swap, version)})",
+                               runs)
         browser.close()
     server.close()
 
@@ -541,7 +710,8 @@ def print_redesign(name: str, runs: list[tuple[Flow, Outcome]]) -> None:
         for heal in outcome.heals:
             print(f"  healed  {describe(flow)}: {heal}")
         if outcome.error:
-            print(f"  refused {describe(flow)}: {outcome.error[:300]}")
+            verdict = "refused" if outcome.recorded else "not recorded"
+            print(f"  {verdict} {describe(flow)}: {outcome.error[:300]}")
 
 
 if __name__ == "__main__":
