@@ -21,6 +21,7 @@ from scripted_answers import (
     recorded_ai_page,
 )
 
+from pytest_stagehand.covering import OVERLAY_ID, overlaid
 from pytest_stagehand.scripted_model import ScriptedRequest
 
 # A widget's submenu or popup may take the widget's own delay, on a loaded machine, to open.
@@ -153,3 +154,19 @@ def test_a_real_widget_flow_records_and_replays_offline(
                     flow.steps
                 )
                 assert scripted_model.calls == asked  # no model offline
+
+
+def test_the_screenshot_overlay_leaves_the_pointer_on_the_page(page, widgets):
+    """Marks and covers drawn for a screenshot under the mouse are no pointer target: the
+    jQuery UI menu item the mouse is on stays the element under it, so the widget sees no
+    mouseleave and keeps its submenu open."""
+    page.goto(widgets.url("pages/jquery-ui-menu.html"))
+    music = page.get_by_role("menuitem", name="Music")
+    music.hover()
+    box = music.bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    under = "([x, y]) => document.elementFromPoint(x, y).closest('li')?.textContent.trim()"
+    with overlaid(page, {"Music": "%genre%"}, boxes=[["e6", box["x"], box["y"], 80, 20]]):
+        assert page.locator(f"#{OVERLAY_ID}").count() == 1
+        assert page.evaluate(under, [x, y]).startswith("Music")
