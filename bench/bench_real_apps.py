@@ -517,7 +517,7 @@ def attempt(
                 error = ""
             except Exception as error_raised:  # the bench reports every failure
                 extracted, ended = None, ""
-                error = f"{type(error_raised).__name__}: {str(error_raised).splitlines()[0]}"
+                error = f"{type(error_raised).__name__}: {' '.join(str(error_raised).split())}"
             heals = [f"{e.instruction!r}: {e.heal.strategy} {e.heal.before} -> {e.heal.after}"
                      f" (changed: {', '.join(e.heal.changed) or 'nothing named'}; decided by"
                      f" {', '.join(e.heal.decided_by) or 'score'})"
@@ -721,7 +721,7 @@ def print_redesign(name: str, runs: list[tuple[Flow, Outcome]]) -> None:
             print(f"  healed  {describe(flow)}: {heal}")
         if outcome.error:
             verdict = "refused" if outcome.recorded else "not recorded"
-            print(f"  {verdict} {describe(flow)}: {outcome.error[:300]}")
+            print(f"  {verdict} {describe(flow)}:\n    {outcome.error[:700]}")
 
 
 if __name__ == "__main__":
