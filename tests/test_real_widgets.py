@@ -138,10 +138,10 @@ def test_a_real_widget_flow_records_and_replays_offline(
     flow = FLOWS[name]
     scripted_model.default = answering(flow.steps)
     test_file = tmp_path / "test_widget_flows.py"
-    for mode in ("auto", "offline"):
-        fresh = browser.new_page() if mode == "offline" else page
+    replay_page = browser.new_page()  # a page of its own, as a later run's
+    for mode, on in (("auto", page), ("offline", replay_page)):
         with recorded_ai_page(
-            fresh, scripted_model, store, test_file, mode, base_url=widgets.url(),
+            on, scripted_model, store, test_file, mode, base_url=widgets.url(),
             wait_timeout=WAIT_MS,
         ) as ai:
             ai.goto(f"pages/{flow.page}")
@@ -154,6 +154,7 @@ def test_a_real_widget_flow_records_and_replays_offline(
                     flow.steps
                 )
                 assert scripted_model.calls == asked  # no model offline
+    replay_page.close()
 
 
 def test_the_screenshot_overlay_leaves_the_pointer_on_the_page(page, widgets):
