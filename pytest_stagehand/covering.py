@@ -24,15 +24,18 @@ OVERLAY_ID = "__stagehand_overlay"
 # `word` is the pattern a short value must match, as a whole word (`_word`).
 OVERLAY = """([id, boxes, secrets]) => {
   document.getElementById(id)?.remove();
+  // Every part lets the mouse through: "all:initial" would make it a target again, and a
+  // part under the pointer would take the hover from the page (a hover menu closes).
+  const drawn = "all:initial;pointer-events:none;position:fixed;";
   const root = document.createElement("div");
   root.id = id;
-  root.style.cssText = "all:initial;position:fixed;inset:0;pointer-events:none;z-index:2147483647";
+  root.style.cssText = `${drawn}inset:0;z-index:2147483647`;
   // A margin around the box: glyphs overhang it, and a scaled-down image blends its edge.
   const cover = (r, shown) => {
     if (!r.width || !r.height) return;
     const box = document.createElement("div");
     box.textContent = shown;
-    box.style.cssText = `all:initial;position:fixed;left:${r.x - 2}px;top:${r.y - 2}px;` +
+    box.style.cssText = `${drawn}left:${r.x - 2}px;top:${r.y - 2}px;` +
       `width:${r.width + 4}px;height:${r.height + 4}px;background:#777;color:#fff;` +
       "font:11px/1 monospace;overflow:hidden";
     root.append(box);
@@ -64,12 +67,12 @@ OVERLAY = """([id, boxes, secrets]) => {
   boxes.forEach(([mark, x, y, w, h], i) => {
     const colour = colours[i % colours.length];
     const box = document.createElement("div");
-    box.style.cssText = `all:initial;position:fixed;left:${x}px;top:${y}px;width:${w}px;` +
+    box.style.cssText = `${drawn}left:${x}px;top:${y}px;width:${w}px;` +
       `height:${h}px;outline:2px solid ${colour};outline-offset:-1px;box-sizing:border-box`;
     const label = document.createElement("div");
     label.textContent = mark;
     const above = y >= 14;
-    label.style.cssText = `all:initial;position:fixed;left:${x}px;top:${above ? y - 14 : y}px;` +
+    label.style.cssText = `${drawn}left:${x}px;top:${above ? y - 14 : y}px;` +
       `background:${colour};color:#fff;font:bold 11px/14px monospace;padding:0 2px`;
     root.append(box, label);
   });

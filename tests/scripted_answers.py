@@ -10,14 +10,19 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page
 
+from pytest_stagehand.act import ModelResolver
+from pytest_stagehand.cache import Recordings, RecordingStore
 from pytest_stagehand.chunks import DEFAULT_BUDGET
+from pytest_stagehand.evaluator import Evaluator
 from pytest_stagehand.events import StepLog
 from pytest_stagehand.llm import ModelConfig, create_client
 from pytest_stagehand.page import AIPage
+from pytest_stagehand.replay import RecordingResolver, StepRecorder
 from pytest_stagehand.scripted_model import ScriptedModelServer, ScriptedRequest
 
 Answer = Callable[[ScriptedRequest], dict[str, Any]]
@@ -174,6 +179,41 @@ def scripted_ai_page(
             wait_timeout=wait_timeout,
         )
 
+
+@contextmanager
+def recorded_ai_page(
+    page: Page,
+    server: ScriptedModelServer,
+    store: RecordingStore,
+    test_file: Path,
+    mode: str,
+    *,
+    base_url: str | None = None,
+    wait_timeout: float = TEST_WAIT_MS,
+) -> Iterator[AIPage]:
+    """An AIPage whose act, extract, observe and claims replay and record `test_file`'s
+    recordings in `mode`: with the scripted model ("auto", "refresh") or none ("offline")."""
+    config = ModelConfig("openai/scripted", base_url=server.openai_base_url, max_retries=0)
+    with create_client(config) as client:
+        model = client if mode != "offline" else None
+        steplog = StepLog()
+        recordings = Recordings(store, test_file, mode)
+        has_model = model is not None
+        yield AIPage(
+            page,
+            model,
+            steplog=steplog,
+            base_url=base_url,
+            wait_timeout=wait_timeout,
+            resolver=RecordingResolver(
+                page, ModelResolver(page, model, steplog), recordings, steplog,
+                has_model=has_model, model="openai/scripted",
+            ),
+            evaluator=Evaluator(page, model, steplog, recordings=recordings),
+            recorder=StepRecorder(
+                page, recordings, steplog, has_model=has_model, model="openai/scripted"
+            ),
+        )
 
 
 # --- vision: answers to a request that carries a marked screenshot -------------------------

@@ -5,21 +5,18 @@ changes, so a model is asked again only about a page that changed."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 import pytest
-from scripted_answers import NOT_FOUND, act_answer, element_id, latest_snapshot
+from scripted_answers import (
+    NOT_FOUND,
+    act_answer,
+    element_id,
+    latest_snapshot,
+    recorded_ai_page,
+)
 
-from pytest_stagehand.act import ModelResolver
-from pytest_stagehand.cache import Recordings
 from pytest_stagehand.errors import AIAssertionError, HealFailed, InvalidArgument, WaitTimeout
-from pytest_stagehand.evaluator import Evaluator
-from pytest_stagehand.events import StepLog
-from pytest_stagehand.llm import ModelConfig, create_client
-from pytest_stagehand.page import AIPage
-from pytest_stagehand.replay import RecordingResolver, StepRecorder
 from pytest_stagehand.scripted_model import ScriptedRequest
+from pytest_stagehand.waiting import DEFAULT_TIMEOUT_MS
 
 HELLO = "Hello World!"
 CLAIM = "the page says Hello World!"
@@ -31,30 +28,11 @@ def recorded_page(page, scripted_model, store, tmp_path, pages_server):
     replay and record in `mode`, with the scripted model ("auto") or no model ("offline")."""
     test_file = tmp_path / "test_waiting_flows.py"
 
-    @contextmanager
-    def make(mode: str) -> Iterator[AIPage]:
-        config = ModelConfig(
-            "openai/scripted", base_url=scripted_model.openai_base_url, max_retries=0
+    def make(mode: str):
+        return recorded_ai_page(
+            page, scripted_model, store, test_file, mode, base_url=pages_server.url(),
+            wait_timeout=DEFAULT_TIMEOUT_MS,
         )
-        with create_client(config) as client:
-            model = client if mode != "offline" else None
-            steplog = StepLog()
-            recordings = Recordings(store, test_file, mode)
-            has_model = model is not None
-            yield AIPage(
-                page,
-                model,
-                steplog=steplog,
-                base_url=pages_server.url(),
-                resolver=RecordingResolver(
-                    page, ModelResolver(page, model, steplog), recordings, steplog,
-                    has_model=has_model, model="openai/scripted",
-                ),
-                evaluator=Evaluator(page, model, steplog, recordings=recordings),
-                recorder=StepRecorder(
-                    page, recordings, steplog, has_model=has_model, model="openai/scripted"
-                ),
-            )
 
     return make
 

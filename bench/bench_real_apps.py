@@ -1,0 +1,728 @@
+"""Benchmark: plain-English flows on third-party UIs, recorded, then replayed offline.
+
+Run: .venv/bin/python bench/bench_real_apps.py [--only APP] [--errors]
+
+The apps are the libraries as released on npm (tests/real/package.json), set up by the
+host pages in tests/real/pages as their docs show, and TodoMVC's own vanilla JS build:
+jQuery UI's menu, Bootstrap 5 dropdowns, Shoelace's web components (shadow DOM), flatpickr,
+Choices.js, Tabulator, SweetAlert2, Swagger UI, TodoMVC, and widgets inside nested frames.
+
+Each flow is recorded in `auto` mode with the scripted widgets oracle (`oracle` below): it
+is NOT a model; it reads the snapshot in each prompt it receives and answers as a correct
+model would, naming the element the instruction means (or "not found" while the page does
+not show it yet) and reading extracted values out of the snapshot text. The flow is then
+replayed in `offline` mode, with no model, on the unchanged app in a fresh browser context.
+Native dialogs are answered by the flow's own `page.once("dialog", ...)` handler.
+
+Per flow the truth is checked on the page itself, never through the plugin: what the app
+says it did (`#chosen`, the todo list) and, for an extract, the values the page shows.
+Printed per app: recorded / self-replayed offline / wrong (an act on another element: the
+page did something else) / false pass (a step passed with a value the page does not show).
+Targets: self-replay 100%, wrong 0, false pass 0.
+
+Then the real redesign: flows recorded on one released version of a UI are replayed
+offline on another at the same URL (jQuery UI 1.14 → 1.12, Bootstrap 5 → 4 markup of the
+same page, Swagger UI 5 → 4): wrong 0; every heal and refusal is listed with what decided it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, Page, Route, sync_playwright
+from pydantic import BaseModel
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+from real_widgets import REAL, RealWidgetsServer  # noqa: E402
+from scripted_answers import recorded_ai_page  # noqa: E402
+
+from examples.record import Line, Pick, asked, click, fill, find, snapshot_lines  # noqa: E402
+from pytest_stagehand.browser import find_chromium  # noqa: E402
+from pytest_stagehand.cache import RecordingStore  # noqa: E402
+from pytest_stagehand.page import AIPage  # noqa: E402
+from pytest_stagehand.scripted_model import ScriptedModelServer, ScriptedRequest  # noqa: E402
+
+WAIT_MS = 8_000
+TODOMVC = "/node_modules/todomvc/examples/vanillajs/index.html"
+
+
+class Names(BaseModel):
+    """A list read off the page, in its order."""
+
+    names: list[str]
+
+
+# --- a flow: acts, extracts, the test's own dialog handler, and the truth ------------------
+
+Reader = Callable[[list[Line]], list[str]]
+
+
+@dataclass(frozen=True)
+class Act:
+    instruction: str
+    pick: Pick
+
+
+@dataclass(frozen=True)
+class Extract:
+    """An extract of a list; `read` is how a correct model reads it off the snapshot,
+    `truth` what the page shows (checked against the result, never given to the oracle)."""
+
+    instruction: str
+    read: Reader
+    truth: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Dialog:
+    """The test's own handler for the next native dialog: accept (with text) or dismiss."""
+
+    accept: bool
+    text: str | None = None
+
+
+Step = Act | Extract | Dialog
+
+
+@dataclass(frozen=True)
+class Flow:
+    app: str
+    url: str
+    steps: tuple[Step, ...]
+    shows: str | None = None  # the app's own report of what was done (#chosen)
+    frames: tuple[str, ...] = ()  # the frame #chosen is in: each frame's selector, outermost first
+    todos: tuple[str, ...] | None = None  # TodoMVC: the list as it must end
+    visible: str | None = None  # a selector the app shows once the flow is done
+    hidden: str | None = None  # a selector the app no longer shows once the flow is done
+    address: str | None = None  # a pattern the page's URL matches once the flow is done
+    server: str = "npm"  # "npm": tests/real served here; "datasette": Datasette from PyPI
+
+
+@dataclass
+class Outcome:
+    recorded: bool = False
+    replayed: bool = False
+    wrong: bool = False
+    false_pass: bool = False
+    error: str = ""
+    heals: list[str] = field(default_factory=list)
+
+
+def hover(name: str, role: str = "menuitem") -> Pick:
+    return Pick(role, name, "hover")
+
+
+def names_of(role: str, after: str | None = None, until: str | None = None) -> Reader:
+    """The names of the `role` lines after the line mentioning `after`, up to `until`."""
+
+    def read(lines: list[Line]) -> list[str]:
+        start = 0 if after is None else next(
+            (i + 1 for i, line in enumerate(lines) if after in line.raw), len(lines))
+        found = []
+        for line in lines[start:]:
+            if until is not None and until in line.raw:
+                break
+            if line.role == role and line.name:
+                found.append(line.name)
+        return found
+
+    return read
+
+
+def column(header: str) -> Reader:
+    """The cells under the column header named `header` (or starting with it), row by row:
+    a grid of gridcells (Tabulator) or an HTML table whose first cell is a link (Datasette)."""
+
+    def read(lines: list[Line]) -> list[str]:
+        headers = [line.name for line in lines if line.role == "columnheader"]
+        at = next(i for i, name in enumerate(headers) if name.startswith(header))
+        cells: list[str] = []
+        row: Line | None = None
+        count = 0
+        for line in lines:
+            if line.role == "row":
+                row, count = line, 0
+            elif row is not None and line.depth == row.depth + 1 and line.role in (
+                "gridcell", "cell", "link"
+            ):
+                if count == at:
+                    cells.append(line.name)
+                count += 1
+        return cells
+
+    return read
+
+
+def jq_menu(*path: str, end: str = "click") -> tuple[Step, ...]:
+    """Hover over each of `path` but the last, then click (or hover) the last."""
+    steps: list[Step] = [Act(f"hover over {name}", hover(name)) for name in path[:-1]]
+    last = path[-1]
+    steps.append(Act(f"{end} {last}" if end == "click" else f"hover over {last}",
+                     click("menuitem", last) if end == "click" else hover(last)))
+    return tuple(steps)
+
+
+JQ = "/pages/jquery-ui-menu.html"
+JQ_LINKS = "/pages/jquery-ui-links-menu.html"
+BS = "/pages/bootstrap-dropdown.html"
+SL = "/pages/shoelace.html"
+FP = "/pages/flatpickr.html"
+CH = "/pages/choices.html"
+TAB = "/pages/tabulator.html"
+SWAL = "/pages/sweetalert2.html"
+FRAMES = "/pages/frames.html"
+SWAGGER = "/pages/swagger-ui.html"
+BOOKS = "/bookshop/books"
+BOOK_ROWS = (
+    ("Notes on the Analytical Engine", "Ada Lovelace", 1843),
+    ("Computing Machinery and Intelligence", "Alan Turing", 1950),
+    ("The Education of a Computer", "Grace Hopper", 1952),
+    ("Orbital Mechanics Notes", "Katherine Johnson", 1961),
+    ("Just for Fun", "Linus Torvalds", 2001),
+)
+TITLES = tuple(title for title, _, _ in BOOK_ROWS)
+AUTHORS = tuple(author for _, author, _ in BOOK_ROWS)
+TEAM = ("Ada Lovelace", "Grace Hopper", "Alan Turing", "Katherine Johnson", "Linus Torvalds")
+AGES = ("36", "85", "41", "101", "55")
+
+
+def bs(menu: str, item: str, role: str = "button") -> tuple[Step, ...]:
+    return (Act(f"open the {menu} dropdown", click("button", menu)),
+            Act(f"choose {item} in the {menu} dropdown", click(role, item)))
+
+
+def sl_menu(item: str) -> tuple[Step, ...]:
+    return (Act("open the Edit dropdown", click("button", "Edit")),
+            Act(f"click {item} in the Edit menu", click("menuitem", item)))
+
+
+def sl_select(size: str) -> tuple[Step, ...]:
+    return (Act("open the Size select", click("combobox", "Size")),
+            Act(f"choose {size} as the size", click("option", size)))
+
+
+def date(day: str) -> tuple[Step, ...]:
+    return (Act("open the departure date picker", click("textbox", "Departure date")),
+            Act(f"pick {day}", click("generic", day)))
+
+
+def operation(method: str, path: str, summary: str) -> Act:
+    """Expand one operation of Swagger UI (its summary row is a button)."""
+    return Act(f"expand {method} {path}", click("button", f"{method} {path} {summary}"))
+
+
+def summaries(lines: list[Line]) -> list[str]:
+    """The summaries of the operations of the books section, as their rows show them."""
+    rows = names_of("button", after='heading "books', until='heading "orders')(lines)
+    found = [re.match(r"^(?:GET|POST|PUT|DELETE) \S+ (.+)$", row) for row in rows]
+    return [match[1] for match in found if match]
+
+
+def country(name: str) -> tuple[Step, ...]:
+    return (Act("open the country select", Pick("combobox", "", prefix=True)),
+            Act(f"choose {name} as the country", click("option", name)))
+
+
+def todo_items(lines: list[Line]) -> list[str]:
+    """The text of each item of the todo list (a checkbox, then the item's text)."""
+    items = []
+    for at, line in enumerate(lines):
+        if line.role == "listitem":
+            texts = [inner.name for inner in lines[at + 1:at + 4] if inner.role == "text"]
+            items += texts[:1]
+    return items
+
+
+def todo_add(*items: str) -> tuple[Step, ...]:
+    return tuple(
+        step for item in items for step in (
+            Act(f"type {item} into the new todo field",
+                Pick("textbox", "What needs to be done?", "fill", (item,))),
+            Act("press Enter in the new todo field",
+                Pick("textbox", "What needs to be done?", "press", ("Enter",))),
+        )
+    )
+
+
+FLOWS: list[Flow] = [
+    # jQuery UI menu: submenus open on hover after the widget's delay
+    Flow("jQuery UI", JQ, jq_menu("Music", "Jazz", "Modern"), "Chosen: Modern"),
+    Flow("jQuery UI", JQ, jq_menu("Music", "Jazz", "Big Band"), "Chosen: Big Band"),
+    Flow("jQuery UI", JQ, jq_menu("Music", "Rock", "Classic"), "Chosen: Classic"),
+    Flow("jQuery UI", JQ, jq_menu("Music", "Rock", "Alternative"), "Chosen: Alternative"),
+    Flow("jQuery UI", JQ, jq_menu("Music", "Pop"), "Chosen: Pop"),
+    Flow("jQuery UI", JQ, jq_menu("Electronics", "Utilities"), "Chosen: Utilities"),
+    Flow("jQuery UI", JQ, jq_menu("Electronics", "Car Hifi"), "Chosen: Car Hifi"),
+    Flow("jQuery UI", JQ, jq_menu("Books"), "Chosen: Books"),
+    # Freejazz is hovered so that the extract comes once the Jazz submenu is open.
+    Flow("jQuery UI", JQ, (*jq_menu("Music", "Jazz", "Freejazz", end="hover"), Extract(
+        "the items of the Jazz submenu", names_of("menuitem", after='"Jazz"', until='"Pop"'),
+        ("Freejazz", "Big Band", "Modern"))), None),
+    Flow("jQuery UI", JQ_LINKS, jq_menu("Enabled", "Downloads", "PDF"), "Downloading PDF"),
+    Flow("jQuery UI", JQ_LINKS, jq_menu("Enabled", "Downloads", "Excel"), "Downloading Excel"),
+    Flow("jQuery UI", JQ_LINKS, (Dialog(True, "q3-summary"),
+                                 *jq_menu("Enabled", "Reports", "Rename report")),
+         "Renamed to q3-summary"),
+    Flow("jQuery UI", JQ_LINKS, (Dialog(True), *jq_menu("Enabled", "Reports", "Delete report")),
+         "Deleted"),
+    Flow("jQuery UI", JQ_LINKS, (Dialog(False), *jq_menu("Enabled", "Reports", "Delete report")),
+         "Kept"),
+    # Bootstrap 5 dropdowns
+    Flow("Bootstrap", BS, bs("Sort by", "Newest"), "Chosen: Newest"),
+    Flow("Bootstrap", BS, bs("Sort by", "Price, low to high"), "Chosen: Price, low to high"),
+    Flow("Bootstrap", BS, bs("Sort by", "Price, high to low"), "Chosen: Price, high to low"),
+    Flow("Bootstrap", BS, bs("Account", "Profile", "link"), "Chosen: Profile"),
+    Flow("Bootstrap", BS, bs("Account", "Orders", "link"), "Chosen: Orders"),
+    Flow("Bootstrap", BS, bs("Account", "Sign out", "link"), "Chosen: Sign out"),
+    Flow("Bootstrap", BS, (Act("open the Account dropdown", click("button", "Account")), Extract(
+        "the items of the Account menu", names_of("link", after='"Account"', until='"Sort by"'),
+        ("Profile", "Orders", "Sign out"))), None),
+    # Shoelace: web components with open shadow roots
+    Flow("Shoelace", SL, sl_menu("Cut"), "Chosen: cut"),
+    Flow("Shoelace", SL, sl_menu("Copy"), "Chosen: copy"),
+    Flow("Shoelace", SL, sl_menu("Paste"), "Chosen: paste"),
+    Flow("Shoelace", SL, sl_select("Small"), "Size: small"),
+    Flow("Shoelace", SL, sl_select("Medium"), "Size: medium"),
+    Flow("Shoelace", SL, sl_select("Large"), "Size: large"),
+    Flow("Shoelace", SL, (Act("open the Size select", click("combobox", "Size")), Extract(
+        "the sizes the Size select offers", names_of("option"), ("Small", "Medium", "Large"))),
+         None),
+    Flow("Shoelace", SL, (Act("open the Edit dropdown", click("button", "Edit")), Extract(
+        "the items of the Edit menu", names_of("menuitem"), ("Cut", "Copy", "Paste"))), None),
+    # flatpickr
+    Flow("flatpickr", FP, date("March 21, 2026"), "Departure: 2026-03-21"),
+    Flow("flatpickr", FP, date("March 1, 2026"), "Departure: 2026-03-01"),
+    Flow("flatpickr", FP, date("March 31, 2026"), "Departure: 2026-03-31"),
+    Flow("flatpickr", FP, date("March 15, 2026"), "Departure: 2026-03-15"),
+    Flow("flatpickr", FP, (Act("open the departure date picker",
+                               click("textbox", "Departure date")),
+                           Act("choose April in the month list",
+                               Pick("combobox", "Month", "select_option", ("April",))),
+                           Act("pick April 2, 2026", click("generic", "April 2, 2026"))),
+         "Departure: 2026-04-02"),
+    # Choices.js
+    Flow("Choices.js", CH, country("France"), "Country: fr"),
+    Flow("Choices.js", CH, country("Germany"), "Country: de"),
+    Flow("Choices.js", CH, country("Italy"), "Country: it"),
+    Flow("Choices.js", CH, country("Spain"), "Country: es"),
+    Flow("Choices.js", CH, (Act("open the country select", Pick("combobox", "", prefix=True)),
+                            Extract("the countries the country select offers",
+                                    names_of("option", after="listbox hint=\"choices list\""),
+                                    ("Choose a country", "France", "Germany", "Italy", "Spain"))),
+         None),
+    # Tabulator: a grid of divs with ARIA roles
+    Flow("Tabulator", TAB, (Extract("the names in the team table", column("Name"), TEAM),), None),
+    Flow("Tabulator", TAB, (Extract("the ages in the team table", column("Age"), AGES),), None),
+    Flow("Tabulator", TAB, (Extract("the cities in the team table", column("City"),
+                                    ("London", "Arlington", "Wilmslow", "Hampton", "Portland")),),
+         None),
+    Flow("Tabulator", TAB, (Act("click the row of Alan Turing",
+                                click("gridcell", "Alan Turing")),), "Row: Alan Turing"),
+    Flow("Tabulator", TAB, (Act("click the row of Grace Hopper",
+                                click("gridcell", "Grace Hopper")),), "Row: Grace Hopper"),
+    Flow("Tabulator", TAB, (Act("sort the team by age", click("columnheader", "Age")), Extract(
+        "the names in the team table", column("Name"),
+        ("Ada Lovelace", "Alan Turing", "Linus Torvalds", "Grace Hopper",
+         "Katherine Johnson"))), None),
+    # SweetAlert2: popups drawn in the page (not native dialogs)
+    Flow("SweetAlert2", SWAL, (Act("click Delete file", click("button", "Delete file")),
+                               Act("confirm the deletion", click("button", "Yes, delete it"))),
+         "Deleted"),
+    Flow("SweetAlert2", SWAL, (Act("click Delete file", click("button", "Delete file")),
+                               Act("keep the file", click("button", "Keep it"))), "Kept"),
+    Flow("SweetAlert2", SWAL, (Act("click Rename file", click("button", "Rename file")),
+                               Act("type notes.txt into the file name field",
+                                   fill("File name", "notes.txt")),
+                               Act("click Rename", click("button", "Rename"))),
+         "Renamed to notes.txt"),
+    Flow("SweetAlert2", SWAL, (Act("click Rename file", click("button", "Rename file")),
+                               Act("cancel the renaming", click("button", "Cancel"))),
+         "Not renamed"),
+    # Swagger UI on an OpenAPI document of our own
+    Flow("Swagger UI", SWAGGER, (operation("GET", "/books/{bookId}", "Find a book by its id"),),
+         visible="#operations-books-getBook .opblock-body"),
+    Flow("Swagger UI", SWAGGER, (operation("POST", "/orders", "Place an order"),),
+         visible="#operations-orders-placeOrder .opblock-body"),
+    Flow("Swagger UI", SWAGGER, (operation("DELETE", "/books/{bookId}", "Remove a book"),
+                                 Act("click Try it out", click("button", "Try it out"))),
+         visible="#operations-books-deleteBook .execute"),
+    Flow("Swagger UI", SWAGGER, (Act("collapse the orders section",
+                                     click("button", "Collapse operation",
+                                           after='heading "orders')),),
+         hidden="#operations-orders-placeOrder"),
+    Flow("Swagger UI", SWAGGER, (Extract("the summaries of the books operations", summaries,
+                                         ("List the books", "Add a book", "Find a book by its id",
+                                          "Remove a book")),), None),
+    Flow("Swagger UI", SWAGGER, (operation("GET", "/books/{bookId}", "Find a book by its id"),
+                                 Extract("the response codes of Find a book by its id",
+                                         lambda lines: [line.name for line in lines
+                                                        if line.role == "cell"
+                                                        and line.name.isdigit()],
+                                         ("200", "404"))), None),
+    # TodoMVC's vanilla JS build
+    Flow("TodoMVC", TODOMVC, todo_add("buy milk"), todos=("buy milk",)),
+    Flow("TodoMVC", TODOMVC, todo_add("buy milk", "walk the dog"),
+         todos=("buy milk", "walk the dog")),
+    Flow("TodoMVC", TODOMVC, (*todo_add("buy milk", "walk the dog"), Extract(
+        "the todo items", todo_items, ("buy milk", "walk the dog"))),
+         todos=("buy milk", "walk the dog")),
+    Flow("TodoMVC", TODOMVC, (*todo_add("buy milk", "walk the dog"),
+                              Act("show the active todos", click("link", "Active"))),
+         todos=("buy milk", "walk the dog")),
+    Flow("TodoMVC", TODOMVC, (*todo_add("pay rent"),
+                              Act("show the completed todos", click("link", "Completed")),
+                              Act("show all todos", click("link", "All"))),
+         todos=("pay rent",)),
+    # Datasette (PyPI) on a SQLite database of our own: HTML tables, column menus, filters
+    Flow("Datasette", BOOKS, (Extract("the titles in the books table", column("title"),
+                                      TITLES),), None, server="datasette"),
+    Flow("Datasette", BOOKS, (Extract("the authors in the books table", column("author"),
+                                      AUTHORS),), None, server="datasette"),
+    Flow("Datasette", BOOKS, (Act("sort the books by year", click("link", "year")),),
+         address="_sort=year", server="datasette"),
+    Flow("Datasette", BOOKS, (Act("open the menu of the year column",
+                                  Pick("img", "", after='columnheader "year"')),
+                              Act("sort descending", click("link", "Sort descending"))),
+         address="_sort_desc=year", server="datasette"),
+    Flow("Datasette", BOOKS, (Act("open the bookshop database", click("link", "bookshop")),),
+         address="/bookshop$", server="datasette"),
+    Flow("Datasette", BOOKS, (Act("filter on the author column",
+                                  Pick("combobox", "", "select_option", ("author",))),
+                              Act("type Alan Turing into the filter value field",
+                                  Pick("textbox", "", "fill", ("Alan Turing",))),
+                              Act("click Apply", click("button", "Apply"))),
+         address=r"author__exact=Alan\+Turing", server="datasette"),
+    Flow("Datasette", BOOKS, (Act("sort the books by title", click("link", "title")),
+                              Extract("the titles in the books table", column("title"),
+                                      tuple(sorted(TITLES)))),
+         address="_sort=title", server="datasette"),
+    # The same widgets inside frames: a frame in a frame holding the table, a frame of menus
+    Flow("Frames", FRAMES, (Extract("the names in the team table", column("Name"), TEAM),),
+         None),
+    Flow("Frames", FRAMES, (Extract("the ages in the team table", column("Age"), AGES),), None),
+    Flow("Frames", FRAMES, (Act("click the row of Alan Turing", click("gridcell", "Alan Turing")),),
+         "Row: Alan Turing", frames=("#outer", "#team")),
+    Flow("Frames", FRAMES, bs("Sort by", "Newest"), "Chosen: Newest", frames=("#menus",)),
+    Flow("Frames", FRAMES, bs("Account", "Orders", "link"), "Chosen: Orders", frames=("#menus",)),
+    Flow("Frames", FRAMES, bs("Sort by", "Price, high to low"), "Chosen: Price, high to low",
+         frames=("#menus",)),
+]
+
+
+# --- the scripted widgets oracle -------------------------------------------------------------
+
+
+def oracle(flow: Flow) -> Callable[[ScriptedRequest], dict[str, Any]]:
+    """Answers `flow`'s acts and extracts by reading the snapshot each prompt carries."""
+    acts = {step.instruction: step.pick for step in flow.steps if isinstance(step, Act)}
+    extracts = {step.instruction: step.read for step in flow.steps if isinstance(step, Extract)}
+
+    def answer(request: ScriptedRequest) -> dict[str, Any]:
+        prompt = request.text
+        if "\n\nExtract: " in prompt:
+            return {"names": extracts[asked(prompt, "Extract")](snapshot_lines(prompt))}
+        pick = acts[asked(prompt, "Instruction")]
+        line = find(snapshot_lines(prompt), pick.role, pick.name, prefix=pick.prefix,
+                    after=pick.after)
+        if line is None:
+            return {"found": False, "element_id": None, "method": pick.method,
+                    "arguments": [], "description": "not on the page", "two_step": False}
+        return {"found": True, "element_id": line.id, "method": pick.method,
+                "arguments": list(pick.arguments), "description": f'{pick.role} "{line.name}"',
+                "two_step": False}
+
+    return answer
+
+
+# --- running a flow ------------------------------------------------------------------------
+
+
+def run(ai: AIPage, flow: Flow) -> tuple[list[list[str]], str]:
+    """Do the flow; returns what each extract gave, and how the page ended unlike it must
+    ("" when it ended as it must)."""
+    page = ai.page
+    ai.goto(flow.url)
+    extracted = []
+    for step in flow.steps:
+        if isinstance(step, Dialog):
+            page.once("dialog", (lambda d, s=step: d.accept(s.text) if s.accept
+                                 else d.dismiss()))
+        elif isinstance(step, Act):
+            ai.act(step.instruction)
+        else:
+            extracted.append(ai.extract(step.instruction, schema=Names).names)
+    return extracted, unlike(page, flow)
+
+
+def unlike(page: Page, flow: Flow) -> str:
+    """How the app itself, read with plain Playwright, differs from the flow's end."""
+    if flow.shows is not None:
+        scope: Any = page
+        for selector in flow.frames:
+            scope = scope.frame_locator(selector)
+        text = scope.locator("#chosen").inner_text(timeout=WAIT_MS)
+        if text != flow.shows:
+            return f"the page says {text!r}"
+    if flow.address is not None and not re.search(flow.address, page.url):
+        return f"the page is at {page.url}"
+    if flow.visible is not None and not page.locator(flow.visible).is_visible():
+        return f"{flow.visible} is not shown"
+    if flow.hidden is not None and page.locator(flow.hidden).is_visible():
+        return f"{flow.hidden} is still shown"
+    if flow.todos is not None:
+        shown = tuple(page.locator("#todo-list li label").all_inner_texts())  # this build's ids
+        if shown != flow.todos:
+            return f"the todos are {shown}"
+    return ""
+
+
+def serving(url: str, body: bytes) -> Callable[[Route], None]:
+    """A route handler answering with `body` (served as `url`'s kind of file)."""
+    kind = {"html": "text/html", "css": "text/css"}.get(url.rsplit(".", 1)[-1], "text/javascript")
+    return lambda route: route.fulfill(body=body, content_type=kind)
+
+
+def attempt(
+    browser: Browser, server: ScriptedModelServer, store: RecordingStore, test_file: Path,
+    mode: str, flow: Flow, base: str, swap: dict[str, bytes] | None = None,
+) -> tuple[list[list[str]] | None, str, str, list[str], int]:
+    """One run of `flow` in a fresh context: extracts, how the page ended unlike it must,
+    the error, heals, model calls."""
+    context = browser.new_context()
+    for url, body in (swap or {}).items():  # another release of the UI at the same URL
+        context.route(base + url, serving(url, body))
+    page = context.new_page()
+    calls = server.calls
+    try:
+        with recorded_ai_page(page, server, store, test_file, mode, base_url=base,
+                              wait_timeout=WAIT_MS) as ai:
+            try:
+                extracted, ended = run(ai, flow)
+                error = ""
+            except Exception as error_raised:  # the bench reports every failure
+                extracted, ended = None, ""
+                error = f"{type(error_raised).__name__}: {' '.join(str(error_raised).split())}"
+            heals = [f"{e.instruction!r}: {e.heal.strategy} {e.heal.before} -> {e.heal.after}"
+                     f" (changed: {', '.join(e.heal.changed) or 'nothing named'}; decided by"
+                     f" {', '.join(e.heal.decided_by) or 'score'})"
+                     for e in ai.steplog.events if e.heal is not None]
+    finally:
+        context.close()
+    return extracted, ended, error, heals, server.calls - calls
+
+
+def measure(browser: Browser, server: ScriptedModelServer, base: str, flow: Flow,
+            swap: dict[str, bytes] | None = None) -> Outcome:
+    outcome = Outcome()
+    server.default = oracle(flow)
+    truths = [list(step.truth) for step in flow.steps if isinstance(step, Extract)]
+    with tempfile.TemporaryDirectory() as tmp:
+        store = RecordingStore(Path(tmp) / "store")
+        test_file = Path(tmp) / "test_flow.py"
+        try:
+            got, ended, error, _, _ = attempt(
+                browser, server, store, test_file, "auto", flow, base)
+            outcome.recorded = not error and not ended and got == truths
+            if not outcome.recorded:
+                why = error or f"{ended or 'ended as it must'}, extracted {got}"
+                outcome.error = f"record: {why}"
+                return outcome
+            got, ended, error, outcome.heals, calls = attempt(
+                browser, server, store, test_file, "offline", flow, base, swap)
+        finally:
+            store.close()
+    if error:
+        outcome.error = f"replay: {error}"
+        return outcome
+    outcome.wrong = bool(ended)
+    outcome.false_pass = got != truths
+    outcome.replayed = not ended and got == truths and calls == 0
+    if not outcome.replayed:
+        outcome.error = f"replay: {ended or 'ended as it must'}, extracted {got}, calls {calls}"
+    return outcome
+
+
+# --- Datasette, from PyPI -----------------------------------------------------------------
+
+
+@contextmanager
+def datasette(folder: Path) -> Iterator[str | None]:
+    """Datasette serving bookshop.db (BOOK_ROWS) on 127.0.0.1; its URL, or None when
+    Datasette is not installed (pip install datasette)."""
+    command = shutil.which("datasette", path=str(Path(sys.executable).parent)) or shutil.which(
+        "datasette")
+    if command is None:
+        yield None
+        return
+    database = folder / "bookshop.db"
+    with sqlite3.connect(database) as connection:
+        connection.execute("create table books (id integer primary key, title text, "
+                           "author text, year integer)")
+        connection.executemany("insert into books (title, author, year) values (?, ?, ?)",
+                               BOOK_ROWS)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = subprocess.Popen(
+        [command, "serve", str(database), "--host", "127.0.0.1", "--port", str(port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(200):  # until it answers (it starts in about a second)
+            try:
+                urllib.request.urlopen(url, timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        yield url
+    finally:
+        process.terminate()
+        process.wait()
+
+
+# --- the real redesign: one release recorded, another replayed -----------------------------
+
+JQ_112 = REAL / "node_modules/jquery-ui-1.12"
+
+
+def released(*files: Path) -> bytes:
+    """A release's files as one script or style sheet: jQuery UI 1.12 on npm ships its
+    modules one by one (each runs on the jQuery global), not a built bundle."""
+    return b"\n".join(file.read_bytes() for file in files)
+
+
+def jquery_ui_112() -> dict[str, bytes]:
+    modules = ("version", "keycode", "position", "safe-active-element", "unique-id", "widget",
+               "widgets/menu")
+    return {
+        "/node_modules/jquery-ui/dist/jquery-ui.js":
+            released(*(JQ_112 / "ui" / f"{name}.js" for name in modules)),
+        "/node_modules/jquery-ui/dist/themes/base/jquery-ui.css":
+            released(*(JQ_112 / "themes/base" / f"{name}.css" for name in
+                       ("core", "menu", "theme"))),
+    }
+
+
+SWAGGER_4 = REAL / "node_modules/swagger-ui-dist-4"
+
+
+def swagger_ui_4() -> dict[str, bytes]:
+    return {f"/node_modules/swagger-ui-dist/{name}": (SWAGGER_4 / name).read_bytes()
+            for name in ("swagger-ui-bundle.js", "swagger-ui.css")}
+
+
+# Each: its name, the other release's files by URL, the pages it serves, and what the
+# page says of the version it runs (checked before replaying, so the swap is not assumed).
+REDESIGNS: list[tuple[str, Callable[[], dict[str, bytes]], tuple[str, ...], str]] = [
+    ("jQuery UI 1.14 -> 1.12", jquery_ui_112, (JQ, JQ_LINKS), "$.ui.version"),
+    ("Bootstrap 5 -> 4 markup",
+     lambda: {BS: (REAL / "pages/bootstrap4-dropdown.html").read_bytes()}, (BS,),
+     "bootstrap.Dropdown.VERSION"),
+    ("Swagger UI 5 -> 4", swagger_ui_4, (SWAGGER,),
+     "(window.versions?.swaggerUI || window.versions?.swaggerUi)?.version"),
+]
+
+
+def served(browser: Browser, base: str, url: str, swap: dict[str, bytes], version: str) -> str:
+    """The version the page says it runs with the other release swapped in."""
+    context = browser.new_context()
+    for path, body in swap.items():
+        context.route(base + path, serving(path, body))
+    page = context.new_page()
+    try:
+        page.goto(base + url)
+        return str(page.wait_for_function(f"() => {version}", timeout=WAIT_MS).json_value())
+    finally:
+        context.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--only", action="append",
+                        help="run only this app's flows (e.g. Shoelace); may be repeated")
+    parser.add_argument("--errors", action="store_true", help="print each failure")
+    options = parser.parse_args()
+    flows = [flow for flow in FLOWS if options.only is None or flow.app in options.only]
+    chromium = find_chromium()
+    server = RealWidgetsServer().start()
+    base = server.url().rstrip("/")
+    results: dict[str, list[tuple[Flow, Outcome]]] = {}
+    with (ScriptedModelServer() as model, sync_playwright() as playwright,
+          tempfile.TemporaryDirectory() as folder, datasette(Path(folder)) as datasette_url):
+        bases = {"npm": base, "datasette": datasette_url}
+        if datasette_url is None:
+            print("Datasette is not installed (pip install datasette): its flows are left out")
+        browser = playwright.chromium.launch(
+            executable_path=chromium.executable_path, args=list(chromium.args))
+        for flow in flows:
+            if bases[flow.server] is not None:
+                outcome = measure(browser, model, bases[flow.server], flow)
+                results.setdefault(flow.app, []).append((flow, outcome))
+        print_apps(results, options.errors)
+        print("\nReal redesign: recorded on one release, replayed offline on another")
+        for name, release, urls, version in REDESIGNS:
+            group = [flow for flow in flows if flow.url in urls]
+            if group:
+                swap = release()
+                runs = [(flow, measure(browser, model, base, flow, swap)) for flow in group]
+                print_redesign(f"{name} (runs {served(browser, base, urls[0], swap, version)})",
+                               runs)
+        browser.close()
+    server.close()
+
+
+def describe(flow: Flow) -> str:
+    return " / ".join(step.instruction for step in flow.steps if not isinstance(step, Dialog))
+
+
+def print_apps(results: dict[str, list[tuple[Flow, Outcome]]], errors: bool) -> None:
+    print(f"{'app':<12} {'flows':>5} {'recorded':>9} {'replayed':>9} {'wrong':>6} "
+          f"{'false pass':>10}")
+    totals = [0] * 5
+    for app, runs in results.items():
+        row = [len(runs), sum(o.recorded for _, o in runs), sum(o.replayed for _, o in runs),
+               sum(o.wrong for _, o in runs), sum(o.false_pass for _, o in runs)]
+        totals = [a + b for a, b in zip(totals, row, strict=True)]
+        print(f"{app:<12} {row[0]:>5} {row[1]:>9} {row[2]:>9} {row[3]:>6} {row[4]:>10}")
+    print(f"{'all':<12} {totals[0]:>5} {totals[1]:>9} {totals[2]:>9} {totals[3]:>6} "
+          f"{totals[4]:>10}   self-replay {totals[2] / max(totals[1], 1):.0%} of recorded "
+          "(target 100%, wrong 0, false pass 0)")
+    for app, runs in results.items():
+        for flow, outcome in runs:
+            if outcome.error and (errors or not outcome.replayed):
+                print(f"  {app}: {describe(flow)}\n    {outcome.error[:300]}")
+
+
+def print_redesign(name: str, runs: list[tuple[Flow, Outcome]]) -> None:
+    recorded = [o for _, o in runs if o.recorded]
+    print(f"{name}: {len(runs)} flows, {len(recorded)} recorded, "
+          f"{sum(o.replayed for o in recorded)} replayed, "
+          f"{sum(bool(o.heals) and o.replayed for o in recorded)} of them with heals, "
+          f"{sum(bool(o.error) for o in recorded)} refused, "
+          f"{sum(o.wrong or o.false_pass for o in recorded)} wrong")
+    for flow, outcome in runs:
+        for heal in outcome.heals:
+            print(f"  healed  {describe(flow)}: {heal}")
+        if outcome.error:
+            verdict = "refused" if outcome.recorded else "not recorded"
+            print(f"  {verdict} {describe(flow)}:\n    {outcome.error[:700]}")
+
+
+if __name__ == "__main__":
+    main()

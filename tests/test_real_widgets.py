@@ -1,0 +1,173 @@
+"""Hover and menu flows of real third-party widgets (tests/real: the libraries as released
+on npm, set up as their docs show), recorded with a scripted model and replayed offline.
+
+The scripted model answers as a correct model would: it reads the snapshot it was sent and
+names the element the instruction means, or "not found" while the page does not show it
+yet (a submenu that opens after the widget's own hover delay)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+from real_widgets import RealWidgetsServer
+from scripted_answers import (
+    NOT_FOUND,
+    act_answer,
+    choose_if_shown,
+    latest_snapshot,
+    recorded_ai_page,
+)
+
+from pytest_stagehand.covering import OVERLAY_ID, overlaid
+from pytest_stagehand.scripted_model import ScriptedRequest
+
+# A widget's submenu or popup may take the widget's own delay, on a loaded machine, to open.
+WAIT_MS = 10_000
+
+
+@dataclass(frozen=True)
+class Step:
+    """An act and the element a correct model names for it: `role "name"`, `method`."""
+
+    instruction: str
+    role: str
+    name: str
+    method: str = "click"
+
+
+@dataclass(frozen=True)
+class Flow:
+    page: str
+    steps: tuple[Step, ...]
+    shows: str  # what #chosen says once the flow is done
+
+
+FLOWS = {
+    # jQuery UI's menu opens a submenu on mouseenter after its delay (300 ms) and closes
+    # every submenu on mouseleave: nothing may take the pointer between the steps.
+    "jquery-ui menu": Flow(
+        "jquery-ui-menu.html",
+        (
+            Step("hover over Music", "menuitem", "Music", "hover"),
+            Step("hover over Jazz", "menuitem", "Jazz", "hover"),
+            Step("click Modern", "menuitem", "Modern"),
+        ),
+        "Chosen: Modern",
+    ),
+    "bootstrap dropdown": Flow(
+        "bootstrap-dropdown.html",
+        (
+            Step("open the Sort by dropdown", "button", "Sort by"),
+            Step("choose Price, low to high", "button", "Price, low to high"),
+        ),
+        "Chosen: Price, low to high",
+    ),
+    "bootstrap navbar dropdown": Flow(
+        "bootstrap-dropdown.html",
+        (
+            Step("open the Account menu", "button", "Account"),
+            Step("click Orders in the Account menu", "link", "Orders"),
+        ),
+        "Chosen: Orders",
+    ),
+    "shoelace dropdown menu": Flow(
+        "shoelace.html",
+        (
+            Step("open the Edit dropdown", "button", "Edit"),
+            Step("click Copy", "menuitem", "Copy"),
+        ),
+        "Chosen: copy",
+    ),
+    "shoelace select": Flow(
+        "shoelace.html",
+        (
+            Step("open the Size select", "combobox", "Size"),
+            Step("choose Large", "option", "Large"),
+        ),
+        "Size: large",
+    ),
+    "flatpickr date picker": Flow(
+        "flatpickr.html",
+        (
+            Step("open the departure date picker", "textbox", "Departure date"),
+            Step("pick March 21, 2026", "generic", "March 21, 2026"),
+        ),
+        "Departure: 2026-03-21",
+    ),
+    "choices.js select": Flow(
+        "choices.html",
+        (
+            Step("open the country select", "combobox", ""),
+            Step("choose Italy", "option", "Italy"),
+        ),
+        "Country: it",
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def widgets() -> Iterator[RealWidgetsServer]:
+    server = RealWidgetsServer().start()
+    yield server
+    server.close()
+
+
+def answering(steps: tuple[Step, ...]):
+    """The scripted model: the element each instruction means, once the page shows it."""
+    table = {step.instruction: step for step in steps}
+
+    def answer(request: ScriptedRequest) -> dict:
+        instruction = request.text.rsplit("Instruction: ", 1)[1].split("\n", 1)[0]
+        step = table[instruction]
+        if step.name:
+            return choose_if_shown(step.role, step.name, step.method)(request)
+        # A control with no name (Choices.js's combobox): the first of its role.
+        found = re.search(rf"\b(e\d+) {step.role}\b", latest_snapshot(request.text))
+        return act_answer(found[1], step.method) if found else NOT_FOUND
+
+    return answer
+
+
+@pytest.mark.parametrize("name", FLOWS)
+def test_a_real_widget_flow_records_and_replays_offline(
+    name, page, browser, scripted_model, store, tmp_path, widgets
+):
+    flow = FLOWS[name]
+    scripted_model.default = answering(flow.steps)
+    test_file = tmp_path / "test_widget_flows.py"
+    replay_page = browser.new_page()  # a page of its own, as a later run's
+    for mode, on in (("auto", page), ("offline", replay_page)):
+        with recorded_ai_page(
+            on, scripted_model, store, test_file, mode, base_url=widgets.url(),
+            wait_timeout=WAIT_MS,
+        ) as ai:
+            ai.goto(f"pages/{flow.page}")
+            asked = scripted_model.calls
+            for step in flow.steps:
+                ai.act(step.instruction)
+            assert ai.locator("#chosen").inner_text() == flow.shows, mode
+            if mode == "offline":
+                assert [event.cache for event in ai.steplog.events[1:]] == ["hit"] * len(
+                    flow.steps
+                )
+                assert scripted_model.calls == asked  # no model offline
+    replay_page.close()
+
+
+def test_the_screenshot_overlay_leaves_the_pointer_on_the_page(page, widgets):
+    """Marks and covers drawn for a screenshot under the mouse are no pointer target: the
+    jQuery UI menu item the mouse is on stays the element under it, so the widget sees no
+    mouseleave and keeps its submenu open."""
+    page.goto(widgets.url("pages/jquery-ui-menu.html"))
+    music = page.get_by_role("menuitem", name="Music")
+    music.hover()
+    box = music.bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    under = "([x, y]) => document.elementFromPoint(x, y).closest('li')?.textContent.trim()"
+    with overlaid(page, {"Music": "%genre%"}, boxes=[["e6", box["x"], box["y"], 80, 20]]):
+        assert page.locator(f"#{OVERLAY_ID}").count() == 1
+        assert page.evaluate(under, [x, y]).startswith("Music")
