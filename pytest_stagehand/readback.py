@@ -28,7 +28,7 @@ from importlib import resources
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import Frame, Locator, Page
 
 from . import page_scripts
 from .actions import NO_SHADOW_ROOTS, PLAIN_QUERY, is_plain
@@ -66,6 +66,55 @@ def _script(head: str, call: str) -> str:
     return f"{head} => ({_source()})({call}, {describer()})"
 
 
+def _run(page: Page, frame_path: list[str] | tuple[str, ...], args: dict[str, Any]) -> Any:
+    """readback.js on the document of the frame at `frame_path` (the page's own for none)."""
+    if not frame_path:
+        return json.loads(page.evaluate(_script("(args)", "args"), args))
+    root = frame_scope(page, frame_path).locator(":root")
+    return json.loads(root.evaluate(_script("(root, args)", "args"), args))
+
+
+def _frames(page: Page) -> list[tuple[Frame, tuple[str, ...]]]:
+    """Every frame of the page at any depth (frames of framesets too), each with its frame
+    path; the main frame first, then each frame's children after it."""
+    found = [(page.main_frame, ())]
+    for frame, path in found:  # grows as it goes: children are walked after their parent
+        for child in frame.child_frames:
+            try:
+                handle = child.frame_element()
+                data = handle.evaluate(f"(el) => ({describer()})(el, {{}})")
+                handle.dispose()
+            except PlaywrightError:
+                continue  # gone while we looked
+            found.append((child, (*path, described(data, path)[0].selector)))
+    return found
+
+
+def _in_frames(seen: list[tuple[dict[str, Any], tuple[str, ...]]]) -> dict[str, Any]:
+    """One "ground" answer from every frame's: a leaf's candidates from all frames, each
+    with its frame path; a list from the first frame that shows all of it."""
+    first = seen[0][0]
+    if "candidates" in first:
+        return {
+            "candidates": [
+                {**candidate, "frame_path": list(path)}
+                for found, path in seen
+                for candidate in found["candidates"]
+            ]
+        }
+    if "fields" in first:
+        return {
+            "fields": {
+                name: _in_frames([(found["fields"][name], path) for found, path in seen])
+                for name in first["fields"]
+            }
+        }
+    if "list" in first:
+        lists = [{**found["list"], "frame_path": list(path)} for found, path in seen]
+        return {"list": next((f for f in lists if UNREADABLE not in f), lists[0])}
+    return first
+
+
 def _escape(text: str) -> str:
     """A literal in a regular expression both Python and JavaScript (u flag) read alike."""
     return "".join(f"\\{c}" if c in SPECIAL else c for c in text)
@@ -76,7 +125,7 @@ def _escape(text: str) -> str:
 
 def _type(value: Any) -> str | None:
     if isinstance(value, bool):
-        return None
+        return "bool"  # read from a checkbox's checked state
     if isinstance(value, int):
         return "int"
     if isinstance(value, float):
@@ -85,7 +134,10 @@ def _type(value: Any) -> str | None:
 
 
 def shown_as(value: Any) -> list[str]:
-    """The ways a page may write `value`: 1234 as "1234" or "1,234", 9.9 as "9.90"."""
+    """The ways a page may write `value`: 1234 as "1234" or "1,234", 9.9 as "9.90"; none
+    for a yes/no, which a checkbox shows by its state."""
+    if isinstance(value, bool):
+        return []
     if isinstance(value, float):
         forms = [str(value), f"{value:.2f}", f"{value:,.2f}"]
         if value.is_integer():
@@ -115,6 +167,8 @@ def parse(text: str, kind: str, pattern: str | None) -> Any:
     text = text.strip()
     if not text:
         return None
+    if kind == "bool":
+        return {"true": True, "false": False}.get(text)
     try:
         if kind == "int":
             return int(text.replace(",", ""))
@@ -127,7 +181,7 @@ def parse(text: str, kind: str, pattern: str | None) -> Any:
 
 def _read_rule(text: str, token: str, index: int, kind: str) -> str | None:
     """The pattern that takes the value at `index` out of `text`: None for the whole text."""
-    if text == token and kind == "str":
+    if (text == token and kind == "str") or kind == "bool":
         return None
     before, after = text[:index], text[index + len(token) :]
     head = ("^" if len(before) <= KEEP else "") + _escape(before[-KEEP:])
@@ -217,16 +271,23 @@ def _tree(value: Any) -> dict[str, Any]:
         return {"kind": "list", "items": [_tree(v) for v in value]}
     if _type(value) is None:
         return {"kind": "none"}
+    if isinstance(value, bool):
+        return {"kind": "leaf", "checked": value}
     url = value if isinstance(value, str) and re.match(r"https?://", value) else None
     return {"kind": "leaf", "pattern": _find_pattern(value), "url": url}
 
 
 def ground(page: Page, value: Any) -> dict[str, Any]:
-    """The read plan of `value` (the answer as JSON data) on the page as it is now."""
-    found = json.loads(
-        page.evaluate(_script("(args)", "args"), {"mode": "ground", "tree": _tree(value)})
-    )
-    return _plan(page, value, found, "")
+    """The read plan of `value` (the answer as JSON data) on the page as it is now, in
+    whichever frame shows it."""
+    args = {"mode": "ground", "tree": _tree(value)}
+    seen = []
+    for frame, path in _frames(page):
+        try:
+            seen.append((json.loads(frame.evaluate(_script("(args)", "args"), args)), path))
+        except PlaywrightError:
+            continue  # a frame that navigated or went away shows nothing
+    return _plan(page, value, _in_frames(seen), "")
 
 
 def _unreadable(why: str) -> dict[str, Any]:
@@ -243,7 +304,7 @@ def _plan(page: Page, value: Any, found: dict[str, Any], name: str) -> dict[str,
         return {"none": True}
     kind = _type(value)
     if kind is None:
-        return _unreadable("a yes/no is the model's judgement, not text the page shows")
+        return _unreadable("it is neither text, a number nor a yes/no")
     return _leaf_plan(page, value, kind, found.get("candidates", []), name)
 
 
@@ -253,10 +314,12 @@ def _leaf_plan(
     fitting = []
     for candidate in candidates:
         pattern = _read_rule(candidate["text"], candidate["token"], candidate["index"], kind)
-        if candidate["source"] == "href":
+        if candidate["source"] in ("href", "checked"):
             pattern = None
         if parse(candidate["text"], kind, pattern) == value:
             fitting.append((candidate, pattern))
+    if not fitting and kind == "bool":
+        return _unreadable("a yes/no is the model's judgement: no checkbox on the page shows it")
     if not fitting:
         return _unreadable(
             "the page does not show it as it was answered (a count, a sum or a paraphrase "
@@ -273,15 +336,17 @@ def _leaf_plan(
         if len(named) == 1:
             fitting = named
         elif not (kind == "str" and len(str(value)) >= 4 and re.search(r"[^\W\d_]", str(value))):
+            shown = "checkboxes show" if kind == "bool" else "the page shows"
             return _unreadable(
-                f"the page shows {value!r} in {len(fitting)} places, and nothing tells which "
-                "one the model read"
+                f"{len(fitting)} {shown} {value!r}, and nothing tells which one the model read"
             )
     candidate, pattern = fitting[0]
-    ref, context = described(candidate["element"])
+    frame_path = tuple(candidate.get("frame_path", ()))
+    ref, context = described(candidate["element"], frame_path)
     line = "" if context else candidate.get("line", "")
     element = RecordedElement(
-        selectors=unique_first(page, (), list(ref.candidates) or [ref.selector]),
+        selectors=unique_first(page, frame_path, list(ref.candidates) or [ref.selector]),
+        frame_path=list(frame_path),
         fingerprint=ref.fingerprint,
         context=context,
         line=line,
@@ -304,8 +369,8 @@ def _distinct(
     place without them. Numbers left out: they change with the data."""
     fp = ref.fingerprint
     others = []
-    for found in _alike(page, fp.tag, source, pattern):
-        other, other_context = described(found["element"])
+    for found in _alike(page, ref.frame_path, fp.tag, source, pattern):
+        other, other_context = described(found["element"], ref.frame_path)
         if other.selector != ref.selector and (
             (other.fingerprint.classes, other.fingerprint.path) == (fp.classes, fp.path)
         ):
@@ -320,11 +385,13 @@ def _line(seen: dict[str, Any], by_line: bool) -> str:
     return seen.get("line", "") if by_line else ""
 
 
-def _alike(page: Page, tag: str, source: str, pattern: str | None) -> list[dict[str, Any]]:
-    """The elements of `tag` whose value, read from `source`, fits `pattern`: their text
-    and their description."""
+def _alike(
+    page: Page, frame_path: tuple[str, ...] | list[str], tag: str, source: str, pattern: str | None
+) -> list[dict[str, Any]]:
+    """The elements of `tag` in the frame at `frame_path` whose value, read from `source`,
+    fits `pattern`: their text and their description."""
     args = {"mode": "like", "tag": tag, "source": source, "pattern": pattern}
-    return json.loads(page.evaluate(_script("(args)", "args"), args))
+    return _run(page, frame_path, args)
 
 
 def _list_plan(page: Page, value: list[Any], found: dict[str, Any]) -> dict[str, Any]:
@@ -332,18 +399,18 @@ def _list_plan(page: Page, value: list[Any], found: dict[str, Any]) -> dict[str,
         return _unreadable(f"a list: {found[UNREADABLE]}")
     if not value or not found:
         return _unreadable("an empty list has no rows to read again")
-    ref, _ = described(found["container"])
+    frame_path = tuple(found.get("frame_path", ()))
+    ref, _ = described(found["container"], frame_path)
     fields = {}
     for name, shown in found["fields"].items():
         items = [item if name == "" else item[name] for item in value]
         fields[name] = _row_field(items, shown)
-    return {
-        "rows": {
-            "container": unique_first(page, (), list(ref.candidates) or [ref.selector]),
-            "row": found["rows"],
-            "fields": fields,
-        }
+    rows = {
+        "container": unique_first(page, frame_path, list(ref.candidates) or [ref.selector]),
+        "row": found["rows"],
+        "fields": fields,
     }
+    return {"rows": {**rows, "frame_path": list(frame_path)} if frame_path else rows}
 
 
 def _row_field(items: list[Any], shown: dict[str, Any]) -> dict[str, Any]:
@@ -355,7 +422,7 @@ def _row_field(items: list[Any], shown: dict[str, Any]) -> dict[str, Any]:
     kind = kinds.pop()
     rules = {
         None
-        if row["source"] == "href"
+        if row["source"] in ("href", "checked")
         else _read_rule(row["text"], row["token"], row["index"], kind)
         for row in shown["rows"]
     }
@@ -527,18 +594,20 @@ def _heal_leaf(page, plan, element, wanted, path, reading, tried, in_place):
     the recorded position when it kept its role, name and surroundings (a redesign renamed
     its ids, test id and classes at once: nothing else could be taken for it). None when
     a word the step names around the value is gone from the page (heal.named_words)."""
-    gone = _not_shown(page, named_words(replaced(wanted, instruction=reading.instruction)))
+    named = named_words(replaced(wanted, instruction=reading.instruction))
+    gone = _not_shown(page, element.frame_path, named)
     if gone:
         reading.broken.append(
             f"{path}: the page no longer shows {', '.join(gone)}, which the step names"
         )
         return None, plan
     ranked = []
-    for candidate in _alike(page, element.fingerprint.tag, plan["read"], plan["pattern"]):
+    tag, frame_path = element.fingerprint.tag, element.frame_path
+    for candidate in _alike(page, frame_path, tag, plan["read"], plan["pattern"]):
         value = parse(candidate["text"], plan["type"], plan["pattern"])
         if value is None:
             continue
-        ref, context = described(candidate["element"])
+        ref, context = described(candidate["element"], tuple(frame_path))
         live = RecordedElement(
             selectors=[ref.selector], fingerprint=ref.fingerprint, context=context,
             line=_line(candidate, bool(element.line)),
@@ -560,7 +629,8 @@ def _heal_leaf(page, plan, element, wanted, path, reading, tried, in_place):
             value, ref, live, identity = in_place
             score = similarity(wanted, identity)
         healed = RecordedElement(
-            selectors=unique_first(page, (), list(ref.candidates) or [ref.selector]),
+            selectors=unique_first(page, frame_path, list(ref.candidates) or [ref.selector]),
+            frame_path=list(frame_path),
             fingerprint=ref.fingerprint,
             context=live.context,
             line=live.line,
@@ -588,8 +658,13 @@ NOT_SHOWN = r"""(words) => {
 }"""
 
 
-def _not_shown(page: Page, words: frozenset[str]) -> list[str]:
-    return page.evaluate(NOT_SHOWN, sorted(words)) if words else []
+def _not_shown(page: Page, frame_path: list[str], words: frozenset[str]) -> list[str]:
+    if not words:
+        return []
+    if not frame_path:
+        return page.evaluate(NOT_SHOWN, sorted(words))
+    root = frame_scope(page, frame_path).locator(":root")
+    return root.evaluate(f"(root, words) => ({NOT_SHOWN})(words)", sorted(words))
 
 
 def _reread_rows(page: Page, plan: dict[str, Any], path: str, reading: Reading) -> list[Any]:
@@ -607,10 +682,11 @@ def _reread_rows(page: Page, plan: dict[str, Any], path: str, reading: Reading) 
         },
     }
     script = _script("(root, args)", "{ ...args, root }")
+    scope = frame_scope(page, rows.get("frame_path", []))
     result = None
     for selector in [*rows["container"], "body"]:
         try:
-            locator = page.locator(selector)
+            locator = scope.locator(selector)
             if locator.count() != 1:
                 continue
             result = json.loads(locator.evaluate(script, args))
