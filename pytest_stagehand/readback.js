@@ -315,7 +315,12 @@
     };
 
     const ground = (node) => {
-      if (node.kind === "leaf") return { candidates: showing(node).slice(0, 12).map((c) => shown(c[0], c)) };
+      if (node.kind === "leaf") {
+        const candidates = showing(node).slice(0, 12).map((c) => shown(c[0], c));
+        // A text the page does not show whole may be joined from parts it shows.
+        if (!candidates.length && node.parts) return { candidates, parts: node.parts.map(ground) };
+        return { candidates };
+      }
       if (node.kind === "object") {
         const out = {};
         for (const [name, child] of Object.entries(node.fields)) out[name] = ground(child);

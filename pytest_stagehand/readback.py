@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+import warnings
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from dataclasses import replace as replaced
 from functools import cache
@@ -33,6 +34,7 @@ from playwright.sync_api import Frame, Locator, Page
 from . import page_scripts
 from .actions import NO_SHADOW_ROOTS, PLAIN_QUERY, is_plain
 from .cache import RecordedElement
+from .errors import NeedsModelWarning
 from .events import Heal
 from .heal import (
     CONFIRMED_BY,
@@ -55,6 +57,8 @@ NUMBER = {"int": r"(-?\d[\d,]*)", "float": r"(-?\d[\d,]*(?:\.\d+)?)", "str": r"(
 KEEP = 30  # characters of the text around a value kept in its read pattern
 SPECIAL = set("^$\\.*+?()[]{}|/")
 HOLE = "{}"  # a value's place in the text that identifies its element
+# Where a model joins values it read in several places into one text: "A, B", "A and B".
+JOINS = re.compile(r"(\s*[,;|/•·]\s*|\s+(?:and|&)\s+|\s*\n\s*)")
 
 
 @cache
@@ -95,13 +99,19 @@ def _in_frames(seen: list[tuple[dict[str, Any], tuple[str, ...]]]) -> dict[str, 
     with its frame path; a list from the first frame that shows all of it."""
     first = seen[0][0]
     if "candidates" in first:
-        return {
+        merged: dict[str, Any] = {
             "candidates": [
                 {**candidate, "frame_path": list(path)}
                 for found, path in seen
                 for candidate in found["candidates"]
             ]
         }
+        if "parts" in first:  # no frame shows the text whole: each frame tried its parts
+            merged["parts"] = [
+                _in_frames([(found["parts"][index], path) for found, path in seen])
+                for index in range(len(first["parts"]))
+            ]
+        return merged
     if "fields" in first:
         return {
             "fields": {
@@ -147,6 +157,16 @@ def shown_as(value: Any) -> list[str]:
     else:
         forms = [" ".join(str(value).split())]
     return sorted(set(forms), key=len, reverse=True)
+
+
+def joined_parts(value: str) -> tuple[list[str], list[str]]:
+    """The parts of a text a model joined ("Backpack, Bike Light") and what joins them;
+    ([], []) for a text that is not a join of two or more parts."""
+    pieces = JOINS.split(value.strip())
+    parts, joins = pieces[::2], pieces[1::2]
+    if len(parts) < 2 or any(len(part.strip()) < 2 for part in parts):
+        return [], []
+    return parts, joins
 
 
 def _find_pattern(value: Any) -> str:
@@ -274,7 +294,10 @@ def _tree(value: Any) -> dict[str, Any]:
     if isinstance(value, bool):
         return {"kind": "leaf", "checked": value}
     url = value if isinstance(value, str) and re.match(r"https?://", value) else None
-    return {"kind": "leaf", "pattern": _find_pattern(value), "url": url}
+    leaf = {"kind": "leaf", "pattern": _find_pattern(value), "url": url}
+    if isinstance(value, str) and (parts := joined_parts(value)[0]):
+        leaf["parts"] = [_tree(part) for part in parts]
+    return leaf
 
 
 def ground(page: Page, value: Any) -> dict[str, Any]:
@@ -305,7 +328,24 @@ def _plan(page: Page, value: Any, found: dict[str, Any], name: str) -> dict[str,
     kind = _type(value)
     if kind is None:
         return _unreadable("it is neither text, a number nor a yes/no")
-    return _leaf_plan(page, value, kind, found.get("candidates", []), name)
+    plan = _leaf_plan(page, value, kind, found.get("candidates", []), name)
+    if UNREADABLE in plan and "parts" in found:
+        return _joined_plan(page, value, found["parts"], name) or plan
+    return plan
+
+
+def _joined_plan(
+    page: Page, value: str, found: list[dict[str, Any]], name: str
+) -> dict[str, Any] | None:
+    """A text the model joined from parts the page shows apart (two product names as
+    "Backpack, Bike Light"): each part read again where it is shown, joined as recorded.
+    None when a part is not shown as it was answered."""
+    parts, joins = joined_parts(value)
+    plans = [_leaf_plan(page, part, "str", seen.get("candidates", []), name)
+             for part, seen in zip(parts, found, strict=True)]  # fmt: skip
+    if any(UNREADABLE in plan for plan in plans):
+        return None
+    return {"joined": plans, "joins": joins}
 
 
 def _leaf_plan(
@@ -446,6 +486,21 @@ def unreadable_fields(plan: dict[str, Any], path: str = "") -> Iterator[tuple[st
         yield from unreadable_fields(child, f"{path}[].{name}" if name else f"{path}[]")
 
 
+def needs_model(plan: dict[str, Any], what: str, mask: Callable[[str], str]) -> str:
+    """Said when `what` (a step) is recorded with values of `plan` that cannot be read
+    again: a NeedsModelWarning in the test's output, and the notice returned ("" when
+    every value reads again). `mask` keeps variable values out of it."""
+    fields = "; ".join(f"{name} ({why})" for name, why in unreadable_fields(plan))
+    if not fields:
+        return ""
+    notice = mask(
+        f"{what} was recorded with values the page does not show as answered: {fields}. "
+        "Replayed with no model it will fail; with a model, these are asked again each run"
+    )
+    warnings.warn(notice, NeedsModelWarning, stacklevel=3)
+    return notice
+
+
 # --- reading again at replay time ------------------------------------------------------------
 
 
@@ -486,10 +541,28 @@ def _reread(page: Page, plan: dict[str, Any], recorded: Any, path: str, reading:
         return _reread_rows(page, plan, path or "the list", reading), plan
     if "element" in plan:
         return _reread_leaf(page, plan, recorded, path or "the value", reading)
+    if "joined" in plan:
+        return _reread_joined(page, plan, recorded, path or "the value", reading)
     if plan.get("none"):
         return None, plan
     reading.broken.append(f"{path or 'the value'}: cannot be read again ({plan.get(UNREADABLE)})")
     return recorded, plan
+
+
+def _reread_joined(page: Page, plan: dict[str, Any], recorded: Any, path: str, reading: Reading):
+    """Each part read again where it was shown, joined as the model joined them."""
+    parts = joined_parts(recorded)[0] if isinstance(recorded, str) else []
+    if len(parts) != len(plan["joined"]):
+        parts = [None] * len(plan["joined"])
+    values, plans = [], []
+    for number, (part_plan, part) in enumerate(zip(plan["joined"], parts, strict=True), 1):
+        value, part_plan = _reread_leaf(page, part_plan, part, f"{path} (part {number})", reading)
+        values.append(value)
+        plans.append(part_plan)
+    if any(value is None for value in values):
+        return None, plan
+    joined = "".join(v + j for v, j in zip(values, [*plan["joins"], ""], strict=True))
+    return joined, {**plan, "joined": plans}
 
 
 # The one element found, described, and its value read by the recorded rule `source`;
