@@ -4,13 +4,17 @@ When an extract is recorded, each value of the model's answer is grounded in the
 the element whose text (a form field's value, a link's href) shows it, recorded as act
 records elements (selectors best first, fingerprint, surroundings), with a read rule: the
 whole text, or a pattern with the value's place as its one group ("Items: 3" is read as
-`^Items: (-?\\d[\\d,]*)$`, so it reads 4 when the page shows 4). A list is recorded as a
-repeating structure: rows under a container and a read per field of a row, so a replay
-enumerates the rows the page shows now, in their order and number.
+`^Items: (-?\\d[\\d,]*)$`, so it reads 4 when the page shows 4); a yes/no is read from a
+checkbox's state. A list is recorded as a repeating structure: rows under a container and
+a read per field of a row (by selector, by a table cell's column header, or as the element
+after the row: a <dd> after its <dt>), so a replay enumerates the rows the page shows now,
+in their order and number. Every frame at any depth is searched, and the flat tree of
+shadow roots and slots. A text the model joined from parts ("A, B") is read part by part.
 
-A value the page does not show as it was answered (a count the model made, a yes/no, a
-paraphrase, a value shown in several places with nothing to tell which) is marked
-unreadable: offline, its replay fails and names the field.
+A value the page does not show as it was answered (a count the model made, a yes/no no
+checkbox shows, a paraphrase, a value shown in several places with nothing to tell which)
+is marked unreadable, and said so when it is recorded (`needs_model`): offline, its replay
+fails and names the field.
 
 A replay returns what the page shows now and how that differs from the recording; the
 caller decides what a difference means (recorded_step: a failed replay).
@@ -214,6 +218,11 @@ def _words(name: str) -> set[str]:
     return {word.casefold() for word in spaced.split() if len(word) > 2}
 
 
+def _stems(text: str) -> set[str]:
+    """The words of a text by their first five letters: "subscribed" is "Subscribe"."""
+    return {word[:5] for word in _words(text)}
+
+
 def _template(text: str, value: Any) -> str:
     for form in shown_as(value):
         if form:
@@ -358,8 +367,13 @@ def _leaf_plan(
             pattern = None
         if parse(candidate["text"], kind, pattern) == value:
             fitting.append((candidate, pattern))
+    if kind == "bool":  # any checkbox shows true or false: only one labelled for it will do
+        fitting = [(c, p) for c, p in fitting if _stems(name) & _stems(c["label"])]
     if not fitting and kind == "bool":
-        return _unreadable("a yes/no is the model's judgement: no checkbox on the page shows it")
+        return _unreadable(
+            f"a yes/no is the model's judgement: no checkbox labelled for {name or 'it'!r} "
+            "shows it"
+        )
     if not fitting:
         return _unreadable(
             "the page does not show it as it was answered (a count, a sum or a paraphrase "
@@ -460,6 +474,10 @@ def _row_field(items: list[Any], shown: dict[str, Any]) -> dict[str, Any]:
     if len(kinds) != 1 or None in kinds:
         return _unreadable("its values are not all text or all numbers")
     kind = kinds.pop()
+    if kind == "bool" and len(set(items)) < 2:
+        return _unreadable(
+            "its rows' checkboxes all show one state: nothing tells they are what it answers"
+        )
     rules = {
         None
         if row["source"] in ("href", "checked")

@@ -309,6 +309,58 @@ def test_todomvc_react_todos_with_their_completed_state_are_read_again(
     assert scripted_model.calls == 1
 
 
+class Preferences(BaseModel):
+    subscribed: bool
+
+
+NEWSLETTER = """<h1>Account</h1><form>
+<label><input type=checkbox name=remember checked> Remember me</label>
+<label><input type=checkbox name=news {news}> Subscribe to the newsletter</label></form>"""
+
+
+def test_a_yes_no_is_read_from_the_checkbox_labelled_for_it_and_no_other(
+    ai, scripted_model, store, tmp_path
+):
+    ai.page.set_content(NEWSLETTER.format(news="checked"))
+    scripted_model.enqueue({"subscribed": True})
+    ai.extract("whether the account is subscribed to the newsletter", schema=Preferences)
+    assert replayed(ai, store, tmp_path, "whether the account is subscribed to the newsletter",
+                    Preferences) == Preferences(subscribed=True)  # fmt: skip
+    # Unsubscribed: "Remember me" is still checked, and is not what the step read.
+    ai.page.set_content(NEWSLETTER.format(news=""))
+    use(ai, store, tmp_path, "offline")
+    with pytest.raises(HealFailed, match="subscribed: recorded True, the page now shows False"):
+        ai.extract("whether the account is subscribed to the newsletter", schema=Preferences)
+
+
+class Stock(BaseModel):
+    in_stock: bool
+
+
+def test_a_yes_no_no_checkbox_is_labelled_for_is_the_models_and_said_so(
+    ai, scripted_model, store, tmp_path
+):
+    ai.page.set_content(NEWSLETTER.format(news="") + "<p>Backpack: 3 left</p>")
+    scripted_model.enqueue({"in_stock": True})  # "Remember me" is checked, and says nothing
+    with pytest.warns(NeedsModelWarning, match="no checkbox labelled for 'in_stock' shows it"):
+        ai.extract("whether the backpack is in stock", schema=Stock)
+
+
+def test_a_list_whose_checkboxes_all_show_one_state_is_not_taken_for_its_yes_nos(
+    ai, scripted_model, store, tmp_path, real
+):
+    """Every todo active, every checkbox unchecked: as true of any row of unchecked boxes
+    (a "compare" column) as of these, so it is the model's to answer, and said so."""
+    ai.page.goto(real.url("node_modules/todomvc/examples/react/index.html"))
+    new_todo = ai.page.get_by_placeholder("What needs to be done?")
+    for title in ("Buy milk", "Pay rent"):
+        new_todo.fill(title)
+        new_todo.press("Enter")
+    scripted_model.enqueue(answering(todos_answer))
+    with pytest.warns(NeedsModelWarning, match=r"todos\[\]\.completed \(its rows' checkboxes"):
+        ai.extract(TODOS, schema=Todos)
+
+
 # --- a text joined from parts, and values only a model can read --------------------------------
 
 
