@@ -318,6 +318,8 @@ def ground(page: Page, value: Any) -> dict[str, Any]:
         try:
             seen.append((json.loads(frame.evaluate(_script("(args)", "args"), args)), path))
         except PlaywrightError:
+            if not path:
+                raise  # the page itself: the step's to meet
             continue  # a frame that navigated or went away shows nothing
     return _plan(page, value, _in_frames(seen), "")
 
@@ -739,9 +741,16 @@ def _heal_leaf(page, plan, element, wanted, path, reading, tried, in_place):
     return None, plan
 
 
-# The words (casefolded) no text of the page has as a whole word.
+# The words (casefolded) no text of the page (its open shadow roots too) has as a whole word.
 NOT_SHOWN = r"""(words) => {
-  const text = document.body.textContent.toLowerCase();
+  const texts = [document.body.textContent];
+  const walk = (root) => {
+    for (const el of root.querySelectorAll("*")) {
+      if (el.shadowRoot) { texts.push(el.shadowRoot.textContent); walk(el.shadowRoot); }
+    }
+  };
+  walk(document);
+  const text = texts.join(" ").toLowerCase();
   const escape = (word) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const letter = "[\\p{L}\\p{N}]";
   const shown = (word) => new RegExp(`(?<!${letter})${escape(word)}(?!${letter})`, "u").test(text);
