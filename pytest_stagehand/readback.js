@@ -68,9 +68,13 @@
     walk(root);
     return out;
   };
-  // What `selector` hits under `root` in the flat tree (":scope": `root` itself).
+  // What `selector` hits under `root` in the flat tree (":scope": `root` itself); the
+  // browser's own query where the document has no shadow root, where the trees are one.
+  let shadowless;
   const query = (root, selector) => {
     if (selector === ":scope") return [root];
+    shadowless ??= ![...document.querySelectorAll("*")].some((el) => el.shadowRoot);
+    if (shadowless) return [...root.querySelectorAll(selector)];
     return flatBelow(root).filter((el) => el.matches(selector));
   };
   // Table cells: a row's cells, the column a cell starts at, and the header row above.
