@@ -55,7 +55,7 @@ from .extract import split
 from .llm import ModelClient
 from .page import AIPage
 from .prompts import ChoiceProblem, DoneTool
-from .readback import ground, reread, unreadable_fields
+from .readback import ground, needs_model, reread, unreadable_fields
 from .replay import recorded_action, resolved_action
 from .snapshot import without_ids
 from .steps import RecordedStep, RecordedSteps, Replayed, Stale
@@ -618,6 +618,7 @@ class _Run:
         self.data[call.instruction] = value
         # Where the page shows it: a replay reads it from there again (readback.py).
         reads = ground(self.page, value)
+        needs_model(reads, f"The agent's extract {call.instruction!r}", self.ai.steplog.mask)
         self.tape.add("extract", instruction=call.instruction, value=value, reads=reads)
         return _Outcome(f"Saved: {value}")
 
@@ -788,10 +789,12 @@ class _Run:
     def recording(self, key: StepKey, output: Any) -> Recording:
         """The run as a recording: the tape, the output and where the final page shows it."""
         shown = output.model_dump(mode="json") if isinstance(output, BaseModel) else output
+        reads = ground(self.page, shown)
+        needs_model(reads, "The agent's output", self.ai.steplog.mask)
         data = {
             "steps": self.tape.steps,
             "output": shown,
-            "output_reads": ground(self.page, shown),
+            "output_reads": reads,
             "end_url": normalise_url(self.page.url),
         }
         return Recording.of(key, self.tape.actions, data=data)

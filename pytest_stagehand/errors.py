@@ -162,6 +162,12 @@ class HealFailed(CacheError):
     """A recorded element is gone and no confident, unambiguous replacement exists."""
 
 
+class NeedsModelWarning(UserWarning):
+    """A step recorded with values the page does not show as they were answered (a count,
+    a sum, a judgement the model made): offline its replay will fail, so the test author
+    hears it when it is recorded, not from CI."""
+
+
 class RegionChanged(HealFailed):
     """A step recorded as a point on a canvas, SVG or image no longer looks as it did
     there, so acting at the point could hit something else (vision.py)."""

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import operator
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,11 +39,11 @@ from playwright.sync_api import Locator, Page
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
 from . import prompts, vision
-from .actions import element_id, settle
+from .actions import element_id, settle, substitute
 from .cache import RecordedElement, Recording, Recordings, StepKey, recordings_file
 from .chunks import DEFAULT_BUDGET, parts_for
 from .errors import AIAssertionError, CacheMiss, HealFailed, ModelOutputError, RecordingFileError
-from .events import Heal, StepEvent, StepLog
+from .events import Heal, StepEvent, StepLog, each_text
 from .heal import describe, recorded_element, resolve
 from .llm import Message, ModelClient
 from .prompts import (
@@ -229,12 +229,19 @@ class Outcome:
     value: str | None = None  # what the check read: the element's property, the page text
 
 
-def run_check(page: Page, check: RecordedCheck, mask: Callable[[str], str] = str) -> Outcome:
+def run_check(
+    page: Page,
+    check: RecordedCheck,
+    mask: Callable[[str], str] = str,
+    values: Mapping[str, str] | None = None,
+) -> Outcome:
     """Run a check with no model. An element that no longer verifies fails the check, and
     so does a check too weak to prove anything (a recording from an older version).
 
     What the page shows is read through `mask` (the test's StepLog.mask): the judge saw
-    variable values as %name% placeholders, so its checks are written with them.
+    variable values as %name% placeholders, so its checks are written with them. The
+    element is found by the `values` (StepLog.variables) the page shows: a heading
+    recorded as "Signed in as %user%" is the one that shows the user's value now.
     """
     if isinstance(check, RecordedLookCheck):
         held = same_look(check.look, look_signature(page))
@@ -243,8 +250,10 @@ def run_check(page: Page, check: RecordedCheck, mask: Callable[[str], str] = str
         return Outcome(False, f"it is too weak to prove anything: {problem}", check)
     if isinstance(check, PageTextCheck):
         return _run_text_check(page, check, mask)
+    shown = each_text(check.element.model_dump(mode="json"), lambda t: substitute(t, values or {}))
+    element = RecordedElement.model_validate(shown)
     try:
-        found = resolve(page, check.element)
+        found = resolve(page, element)
     except HealFailed as exc:
         return Outcome(False, str(exc), check)
     try:
@@ -732,7 +741,9 @@ class ClaimStep(RecordedStep[Verdict]):
         if recorded is None:  # a YES recorded without a check: judged again, as if new
             failure = CacheMiss(self._unreplayable(recording))
             raise Stale("it was recorded with no check", failure, replaces=False)
-        outcome = run_check(evaluator.page, recorded, evaluator.steplog.mask)
+        outcome = run_check(
+            evaluator.page, recorded, evaluator.steplog.mask, evaluator.steplog.variables
+        )
         if not outcome.held:
             self.failed = outcome
             raise Stale(outcome.seen, AIAssertionError(outcome.seen))

@@ -1,14 +1,18 @@
 // Where the values of an extract answer are shown on the page, and how to read them again.
 // Evaluated by readback.py as `(args, describe) => json` with `args.mode`:
 //   "ground": args.tree is the answer as a tree of leaves (each with the regular expressions
-//     its value is shown as), objects and lists; returns, per leaf, the elements showing it
-//     and, per list, the repeating structure (rows under a container, a read per field).
+//     its value is shown as, or the checked state of a checkbox), objects and lists;
+//     returns, per leaf, the elements showing it and, per list, the repeating structure
+//     (rows under a container, a read per field: by selector, by the column header of a
+//     table cell, or by the element after the row, as a <dd> after its <dt>).
 //   "rows": args.root is the container of a recorded list; returns each row's fields, read
 //     with the recorded selectors, or why the structure no longer holds.
 //   "like": elements of a tag whose text fits a read rule (where a value may have moved).
 //   none: args.target's value as args.source says to read it.
 // `describeElement(el, memo)` is snapshot.js's description of one element (for selectors and
-// fingerprints). Like snapshot.js it only reads the page.
+// fingerprints). Like snapshot.js it only reads the page. Elements are walked in the flat
+// tree a person sees: open shadow roots in their hosts' place, slotted elements in their
+// slots'.
 (args, describeElement) => {
   const memo = {};  // what describing reads from the whole document, read once per call
   const describe = (el) => describeElement(el, memo);
@@ -21,6 +25,7 @@
   const read = (el, source) => {
     if (!visible(el)) return "";  // hidden text is not shown: a value there reads as gone
     if (source === "href") return el.href || "";
+    if (source === "checked") return checkedOf(el);
     if (source === "value") {
       if (el.localName === "select") return collapse(el.selectedOptions[0] ? el.selectedOptions[0].label : "");
       return el.value == null ? "" : String(el.value);
@@ -35,6 +40,100 @@
     const line = collapse(collapse(parent.innerText).replace(collapse(el.innerText), " "));
     return line.length <= 200 ? line : "";
   };
+  const CHECKABLE = new Set(["checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"]);
+  // A checkbox's state as text ("true"/"false"); null for an element that has none.
+  const checkedOf = (el) => {
+    if (el.localName === "input" && (el.type === "checkbox" || el.type === "radio")) return String(el.checked);
+    const state = el.getAttribute("aria-checked");
+    return CHECKABLE.has(el.getAttribute("role")) && state !== null ? String(state === "true") : null;
+  };
+  // The flat tree: a host shows its shadow root; a slot shows what is assigned to it.
+  const flatChildren = (el) => {
+    if (el.shadowRoot) return [...el.shadowRoot.children];
+    if (el.localName === "slot") {
+      const assigned = el.assignedElements();
+      if (assigned.length) return assigned;
+    }
+    return [...el.children];
+  };
+  const flatParent = (el) => el.assignedSlot || el.parentElement || (el.parentNode && el.parentNode.host) || null;
+  const contains = (a, b) => {
+    for (let e = b; e; e = flatParent(e)) if (e === a) return true;
+    return false;
+  };
+  // The elements under `root` in flat-tree order (`root` left out).
+  const flatBelow = (root) => {
+    const out = [];
+    const walk = (el) => { for (const child of flatChildren(el)) { out.push(child); walk(child); } };
+    walk(root);
+    return out;
+  };
+  // What `selector` hits under `root` in the flat tree (":scope": `root` itself); the
+  // browser's own query where the document has no shadow root, where the trees are one.
+  let shadowless;
+  const query = (root, selector) => {
+    if (selector === ":scope") return [root];
+    shadowless ??= ![...document.querySelectorAll("*")].some((el) => el.shadowRoot);
+    if (shadowless) return [...root.querySelectorAll(selector)];
+    return flatBelow(root).filter((el) => el.matches(selector));
+  };
+  // Table cells: a row's cells, the column a cell starts at, and the header row above.
+  const CELL_ROLES = new Set(["cell", "gridcell", "columnheader", "rowheader"]);
+  const cellsOf = (row) => [...row.children].filter((c) => c.localName === "td" || c.localName === "th" || CELL_ROLES.has(c.getAttribute("role")));
+  const columnOf = (cell) => {
+    let column = 0;
+    for (const c of cellsOf(cell.parentElement)) {
+      if (c === cell) return column;
+      column += c.colSpan || 1;
+    }
+    return -1;
+  };
+  const cellAt = (row, column) => {
+    let at = 0;
+    for (const c of cellsOf(row)) {
+      if (column >= at && column < at + (c.colSpan || 1)) return c;
+      at += c.colSpan || 1;
+    }
+    return null;
+  };
+  const headers = new Map();  // table -> its first row of header cells alone, or null
+  const headerRow = (row) => {
+    const table = row.closest("table");
+    if (!table) return null;
+    if (!headers.has(table)) {
+      const isHead = (r) => cellsOf(r).length && cellsOf(r).every((c) => c.localName === "th");
+      headers.set(table, [...table.rows].find(isHead) || null);
+    }
+    const head = headers.get(table);
+    return head === row ? null : head;
+  };
+  // The column under the header that says `header`; -1 when no header says it (once).
+  const columnNamed = (row, header) => {
+    const head = headerRow(row);
+    if (!head) return -1;
+    const named = cellsOf(head).filter((c) => collapse(c.innerText) === header);
+    return named.length === 1 ? columnOf(named[0]) : -1;
+  };
+  // Where a field stands in its row (a recorded "where"): a selector under the row, the
+  // cell under a column header ({column}), the cell at a place in a table without headers
+  // ({cell}), or the first element after the row that a selector hits ({next}) before the
+  // next row (a <dd> after its <dt>).
+  const fieldIn = (row, where, isRow) => {
+    if (typeof where === "string") {
+      let hits;
+      try { hits = query(row, where); } catch { return null; }
+      return hits.length === 1 ? hits[0] : null;
+    }
+    if (where.column !== undefined || where.cell !== undefined) {
+      if (!row.parentElement || !cellsOf(row).length) return null;
+      const column = where.column !== undefined ? columnNamed(row, where.column) : where.cell;
+      return column < 0 ? null : cellAt(row, column);
+    }
+    for (let e = row.nextElementSibling; e && !isRow(e); e = e.nextElementSibling) {
+      if (e.matches(where.next)) return e;
+    }
+    return null;
+  };
   const sourceOf = (el, url) => (url ? "href" : FORM_FIELDS.has(el.localName) ? "value" : "text");
   const testIdOf = (el) => {
     for (const name of TEST_ID_ATTRS) {
@@ -47,11 +146,16 @@
 
   // ---------------------------------------------------------------- ground
   if (args.mode === "ground") {
-    const all = [...document.body.querySelectorAll("*")].filter((el) => visible(el));
+    const all = flatBelow(document.body).filter((el) => visible(el));
+    const order = new Map(all.map((el, i) => [el, i]));
     const texts = new Map(all.map((el) => [el, collapse(el.innerText)]));
-    // The innermost visible elements showing one of `patterns` (or links to `url`), in
-    // document order: [element, source, text, token, index].
+    // The innermost visible elements showing one of `patterns` (or links to `url`, or a
+    // checkbox in the `checked` state), in flat-tree order: [element, source, text, token, index].
     const showing = (leaf) => {
+      if (leaf.checked !== undefined) {
+        const state = String(leaf.checked);
+        return all.filter((el) => checkedOf(el) === state).map((el) => [el, "checked", state, state, 0]);
+      }
       if (leaf.url) {
         const links = all.filter((el) => el.localName === "a" && el.href === leaf.url);
         if (links.length) return links.map((el) => [el, "href", el.href, el.href, 0]);
@@ -63,27 +167,47 @@
         const match = pattern.exec(text);
         if (!match) continue;
         const inner = !FORM_FIELDS.has(el.localName) &&
-          [...el.children].some((c) => texts.has(c) && pattern.test(texts.get(c)));
+          [...el.children, ...flatChildren(el)].some((c) => texts.has(c) && pattern.test(texts.get(c)));
         if (!inner) found.push([el, sourceOf(el, false), text, match[0], match.index]);
       }
       return found;
     };
+    // What names a checkbox for a person (its label), else the text around the element.
+    const labelOf = (el, source) => {
+      const labelled = source === "checked" && el.labels && el.labels[0];
+      const named = labelled ? labelled.innerText : source === "checked" && el.getAttribute("aria-label");
+      return collapse(named || (flatParent(el) ? flatParent(el).innerText : ""));
+    };
     const shown = (el, candidate) => ({
       source: candidate[1], text: candidate[2], token: candidate[3], index: candidate[4],
-      element: describe(el), label: collapse(el.parentElement ? el.parentElement.innerText : ""),
-      line: lineOf(el),
+      element: describe(el), label: labelOf(el, candidate[1]), line: lineOf(el),
     });
 
-    const contains = (a, b) => a === b || !!(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_CONTAINED_BY);
-    const after = (a, b) => !b || !!(b.compareDocumentPosition(a) & Node.DOCUMENT_POSITION_FOLLOWING);
+    const after = (a, b) => !b || order.get(a) > order.get(b);
+    const ROW_LIKE = "li, tr, article, dt, [role=listitem], [role=row]";
 
-    // Selectors relative to `roots` that hit exactly `targets[i]` in `roots[i]`, best first.
-    const relative = (roots, targets) => {
+    // Where each of `targets` stands in its row `rows[i]`, best first (see fieldIn): one
+    // `where` that finds exactly it in every row.
+    const relative = (rows, targets, isRow) => {
       const options = [];
-      if (targets.every((t, i) => t === roots[i])) return [":scope"];
+      if (targets.every((t, i) => t === rows[i])) return [":scope"];
       const ids = targets.map(testIdOf);
       if (ids.every((id) => id && id[0] === ids[0][0] && id[1] === ids[0][1])) {
         options.push(`[${ids[0][0]}=${quote(ids[0][1])}]`);
+      }
+      // A table cell by its column's header, as a person finds it; by its place where the
+      // table has no header.
+      const cells = targets.map((t, i) => (t.parentElement === rows[i] && cellsOf(rows[i]).includes(t) ? t : null));
+      if (cells.every((c) => c)) {
+        const column = columnOf(cells[0]);
+        const head = headerRow(rows[0]);
+        const header = head && cellAt(head, column);
+        if (header && cells.every((c) => columnOf(c) === column)) {
+          const name = collapse(header.innerText);
+          if (name) options.push({ column: name });
+        } else if (!head && cells.every((c) => columnOf(c) === column)) {
+          options.push({ cell: column });
+        }
       }
       const shared = [...targets[0].classList].filter((c) => targets.every((t) => t.classList.contains(c)));
       for (const c of shared.slice(0, 2)) options.push(`.${CSS.escape(c)}`);
@@ -94,12 +218,10 @@
         if (up && targets.every((t) => t.parentElement && t.parentElement.localName === up.localName)) {
           options.push(`${CSS.escape(up.localName)} > ${CSS.escape(tag)}`);
         }
+        // An element after its row (a <dd> after its <dt>), not inside it.
+        if (targets.every((t, i) => !contains(rows[i], t))) options.push({ next: CSS.escape(tag) });
       }
-      return options.filter((selector) => roots.every((root, i) => {
-        let hits;
-        try { hits = [...root.querySelectorAll(selector)]; } catch { return false; }
-        return hits.length === 1 && hits[0] === targets[i];
-      }));
+      return options.filter((where) => rows.every((row, i) => fieldIn(row, where, isRow) === targets[i]));
     };
 
     // A list: rows under a container, and a read per field of each row.
@@ -135,20 +257,20 @@
       if (objects) {
         rows = heads.map((head, i) => {
           let row = head;
-          while (row.parentElement && row.parentElement !== document.body &&
-                 !heads.some((other, j) => j !== i && contains(row.parentElement, other))) {
-            row = row.parentElement;
+          for (let up = flatParent(row); up && up !== document.body &&
+               !heads.some((other, j) => j !== i && contains(up, other)); up = flatParent(row)) {
+            row = up;
           }
           return row;
         });
         if (items.length === 1) {  // no neighbour to bound it: the nearest item-like ancestor
           let row = heads[0];
-          while (row.parentElement && !row.matches("li, tr, article, [role=listitem], [role=row]")) row = row.parentElement;
-          rows = [row.matches("li, tr, article, [role=listitem], [role=row]") ? row : heads[0].parentElement];
+          while (flatParent(row) && !row.matches(ROW_LIKE)) row = flatParent(row);
+          rows = [row.matches(ROW_LIKE) ? row : flatParent(heads[0])];
         }
       }
-      let container = rows[0].parentElement;
-      while (container && !rows.every((row) => contains(container, row) && row !== container)) container = container.parentElement;
+      let container = flatParent(rows[0]);
+      while (container && !rows.every((row) => contains(container, row) && row !== container)) container = flatParent(container);
       if (!container) return { unreadable: "its rows have no common container" };
       // The row selector must enumerate exactly these rows, in this order: a model's choice
       // of some rows (the cheap ones, the first three) cannot be read again.
@@ -156,15 +278,25 @@
       const ids = rows.map(testIdOf);
       if (ids.every((id) => id && id[0] === ids[0][0] && id[1] === ids[0][1])) options.push(`[${ids[0][0]}=${quote(ids[0][1])}]`);
       for (const c of [...rows[0].classList].filter((c) => rows.every((r) => r.classList.contains(c))).slice(0, 2)) options.push(`.${CSS.escape(c)}`);
-      if (rows.every((r) => r.localName === rows[0].localName)) options.push(CSS.escape(rows[0].localName));
+      if (rows.every((r) => r.localName === rows[0].localName)) {
+        options.push(CSS.escape(rows[0].localName));
+        if (rows[0].localName === "tr") options.push("tr:has(> td)");  // not the header row
+      }
       const rowSelectors = options.filter((selector) => {
         let hits;
-        try { hits = [...container.querySelectorAll(selector)].filter((el) => visible(el)); } catch { return false; }
+        try { hits = query(container, selector).filter((el) => visible(el)); } catch { return false; }
         return hits.length === rows.length && hits.every((hit, i) => hit === rows[i]);
       });
       if (!rowSelectors.length) {
         return { unreadable: "it is a selection of the rows the page shows (or rows without a common selector), not all of them in order" };
       }
+      const isRow = (el) => rows.includes(el);
+      // What belongs to row i: what it holds, and what stands after it before the next row.
+      const inRow = (i, el) => {
+        if (contains(rows[i], el)) return true;
+        for (let e = rows[i].nextElementSibling; e && !isRow(e); e = e.nextElementSibling) if (contains(e, el)) return true;
+        return false;
+      };
       const fields = {};
       for (const name of fieldNames) {
         const key = name === null ? "" : name;
@@ -173,13 +305,13 @@
         const shownRows = [];
         for (let i = 0; i < rows.length; i++) {
           const leaf = leafOf(items[i], name);
-          const found = showing(leaf).filter((c) => contains(rows[i], c[0]));
+          const found = showing(leaf).filter((c) => inRow(i, c[0]));
           if (!found.length) break;
           targets.push(found[0][0]);
           shownRows.push({ source: found[0][1], text: found[0][2], token: found[0][3], index: found[0][4] });
         }
         if (targets.length !== rows.length) { fields[key] = { unreadable: "not shown in every row" }; continue; }
-        const selectors = relative(rows, targets);
+        const selectors = relative(rows, targets, isRow);
         if (!selectors.length) { fields[key] = { unreadable: "no selector finds it alone in every row" }; continue; }
         fields[key] = { selectors, rows: shownRows };
       }
@@ -187,7 +319,12 @@
     };
 
     const ground = (node) => {
-      if (node.kind === "leaf") return { candidates: showing(node).slice(0, 12).map((c) => shown(c[0], c)) };
+      if (node.kind === "leaf") {
+        const candidates = showing(node).slice(0, 12).map((c) => shown(c[0], c));
+        // A text the page does not show whole may be joined from parts it shows.
+        if (!candidates.length && node.parts) return { candidates, parts: node.parts.map(ground) };
+        return { candidates };
+      }
       if (node.kind === "object") {
         const out = {};
         for (const [name, child] of Object.entries(node.fields)) out[name] = ground(child);
@@ -204,18 +341,18 @@
     const root = args.root;
     for (const selector of args.rows) {
       let rows;
-      try { rows = [...root.querySelectorAll(selector)].filter((el) => visible(el)); } catch { continue; }
+      try { rows = query(root, selector).filter((el) => visible(el)); } catch { continue; }
       if (!rows.length) continue;
+      const isRow = (el) => rows.includes(el);
       const read_rows = [];
       let broken = "";
       for (const row of rows) {
         const values = {};
         for (const [name, field] of Object.entries(args.fields)) {
           let hit = null;
-          for (const selector of field.selectors) {
-            let hits;
-            try { hits = selector === ":scope" ? [row] : [...row.querySelectorAll(selector)]; } catch { continue; }
-            if (hits.length === 1) { hit = hits[0]; break; }
+          for (const where of field.selectors) {
+            hit = fieldIn(row, where, isRow);
+            if (hit) break;
           }
           if (!hit) { broken = `a row has no single element for ${name || "the value"}`; break; }
           values[name] = read(hit, field.source);
@@ -234,13 +371,13 @@
   if (args.mode === "like") {
     const pattern = args.pattern === null ? /\S/u : new RegExp(args.pattern, "u");
     const found = [];
-    const tagged = document.body.querySelectorAll(CSS.escape(args.tag));
+    const tagged = flatBelow(document.body).filter((el) => el.localName === args.tag);
     for (let i = 0; i < tagged.length; i++) {
       const el = tagged[i];
       if (!visible(el)) continue;
       const text = read(el, args.source);
-      if (!pattern.test(text)) continue;
-      if (args.source === "text" && [...el.children].some((c) => visible(c) && pattern.test(read(c, "text")))) continue;
+      if (text === null || !pattern.test(text)) continue;
+      if (args.source === "text" && [...el.children, ...flatChildren(el)].some((c) => visible(c) && pattern.test(read(c, "text")))) continue;
       found.push({ text, element: describe(el), line: lineOf(el) });
       if (found.length >= 50) break;
     }

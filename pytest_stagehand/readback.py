@@ -4,13 +4,17 @@ When an extract is recorded, each value of the model's answer is grounded in the
 the element whose text (a form field's value, a link's href) shows it, recorded as act
 records elements (selectors best first, fingerprint, surroundings), with a read rule: the
 whole text, or a pattern with the value's place as its one group ("Items: 3" is read as
-`^Items: (-?\\d[\\d,]*)$`, so it reads 4 when the page shows 4). A list is recorded as a
-repeating structure: rows under a container and a read per field of a row, so a replay
-enumerates the rows the page shows now, in their order and number.
+`^Items: (-?\\d[\\d,]*)$`, so it reads 4 when the page shows 4); a yes/no is read from a
+checkbox's state. A list is recorded as a repeating structure: rows under a container and
+a read per field of a row (by selector, by a table cell's column header, or as the element
+after the row: a <dd> after its <dt>), so a replay enumerates the rows the page shows now,
+in their order and number. Every frame at any depth is searched, and the flat tree of
+shadow roots and slots. A text the model joined from parts ("A, B") is read part by part.
 
-A value the page does not show as it was answered (a count the model made, a yes/no, a
-paraphrase, a value shown in several places with nothing to tell which) is marked
-unreadable: offline, its replay fails and names the field.
+A value the page does not show as it was answered (a count the model made, a yes/no no
+checkbox shows, a paraphrase, a value shown in several places with nothing to tell which)
+is marked unreadable, and said so when it is recorded (`needs_model`): offline, its replay
+fails and names the field.
 
 A replay returns what the page shows now and how that differs from the recording; the
 caller decides what a difference means (recorded_step: a failed replay).
@@ -20,7 +24,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+import warnings
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from dataclasses import replace as replaced
 from functools import cache
@@ -28,11 +33,12 @@ from importlib import resources
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import Frame, Locator, Page
 
 from . import page_scripts
 from .actions import NO_SHADOW_ROOTS, PLAIN_QUERY, is_plain
 from .cache import RecordedElement
+from .errors import NeedsModelWarning
 from .events import Heal
 from .heal import (
     CONFIRMED_BY,
@@ -55,6 +61,8 @@ NUMBER = {"int": r"(-?\d[\d,]*)", "float": r"(-?\d[\d,]*(?:\.\d+)?)", "str": r"(
 KEEP = 30  # characters of the text around a value kept in its read pattern
 SPECIAL = set("^$\\.*+?()[]{}|/")
 HOLE = "{}"  # a value's place in the text that identifies its element
+# Where a model joins values it read in several places into one text: "A, B", "A and B".
+JOINS = re.compile(r"(\s*[,;|/•·]\s*|\s+(?:and|&)\s+|\s*\n\s*)")
 
 
 @cache
@@ -64,6 +72,61 @@ def _source() -> str:
 
 def _script(head: str, call: str) -> str:
     return f"{head} => ({_source()})({call}, {describer()})"
+
+
+def _run(page: Page, frame_path: list[str] | tuple[str, ...], args: dict[str, Any]) -> Any:
+    """readback.js on the document of the frame at `frame_path` (the page's own for none)."""
+    if not frame_path:
+        return json.loads(page.evaluate(_script("(args)", "args"), args))
+    root = frame_scope(page, frame_path).locator(":root")
+    return json.loads(root.evaluate(_script("(root, args)", "args"), args))
+
+
+def _frames(page: Page) -> list[tuple[Frame, tuple[str, ...]]]:
+    """Every frame of the page at any depth (frames of framesets too), each with its frame
+    path; the main frame first, then each frame's children after it."""
+    found = [(page.main_frame, ())]
+    for frame, path in found:  # grows as it goes: children are walked after their parent
+        for child in frame.child_frames:
+            try:
+                handle = child.frame_element()
+                data = handle.evaluate(f"(el) => ({describer()})(el, {{}})")
+                handle.dispose()
+            except PlaywrightError:
+                continue  # gone while we looked
+            found.append((child, (*path, described(data, path)[0].selector)))
+    return found
+
+
+def _in_frames(seen: list[tuple[dict[str, Any], tuple[str, ...]]]) -> dict[str, Any]:
+    """One "ground" answer from every frame's: a leaf's candidates from all frames, each
+    with its frame path; a list from the first frame that shows all of it."""
+    first = seen[0][0]
+    if "candidates" in first:
+        merged: dict[str, Any] = {
+            "candidates": [
+                {**candidate, "frame_path": list(path)}
+                for found, path in seen
+                for candidate in found["candidates"]
+            ]
+        }
+        if "parts" in first:  # no frame shows the text whole: each frame tried its parts
+            merged["parts"] = [
+                _in_frames([(found["parts"][index], path) for found, path in seen])
+                for index in range(len(first["parts"]))
+            ]
+        return merged
+    if "fields" in first:
+        return {
+            "fields": {
+                name: _in_frames([(found["fields"][name], path) for found, path in seen])
+                for name in first["fields"]
+            }
+        }
+    if "list" in first:
+        lists = [{**found["list"], "frame_path": list(path)} for found, path in seen]
+        return {"list": next((f for f in lists if UNREADABLE not in f), lists[0])}
+    return first
 
 
 def _escape(text: str) -> str:
@@ -76,7 +139,7 @@ def _escape(text: str) -> str:
 
 def _type(value: Any) -> str | None:
     if isinstance(value, bool):
-        return None
+        return "bool"  # read from a checkbox's checked state
     if isinstance(value, int):
         return "int"
     if isinstance(value, float):
@@ -85,7 +148,10 @@ def _type(value: Any) -> str | None:
 
 
 def shown_as(value: Any) -> list[str]:
-    """The ways a page may write `value`: 1234 as "1234" or "1,234", 9.9 as "9.90"."""
+    """The ways a page may write `value`: 1234 as "1234" or "1,234", 9.9 as "9.90"; none
+    for a yes/no, which a checkbox shows by its state."""
+    if isinstance(value, bool):
+        return []
     if isinstance(value, float):
         forms = [str(value), f"{value:.2f}", f"{value:,.2f}"]
         if value.is_integer():
@@ -95,6 +161,16 @@ def shown_as(value: Any) -> list[str]:
     else:
         forms = [" ".join(str(value).split())]
     return sorted(set(forms), key=len, reverse=True)
+
+
+def joined_parts(value: str) -> tuple[list[str], list[str]]:
+    """The parts of a text a model joined ("Backpack, Bike Light") and what joins them;
+    ([], []) for a text that is not a join of two or more parts."""
+    pieces = JOINS.split(value.strip())
+    parts, joins = pieces[::2], pieces[1::2]
+    if len(parts) < 2 or any(len(part.strip()) < 2 for part in parts):
+        return [], []
+    return parts, joins
 
 
 def _find_pattern(value: Any) -> str:
@@ -115,6 +191,8 @@ def parse(text: str, kind: str, pattern: str | None) -> Any:
     text = text.strip()
     if not text:
         return None
+    if kind == "bool":
+        return {"true": True, "false": False}.get(text)
     try:
         if kind == "int":
             return int(text.replace(",", ""))
@@ -127,7 +205,7 @@ def parse(text: str, kind: str, pattern: str | None) -> Any:
 
 def _read_rule(text: str, token: str, index: int, kind: str) -> str | None:
     """The pattern that takes the value at `index` out of `text`: None for the whole text."""
-    if text == token and kind == "str":
+    if (text == token and kind == "str") or kind == "bool":
         return None
     before, after = text[:index], text[index + len(token) :]
     head = ("^" if len(before) <= KEEP else "") + _escape(before[-KEEP:])
@@ -138,6 +216,11 @@ def _read_rule(text: str, token: str, index: int, kind: str) -> str | None:
 def _words(name: str) -> set[str]:
     spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name).replace("_", " ")
     return {word.casefold() for word in spaced.split() if len(word) > 2}
+
+
+def _stems(text: str) -> set[str]:
+    """The words of a text by their first five letters: "subscribed" is "Subscribe"."""
+    return {word[:5] for word in _words(text)}
 
 
 def _template(text: str, value: Any) -> str:
@@ -217,16 +300,28 @@ def _tree(value: Any) -> dict[str, Any]:
         return {"kind": "list", "items": [_tree(v) for v in value]}
     if _type(value) is None:
         return {"kind": "none"}
+    if isinstance(value, bool):
+        return {"kind": "leaf", "checked": value}
     url = value if isinstance(value, str) and re.match(r"https?://", value) else None
-    return {"kind": "leaf", "pattern": _find_pattern(value), "url": url}
+    leaf = {"kind": "leaf", "pattern": _find_pattern(value), "url": url}
+    if isinstance(value, str) and (parts := joined_parts(value)[0]):
+        leaf["parts"] = [_tree(part) for part in parts]
+    return leaf
 
 
 def ground(page: Page, value: Any) -> dict[str, Any]:
-    """The read plan of `value` (the answer as JSON data) on the page as it is now."""
-    found = json.loads(
-        page.evaluate(_script("(args)", "args"), {"mode": "ground", "tree": _tree(value)})
-    )
-    return _plan(page, value, found, "")
+    """The read plan of `value` (the answer as JSON data) on the page as it is now, in
+    whichever frame shows it."""
+    args = {"mode": "ground", "tree": _tree(value)}
+    seen = []
+    for frame, path in _frames(page):
+        try:
+            seen.append((json.loads(frame.evaluate(_script("(args)", "args"), args)), path))
+        except PlaywrightError:
+            if not path:
+                raise  # the page itself: the step's to meet
+            continue  # a frame that navigated or went away shows nothing
+    return _plan(page, value, _in_frames(seen), "")
 
 
 def _unreadable(why: str) -> dict[str, Any]:
@@ -243,8 +338,25 @@ def _plan(page: Page, value: Any, found: dict[str, Any], name: str) -> dict[str,
         return {"none": True}
     kind = _type(value)
     if kind is None:
-        return _unreadable("a yes/no is the model's judgement, not text the page shows")
-    return _leaf_plan(page, value, kind, found.get("candidates", []), name)
+        return _unreadable("it is neither text, a number nor a yes/no")
+    plan = _leaf_plan(page, value, kind, found.get("candidates", []), name)
+    if UNREADABLE in plan and "parts" in found:
+        return _joined_plan(page, value, found["parts"], name) or plan
+    return plan
+
+
+def _joined_plan(
+    page: Page, value: str, found: list[dict[str, Any]], name: str
+) -> dict[str, Any] | None:
+    """A text the model joined from parts the page shows apart (two product names as
+    "Backpack, Bike Light"): each part read again where it is shown, joined as recorded.
+    None when a part is not shown as it was answered."""
+    parts, joins = joined_parts(value)
+    plans = [_leaf_plan(page, part, "str", seen.get("candidates", []), name)
+             for part, seen in zip(parts, found, strict=True)]  # fmt: skip
+    if any(UNREADABLE in plan for plan in plans):
+        return None
+    return {"joined": plans, "joins": joins}
 
 
 def _leaf_plan(
@@ -253,10 +365,17 @@ def _leaf_plan(
     fitting = []
     for candidate in candidates:
         pattern = _read_rule(candidate["text"], candidate["token"], candidate["index"], kind)
-        if candidate["source"] == "href":
+        if candidate["source"] in ("href", "checked"):
             pattern = None
         if parse(candidate["text"], kind, pattern) == value:
             fitting.append((candidate, pattern))
+    if kind == "bool":  # any checkbox shows true or false: only one labelled for it will do
+        fitting = [(c, p) for c, p in fitting if _stems(name) & _stems(c["label"])]
+    if not fitting and kind == "bool":
+        return _unreadable(
+            f"a yes/no is the model's judgement: no checkbox labelled for {name or 'it'!r} "
+            "shows it"
+        )
     if not fitting:
         return _unreadable(
             "the page does not show it as it was answered (a count, a sum or a paraphrase "
@@ -273,15 +392,17 @@ def _leaf_plan(
         if len(named) == 1:
             fitting = named
         elif not (kind == "str" and len(str(value)) >= 4 and re.search(r"[^\W\d_]", str(value))):
+            shown = "checkboxes show" if kind == "bool" else "the page shows"
             return _unreadable(
-                f"the page shows {value!r} in {len(fitting)} places, and nothing tells which "
-                "one the model read"
+                f"{len(fitting)} {shown} {value!r}, and nothing tells which one the model read"
             )
     candidate, pattern = fitting[0]
-    ref, context = described(candidate["element"])
+    frame_path = tuple(candidate.get("frame_path", ()))
+    ref, context = described(candidate["element"], frame_path)
     line = "" if context else candidate.get("line", "")
     element = RecordedElement(
-        selectors=unique_first(page, (), list(ref.candidates) or [ref.selector]),
+        selectors=unique_first(page, frame_path, list(ref.candidates) or [ref.selector]),
+        frame_path=list(frame_path),
         fingerprint=ref.fingerprint,
         context=context,
         line=line,
@@ -304,8 +425,8 @@ def _distinct(
     place without them. Numbers left out: they change with the data."""
     fp = ref.fingerprint
     others = []
-    for found in _alike(page, fp.tag, source, pattern):
-        other, other_context = described(found["element"])
+    for found in _alike(page, ref.frame_path, fp.tag, source, pattern):
+        other, other_context = described(found["element"], ref.frame_path)
         if other.selector != ref.selector and (
             (other.fingerprint.classes, other.fingerprint.path) == (fp.classes, fp.path)
         ):
@@ -320,11 +441,13 @@ def _line(seen: dict[str, Any], by_line: bool) -> str:
     return seen.get("line", "") if by_line else ""
 
 
-def _alike(page: Page, tag: str, source: str, pattern: str | None) -> list[dict[str, Any]]:
-    """The elements of `tag` whose value, read from `source`, fits `pattern`: their text
-    and their description."""
+def _alike(
+    page: Page, frame_path: tuple[str, ...] | list[str], tag: str, source: str, pattern: str | None
+) -> list[dict[str, Any]]:
+    """The elements of `tag` in the frame at `frame_path` whose value, read from `source`,
+    fits `pattern`: their text and their description."""
     args = {"mode": "like", "tag": tag, "source": source, "pattern": pattern}
-    return json.loads(page.evaluate(_script("(args)", "args"), args))
+    return _run(page, frame_path, args)
 
 
 def _list_plan(page: Page, value: list[Any], found: dict[str, Any]) -> dict[str, Any]:
@@ -332,18 +455,18 @@ def _list_plan(page: Page, value: list[Any], found: dict[str, Any]) -> dict[str,
         return _unreadable(f"a list: {found[UNREADABLE]}")
     if not value or not found:
         return _unreadable("an empty list has no rows to read again")
-    ref, _ = described(found["container"])
+    frame_path = tuple(found.get("frame_path", ()))
+    ref, _ = described(found["container"], frame_path)
     fields = {}
     for name, shown in found["fields"].items():
         items = [item if name == "" else item[name] for item in value]
         fields[name] = _row_field(items, shown)
-    return {
-        "rows": {
-            "container": unique_first(page, (), list(ref.candidates) or [ref.selector]),
-            "row": found["rows"],
-            "fields": fields,
-        }
+    rows = {
+        "container": unique_first(page, frame_path, list(ref.candidates) or [ref.selector]),
+        "row": found["rows"],
+        "fields": fields,
     }
+    return {"rows": {**rows, "frame_path": list(frame_path)} if frame_path else rows}
 
 
 def _row_field(items: list[Any], shown: dict[str, Any]) -> dict[str, Any]:
@@ -353,9 +476,13 @@ def _row_field(items: list[Any], shown: dict[str, Any]) -> dict[str, Any]:
     if len(kinds) != 1 or None in kinds:
         return _unreadable("its values are not all text or all numbers")
     kind = kinds.pop()
+    if kind == "bool" and len(set(items)) < 2:
+        return _unreadable(
+            "its rows' checkboxes all show one state: nothing tells they are what it answers"
+        )
     rules = {
         None
-        if row["source"] == "href"
+        if row["source"] in ("href", "checked")
         else _read_rule(row["text"], row["token"], row["index"], kind)
         for row in shown["rows"]
     }
@@ -377,6 +504,21 @@ def unreadable_fields(plan: dict[str, Any], path: str = "") -> Iterator[tuple[st
         yield from unreadable_fields(child, f"{path}.{name}" if path else name)
     for name, child in plan.get("rows", {}).get("fields", {}).items():
         yield from unreadable_fields(child, f"{path}[].{name}" if name else f"{path}[]")
+
+
+def needs_model(plan: dict[str, Any], what: str, mask: Callable[[str], str]) -> str:
+    """Said when `what` (a step) is recorded with values of `plan` that cannot be read
+    again: a NeedsModelWarning in the test's output, and the notice returned ("" when
+    every value reads again). `mask` keeps variable values out of it."""
+    fields = "; ".join(f"{name} ({why})" for name, why in unreadable_fields(plan))
+    if not fields:
+        return ""
+    notice = mask(
+        f"{what} was recorded with values the page does not show as answered: {fields}. "
+        "Replayed with no model it will fail; with a model, these are asked again each run"
+    )
+    warnings.warn(notice, NeedsModelWarning, stacklevel=3)
+    return notice
 
 
 # --- reading again at replay time ------------------------------------------------------------
@@ -419,10 +561,28 @@ def _reread(page: Page, plan: dict[str, Any], recorded: Any, path: str, reading:
         return _reread_rows(page, plan, path or "the list", reading), plan
     if "element" in plan:
         return _reread_leaf(page, plan, recorded, path or "the value", reading)
+    if "joined" in plan:
+        return _reread_joined(page, plan, recorded, path or "the value", reading)
     if plan.get("none"):
         return None, plan
     reading.broken.append(f"{path or 'the value'}: cannot be read again ({plan.get(UNREADABLE)})")
     return recorded, plan
+
+
+def _reread_joined(page: Page, plan: dict[str, Any], recorded: Any, path: str, reading: Reading):
+    """Each part read again where it was shown, joined as the model joined them."""
+    parts = joined_parts(recorded)[0] if isinstance(recorded, str) else []
+    if len(parts) != len(plan["joined"]):
+        parts = [None] * len(plan["joined"])
+    values, plans = [], []
+    for number, (part_plan, part) in enumerate(zip(plan["joined"], parts, strict=True), 1):
+        value, part_plan = _reread_leaf(page, part_plan, part, f"{path} (part {number})", reading)
+        values.append(value)
+        plans.append(part_plan)
+    if any(value is None for value in values):
+        return None, plan
+    joined = "".join(v + j for v, j in zip(values, [*plan["joins"], ""], strict=True))
+    return joined, {**plan, "joined": plans}
 
 
 # The one element found, described, and its value read by the recorded rule `source`;
@@ -527,18 +687,20 @@ def _heal_leaf(page, plan, element, wanted, path, reading, tried, in_place):
     the recorded position when it kept its role, name and surroundings (a redesign renamed
     its ids, test id and classes at once: nothing else could be taken for it). None when
     a word the step names around the value is gone from the page (heal.named_words)."""
-    gone = _not_shown(page, named_words(replaced(wanted, instruction=reading.instruction)))
+    named = named_words(replaced(wanted, instruction=reading.instruction))
+    gone = _not_shown(page, element.frame_path, named)
     if gone:
         reading.broken.append(
             f"{path}: the page no longer shows {', '.join(gone)}, which the step names"
         )
         return None, plan
     ranked = []
-    for candidate in _alike(page, element.fingerprint.tag, plan["read"], plan["pattern"]):
+    tag, frame_path = element.fingerprint.tag, element.frame_path
+    for candidate in _alike(page, frame_path, tag, plan["read"], plan["pattern"]):
         value = parse(candidate["text"], plan["type"], plan["pattern"])
         if value is None:
             continue
-        ref, context = described(candidate["element"])
+        ref, context = described(candidate["element"], tuple(frame_path))
         live = RecordedElement(
             selectors=[ref.selector], fingerprint=ref.fingerprint, context=context,
             line=_line(candidate, bool(element.line)),
@@ -560,7 +722,8 @@ def _heal_leaf(page, plan, element, wanted, path, reading, tried, in_place):
             value, ref, live, identity = in_place
             score = similarity(wanted, identity)
         healed = RecordedElement(
-            selectors=unique_first(page, (), list(ref.candidates) or [ref.selector]),
+            selectors=unique_first(page, frame_path, list(ref.candidates) or [ref.selector]),
+            frame_path=list(frame_path),
             fingerprint=ref.fingerprint,
             context=live.context,
             line=live.line,
@@ -578,9 +741,16 @@ def _heal_leaf(page, plan, element, wanted, path, reading, tried, in_place):
     return None, plan
 
 
-# The words (casefolded) no text of the page has as a whole word.
+# The words (casefolded) no text of the page (its open shadow roots too) has as a whole word.
 NOT_SHOWN = r"""(words) => {
-  const text = document.body.textContent.toLowerCase();
+  const texts = [document.body.textContent];
+  const walk = (root) => {
+    for (const el of root.querySelectorAll("*")) {
+      if (el.shadowRoot) { texts.push(el.shadowRoot.textContent); walk(el.shadowRoot); }
+    }
+  };
+  walk(document);
+  const text = texts.join(" ").toLowerCase();
   const escape = (word) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const letter = "[\\p{L}\\p{N}]";
   const shown = (word) => new RegExp(`(?<!${letter})${escape(word)}(?!${letter})`, "u").test(text);
@@ -588,8 +758,13 @@ NOT_SHOWN = r"""(words) => {
 }"""
 
 
-def _not_shown(page: Page, words: frozenset[str]) -> list[str]:
-    return page.evaluate(NOT_SHOWN, sorted(words)) if words else []
+def _not_shown(page: Page, frame_path: list[str], words: frozenset[str]) -> list[str]:
+    if not words:
+        return []
+    if not frame_path:
+        return page.evaluate(NOT_SHOWN, sorted(words))
+    root = frame_scope(page, frame_path).locator(":root")
+    return root.evaluate(f"(root, words) => ({NOT_SHOWN})(words)", sorted(words))
 
 
 def _reread_rows(page: Page, plan: dict[str, Any], path: str, reading: Reading) -> list[Any]:
@@ -607,10 +782,11 @@ def _reread_rows(page: Page, plan: dict[str, Any], path: str, reading: Reading) 
         },
     }
     script = _script("(root, args)", "{ ...args, root }")
+    scope = frame_scope(page, rows.get("frame_path", []))
     result = None
     for selector in [*rows["container"], "body"]:
         try:
-            locator = page.locator(selector)
+            locator = scope.locator(selector)
             if locator.count() != 1:
                 continue
             result = json.loads(locator.evaluate(script, args))

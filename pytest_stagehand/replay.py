@@ -29,7 +29,7 @@ from .cache import RecordedAction, RecordedElement, Recording, Recordings, StepK
 from .errors import ActionFailed, HealFailed
 from .events import Heal, StepEvent, StepLog, each_text
 from .heal import SAME_CONTEXT, Identity, context_of, describe_recorded, differences, unique_first
-from .readback import ground, reread, unreadable_fields
+from .readback import ground, needs_model, reread, unreadable_fields
 from .snapshot import frame_scope, inspect, origin_of, snapshot
 from .steps import RecordedStep, RecordedSteps, Replayed, Stale
 from .vision import look_signature, same_look
@@ -359,6 +359,8 @@ class ExtractStep(RecordedStep[T]):
             data["look"] = look_signature(page, self.scope)
         else:  # the model saw variable values as %name%: the page shows the values
             data["reads"] = ground(page, _filled(value.model_dump(mode="json"), steplog.variables))
+            step = f"extract {self.instruction!r}"
+            self.event.unchecked = needs_model(data["reads"], step, steplog.mask) or None
         return Recording.of(key, data=data)
 
     def summary(self, recording: Recording) -> str:

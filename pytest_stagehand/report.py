@@ -532,15 +532,27 @@ def summary_lines(
 
 
 def _unchecked_lines(steps: Sequence[Record]) -> list[str]:
-    unchecked = [step for step in steps if step.get("unchecked")]
-    if not unchecked:
-        return []
-    return [
-        f"claims with no recorded check ({len(unchecked)}): a model judges them on every "
-        "run; offline they fail",
-        *(f"  {step['test']}: \"{step['instruction']}\" ({step['unchecked']})"
-          for step in unchecked),
-    ]
+    """Steps recorded with no way to replay them with no model: claims without a check,
+    extracts with values the page does not show as answered."""
+    lines = []
+    for heading, verb, extracts in (
+        ("claims with no recorded check", "judges", False),
+        ("extracts with values only a model reads", "answers", True),
+    ):
+        unchecked = [
+            step
+            for step in steps
+            if step.get("unchecked") and (step["kind"] == "extract") == extracts
+        ]
+        if unchecked:
+            lines.append(
+                f"{heading} ({len(unchecked)}): a model {verb} them on every run; offline they fail"
+            )
+            lines += [
+                f"  {step['test']}: \"{step['instruction']}\" ({step['unchecked']})"
+                for step in unchecked
+            ]
+    return lines
 
 
 def _usage_lines(steps: Sequence[Record]) -> list[str]:

@@ -8,6 +8,8 @@ page too, not only what the agent says.
 
 from __future__ import annotations
 
+import re
+import warnings
 from collections import defaultdict, deque
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,14 +18,15 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, Route
 from pydantic import BaseModel
-from scripted_answers import NOT_FOUND, TEST_WAIT_MS, choose, observed
+from scripted_answers import NOT_FOUND, TEST_WAIT_MS, choose, latest_snapshot, observed
+from servers import PAGES
 from verbs import page_answer
 
 from pytest_stagehand import agent as agent_module
 from pytest_stagehand import prompts
 from pytest_stagehand.agent import Agent, Tool
 from pytest_stagehand.cache import RecordingStore, step_key
-from pytest_stagehand.errors import AgentError, HealFailed, PageClosed
+from pytest_stagehand.errors import AgentError, HealFailed, NeedsModelWarning, PageClosed
 from pytest_stagehand.evaluator import Recordings
 from pytest_stagehand.llm import ModelConfig, create_client
 from pytest_stagehand.page import AIPage
@@ -655,6 +658,48 @@ def test_a_replay_that_diverges_falls_back_to_the_model_and_re_records(
     assert [s.get("instruction") for s in steps if s["tool"] == "act"] == [
         'click the "Create account" link', 'click "Continue"',
     ]  # fmt: skip
+
+
+class Pair(BaseModel):
+    names: str
+
+
+def first_two_names(request: ScriptedRequest) -> dict[str, Any]:
+    """A correct model's extract of "the first two product names": joined into one text."""
+    names = re.findall(r'heading "([^"]+)" level=3', latest_snapshot(request.text))
+    return {"text": f"{names[0]} and {names[1]}"}
+
+
+@pytest.mark.parametrize("renamed", [False, True])
+def test_a_run_whose_extract_joined_two_names_replays_by_reading_each_again(
+    page, ai, script, scripted_model, pages_server, store, tmp_path, renamed
+):
+    goal, test_file = "note the first two product names", tmp_path / "test_products.py"
+    ai.goto("readback/products.html")
+    script.steps(call("extract", instruction="the first two product names"))
+    script.add("ExtractedText", first_two_names)
+    script.steps(done(True, {"names": "Sauce Labs Backpack and Sauce Labs Bike Light"}))
+    agent = Agent(ai, recordings=Recordings(store, test_file, "auto"))
+    with warnings.catch_warnings():  # each part of the joined text is read again
+        warnings.simplefilter("error", NeedsModelWarning)
+        recorded = agent.execute(goal, output=Pair)
+    assert recorded.output == Pair(names="Sauce Labs Backpack and Sauce Labs Bike Light")
+    scripted_model.stop()
+
+    if renamed:
+        page.route("**/readback/products.html", lambda route: route.fulfill(
+            body=(PAGES / "readback/products.html").read_text().replace("Bike Light", "Helmet"),
+            content_type="text/html",
+        ))  # fmt: skip
+    offline = AIPage(page, None, base_url=pages_server.url(), wait_timeout=TEST_WAIT_MS)
+    offline.goto("readback/products.html")
+    replay = Agent(offline, recordings=Recordings(store, test_file, "offline"))
+    if not renamed:
+        result = replay.execute(goal, output=Pair)
+        assert result.replayed and result.output == recorded.output
+        return
+    with pytest.raises(HealFailed, match="now shows 'Sauce Labs Backpack and Sauce Labs Helmet'"):
+        replay.execute(goal, output=Pair)
 
 
 # --- the fixture -------------------------------------------------------------------------

@@ -464,6 +464,49 @@ def test_a_checked_values_line_that_shows_a_variable_is_kept_as_its_placeholder(
         assert ai.assert_that(claim, timeout=0).passed
 
 
+SIGNED_IN = "<header><h1>Signed in as {}</h1></header><main><p>Welcome back.</p></main>"
+
+
+@pytest.mark.parametrize(("now", "held"), [("user37", True), ("user38", False)])
+def test_a_checked_heading_that_shows_a_variable_is_found_by_its_value_not_its_mask(
+    page, scripted_model, test_file, tmp_path, now, held
+):
+    """The judge saw the heading as "Signed in as %user%"; the page shows the value, digits
+    and all: replayed, the heading showing this run's user is the recorded one, and one
+    showing another user is not."""
+    claim = "the heading says the user is signed in"
+
+    def heading(prompt: str) -> dict[str, Any]:
+        return {
+            "kind": "element",
+            "element_id": element_id(prompt, "heading", "Signed in as %user%"),
+            "property": "text",
+            "match": "equals",
+            "expected": "Signed in as %user%",
+        }
+
+    page.set_content(SIGNED_IN.format("user37"))
+    store = RecordingStore(tmp_path / "recording-run")
+    with judge(page, scripted_model, Recordings(store, test_file)) as ai:
+        ai.steplog.add_secrets({"user": "user37"})
+        scripted_model.enqueue(judged("YES", "The heading names the user.", heading))
+        assert ai.assert_that(claim).passed
+    store.flush()
+    store.close()
+    recorded = recordings_file(test_file).read_text()
+    assert "Signed in as %user%" in recorded and "user37" not in recorded
+    page.set_content(SIGNED_IN.format(now))
+    offline = Recordings(RecordingStore(tmp_path / "ci"), test_file, "offline")
+    with judge(page, scripted_model, offline) as ai:
+        ai.steplog.add_secrets({"user": "user37"})
+        if held:
+            assert ai.assert_that(claim, timeout=0).passed
+        else:
+            with pytest.raises(AIAssertionError, match="no longer holds"):
+                ai.assert_that(claim, timeout=0)
+    assert scripted_model.calls == 1
+
+
 def test_a_refused_check_is_replaced_by_the_judges_better_one(
     page, scripted_model, test_file, tmp_path
 ):
