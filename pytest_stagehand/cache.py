@@ -238,12 +238,29 @@ class RecordedElement(_Model):
 
 class RecordedPoint(_Model):
     """Where on its element an action acts, when no element of its own is there (a bar of
-    a canvas chart): CSS pixels from the element's top-left corner, and a grayscale
-    signature of the region around the point that replay checks first (vision.py)."""
+    a canvas chart): CSS pixels from the element's top-left corner, and what made it that
+    target, which replay checks first (vision.py): the colour of the region around the
+    point (`look`), and the label, legend or axis text that named it, where the model said
+    it is (`label`: x, y, width, height from the same corner; `label_look` its colours).
+    `width` and `height`: the element's size then, so a page zoomed or scaled as a whole
+    replays at the same place on it."""
 
     x: float
     y: float
     look: str
+    width: float = 0.0  # 0: recorded before sizes were (a point then never scales)
+    height: float = 0.0
+    label: list[float] = []
+    label_look: str = ""
+
+    @model_serializer(mode="wrap")
+    def _as_written(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """A label only where the model named one."""
+        data = handler(self)
+        for name in ("label", "label_look"):
+            if not data.get(name):
+                data.pop(name, None)
+        return data
 
 
 class RecordedAction(_Model):

@@ -96,7 +96,7 @@ def test_a_bar_drawn_on_a_canvas_is_clicked_at_the_point_the_model_saw(ai, scrip
     (action,) = result.actions
     assert action.selector is not None and action.fingerprint.tag == "canvas"
     assert action.point is not None and (action.point.x, action.point.y) == (150.0, 150.0)
-    assert len(bytes.fromhex(action.point.look)) == 64
+    assert len(bytes.fromhex(action.point.look)) == 8 * 8 * 3  # colours, not gray
 
 
 def test_the_screenshot_is_scaled_to_a_bounded_size(ai, scripted_model):
@@ -117,7 +117,7 @@ def test_a_canvas_click_replays_offline_and_refuses_a_chart_that_changed(
     (step,) = committed(store, test_file)["steps"]
     (recorded,) = step["actions"]
     assert recorded["element"]["fingerprint"]["tag"] == "canvas"
-    assert recorded["point"]["x"] == 150.0 and len(recorded["point"]["look"]) == 128
+    assert recorded["point"]["x"] == 150.0 and len(recorded["point"]["look"]) == 2 * 8 * 8 * 3
 
     ai.goto("vision.html")
     use_recordings(ai, store, test_file, "offline", has_model=False)
