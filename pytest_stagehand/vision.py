@@ -250,7 +250,9 @@ def check_region(page: Page, action: Action, step: str) -> Action:
         )
     x, y = point.x * across, point.y * down
     now = signature(page, left + x, top + y, REGION * across, colour=_in_colour(point.look))
-    changed = _changed(point.look, now, 3 if _in_colour(point.look) else 1)
+    scaled = (across, down) != (1.0, 1.0)
+    channels = 3 if _in_colour(point.look) else 1
+    changed = _changed(point.look, now, channels, REGION_CELLS if scaled else 0, scaled)
     if changed:
         raise RegionChanged(
             f"{step}: what was at the recorded point on {shown} looks different now: its "
@@ -259,7 +261,10 @@ def check_region(page: Page, action: Action, step: str) -> Action:
         )
     if point.label:
         box = [v * (across if i % 2 == 0 else down) for i, v in enumerate(point.label)]
-        label_changed = _changed(point.label_look, _label_look(page, left, top, box))
+        label_changed = _changed(
+            point.label_look, _label_look(page, left, top, box), 3,
+            LABEL_CELLS[0] if scaled else 0,
+        )
         if label_changed:
             raise RegionChanged(
                 f"{step}: the point on {shown} is no longer named as recorded: "
@@ -267,10 +272,10 @@ def check_region(page: Page, action: Action, step: str) -> Action:
                 f"changed ({label_changed}), so the point now means something else. Nothing "
                 f"was done. {RE_RECORD}"
             )
-    if (across, down) == (1.0, 1.0):
+    if not scaled:
         return action
-    scaled = point.model_copy(update={"x": round(x, 1), "y": round(y, 1)})
-    return replace(action, point=scaled)
+    scaled_point = point.model_copy(update={"x": round(x, 1), "y": round(y, 1)})
+    return replace(action, point=scaled_point)
 
 
 RE_RECORD = "If the page changed on purpose, re-record with a model: --ai-cache=refresh."
@@ -317,22 +322,52 @@ def _in_colour(look: str) -> bool:
     return len(look) == 2 * 3 * REGION_CELLS**2
 
 
-def _changed(recorded: str, now: str, channels: int = 3) -> str:
+def _changed(
+    recorded: str, now: str, channels: int = 3, columns: int = 0, blends: bool = False
+) -> str:
     """What differs between two signatures of one region ("" when they agree cell by
     cell, anti-aliasing aside), named by the values of the most changed cell: colours
-    (`channels` 3) or gray levels (1)."""
+    (`channels` 3) or gray levels (1). With `columns` (a region seen scaled since), a cell
+    may match a neighbour, and with `blends` a mix of two neighbouring recorded cells:
+    resampling moves an edge by up to a cell and mixes what meets there, never changing
+    the colour of an area."""
     before, after = bytes.fromhex(recorded), bytes.fromhex(now)
     if len(before) != len(after):
         return "look (the recording's signature has another size)"
-    if all(abs(a - b) <= CHANGED for a, b in zip(before, after, strict=True)):
+    was = [before[i : i + channels] for i in range(0, len(before), channels)]
+    is_now = [after[i : i + channels] for i in range(0, len(after), channels)]
+
+    def near(index: int) -> list[int]:
+        if not columns:
+            return [index]
+        row, column = divmod(index, columns)
+        return [
+            r * columns + c
+            for r in range(row - 1, row + 2)
+            for c in range(column - 1, column + 2)
+            if 0 <= c < columns and 0 <= r * columns + c < len(was)
+        ]
+
+    def off(value: bytes, low: bytes, high: bytes) -> int:
+        return max(
+            max(lo - v, v - hi, 0) for v, lo, hi in zip(value, low, high, strict=True)
+        )
+
+    def unlike(index: int) -> int:
+        cells = near(index)
+        spans = [(was[j], was[j]) for j in cells]
+        if blends:  # what resampling mixes: a recorded cell with its neighbours
+            spans += [
+                (bytes(map(min, was[index], was[j])), bytes(map(max, was[index], was[j])))
+                for j in cells
+            ]
+        return min(off(is_now[j], low, high) for j in cells for low, high in spans)
+
+    worst = max(range(len(was)), key=unlike)
+    if unlike(worst) <= CHANGED:
         return ""
-    cells = [
-        (before[i : i + channels], after[i : i + channels])
-        for i in range(0, len(before), channels)
-    ]
-    was, is_now = max(cells, key=lambda pair: max(abs(a - b) for a, b in zip(*pair, strict=True)))
     kind = "colour" if channels == 3 else "gray level"
-    return f"{kind} (#{was.hex()} recorded, #{is_now.hex()} now)"
+    return f"{kind} (#{was[worst].hex()} recorded, #{is_now[worst].hex()} now)"
 
 
 def look_signature(page: Page, scope: str | None = None) -> str:
