@@ -236,7 +236,7 @@ class ModelResolver:
                     raise ChoiceProblem("point takes two numbers, [x, y].")
                 action, chosen = vision.action_at(
                     self.page, page_snapshot, seen, (point[0], point[1]), choice.method,
-                    choice.arguments, choice.description,
+                    choice.arguments, choice.description, getattr(choice, "label", None),
                 )
             else:
                 action = action_for(
@@ -444,7 +444,7 @@ def verified(
         stand_in=resolution.stand_in,
         kept=resolution.kept,
     )
-    vision.check_region(page, action, f"{action.method} for {instruction!r}")
+    action = vision.check_region(page, action, f"{action.method} for {instruction!r}")
     return action, element, resolution.heal
 
 

@@ -238,12 +238,29 @@ class RecordedElement(_Model):
 
 class RecordedPoint(_Model):
     """Where on its element an action acts, when no element of its own is there (a bar of
-    a canvas chart): CSS pixels from the element's top-left corner, and a grayscale
-    signature of the region around the point that replay checks first (vision.py)."""
+    a canvas chart): CSS pixels from the element's top-left corner, and what made it that
+    target, which replay checks first (vision.py): the colour of the region around the
+    point (`look`), and the label, legend or axis text that named it, where the model said
+    it is (`label`: x, y, width, height from the same corner; `label_look` its colours).
+    `width` and `height`: the element's size then, so a page zoomed or scaled as a whole
+    replays at the same place on it."""
 
     x: float
     y: float
     look: str
+    width: float = 0.0  # 0: recorded before sizes were (a point then never scales)
+    height: float = 0.0
+    label: list[float] = []
+    label_look: str = ""
+
+    @model_serializer(mode="wrap")
+    def _as_written(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """A label only where the model named one."""
+        data = handler(self)
+        for name in ("label", "label_look"):
+            if not data.get(name):
+                data.pop(name, None)
+        return data
 
 
 class RecordedAction(_Model):
@@ -659,6 +676,8 @@ class FlushReport:
     unused: list[Unused] = field(default_factory=list)  # reported, not pruned
     pruned: list[Unused] = field(default_factory=list)
     errors: list[CacheError] = field(default_factory=list)  # files left untouched, and why
+    held: int = 0  # recordings the run held in memory, the store having failed it
+    lost: list[str] = field(default_factory=list)  # held ones neither a file nor the store took
 
 
 STORE_FAULTS = (sqlite3.Error, OSError, diskcache.Timeout)
@@ -667,6 +686,55 @@ STORE_ADVICE = (
     "files next to the tests): make it writable, free space on its disk, or point "
     "--ai-cache-dir (ini ai_cache_dir) at a writable place."
 )
+
+
+@dataclass
+class Held:
+    """What a process recorded this run, kept in memory and sent to the controller with
+    each test's report (`take_news`), so its flush writes every step a model answered to
+    the files even when the working store failed, and nothing is paid for twice.
+
+    `recordings`: file -> digest -> data of those the store could not take (the newest);
+    `stored`: copies of those it took, written only when the merge cannot read the store;
+    `used`: file -> digests replayed while the store could not note it.
+    """
+
+    fault: str = ""
+    recordings: dict[str, dict[str, dict]] = field(default_factory=lambda: defaultdict(dict))
+    stored: dict[str, dict[str, dict]] = field(default_factory=lambda: defaultdict(dict))
+    used: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+
+    def __bool__(self) -> bool:
+        return bool(self.recordings or self.stored or self.used)
+
+    def add(self, other: Held) -> None:
+        self.fault = self.fault or other.fault
+        for mine, theirs in ((self.recordings, other.recordings), (self.stored, other.stored)):
+            for path, recordings in theirs.items():
+                mine[path].update(recordings)
+        for path, digests in other.used.items():
+            self.used[path] |= digests
+
+    def to_json(self) -> dict[str, Any]:
+        def rows(by_file: dict[str, dict[str, dict]]) -> list[list]:
+            return [[p, d, data] for p, datas in by_file.items() for d, data in datas.items()]
+
+        return {
+            "fault": self.fault,
+            "recordings": rows(self.recordings),
+            "stored": rows(self.stored),
+            "used": [[p, d] for p, digests in self.used.items() for d in sorted(digests)],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Held:
+        held = cls(fault=data["fault"])
+        for name in ("recordings", "stored"):
+            for path, digest, recording in data[name]:
+                getattr(held, name)[path][digest] = recording
+        for path, digest in data["used"]:
+            held.used[path].add(digest)
+        return held
 
 
 class RecordingStore:
@@ -682,14 +750,25 @@ class RecordingStore:
     two sessions on one cache directory then never count or clear each other's uses, and
     their flushes take turns. A recording left by a session that never flushed (it
     crashed) is merged by the next flush.
+
+    A store that cannot be opened or written (read-only, disk full) does not stop the run:
+    `fault` says why, and from then on this process holds what it records in memory
+    (`Held`) for the controller's flush to write to the files.
     """
 
     def __init__(self, directory: Path, run: str = "") -> None:
         self.directory = directory
         self.moved_aside: Path | None = None  # where a corrupt store went, if one did
-        self._cache = self._open()
+        self.fault: StoreError | None = None  # why recordings are held in memory, if they are
+        self._held = Held()
+        self._news = Held()  # held since the last `take_news`
         self._run = run
         self._files: dict[Path, dict[str, Recording] | RecordingFileError] = {}
+        self._cache: diskcache.Cache | None = None
+        try:
+            self._cache = self._open()
+        except StoreError as exc:
+            self._lose(exc)
 
     def _open(self) -> diskcache.Cache:
         """The diskcache store; a corrupt one is moved aside (never deleted) and started
@@ -735,8 +814,37 @@ class RecordingStore:
         except STORE_FAULTS as exc:
             raise self._fault(doing, exc) from None
 
+    def _lose(self, fault: StoreError) -> None:
+        """From now on this process holds what it records in memory (the first fault is
+        the one named: the later ones follow from it)."""
+        if self.fault is None:
+            self.fault = fault
+            self._held.fault = self._news.fault = str(fault)  # sent once: take_news
+
+    def _read(self, key: tuple) -> Any:
+        """A value of the store; None when it has none or cannot be read."""
+        if self._cache is None:
+            return None
+        try:
+            return self._cache.get(key)
+        except STORE_FAULTS as exc:
+            self._lose(self._fault("read from", exc))
+            return None
+
+    def _write(self, doing: str, key: tuple, value: Any, expire: float | None = None) -> bool:
+        """Set a value in the store; False (and the store lost) when it cannot take it."""
+        if self._cache is None:
+            return False
+        try:
+            self._cache.set(key, value, expire=expire)
+        except STORE_FAULTS as exc:
+            self._lose(self._fault(doing, exc))
+            return False
+        return True
+
     def close(self) -> None:
-        self._cache.close()
+        if self._cache is not None:
+            self._cache.close()
 
     def lookup(self, test_file: Path, key: StepKey) -> Recording | None:
         """The step's recording (newest first: this run's store, then the file), marked used.
@@ -744,18 +852,21 @@ class RecordingStore:
         Raises RecordingFileError when the module's file is corrupt.
         """
         path = recordings_file(test_file)
-        with self._guarded("read from"):
-            pending = self._cache.get(("rec", str(path), key.digest))
+        pending = self._held.recordings.get(str(path), {}).get(key.digest)
+        if pending is None:
+            pending = self._read(("rec", str(path), key.digest))
+        if pending is None:  # taken by a store that cannot be read now
+            pending = self._held.stored.get(str(path), {}).get(key.digest)
         recording = (
             Recording.model_validate(pending)
             if pending is not None
             else self._committed(path).get(key.digest)
         )
         if recording is not None:
-            with self._guarded("note a use in"):
-                self._cache.set(
-                    ("used", str(path), key.digest, self._run), True, expire=USED_MARK_S
-                )
+            used = ("used", str(path), key.digest, self._run)
+            if self.fault or not self._write("note a use in", used, True, expire=USED_MARK_S):
+                for held in (self._held, self._news):
+                    held.used[str(path)].add(key.digest)
         return recording
 
     def put(
@@ -763,22 +874,37 @@ class RecordingStore:
     ) -> None:
         """Record a new or healed step; refuses one that contains a variable's value."""
         check_secrets(recording, variables or {})
-        path = recordings_file(test_file)
-        with self._guarded(f"save the recording of {recording.key.describe()} in"):
-            self._cache.set(
-                ("rec", str(path), recording.key.digest), recording.model_dump(mode="json")
-            )
+        path, digest = str(recordings_file(test_file)), recording.key.digest
+        data = recording.model_dump(mode="json")
+        doing = f"save the recording of {recording.key.describe()} in"
+        taken = not self.fault and self._write(doing, ("rec", path, digest), data)
+        for held in (self._held, self._news):
+            (held.stored if taken else held.recordings)[path][digest] = data
+
+    def take_news(self) -> Held:
+        """What this process held since the last call (and the fault, the first time),
+        for the controller's flush."""
+        news, self._news = self._news, Held()
+        return news
 
     def recorded_keys(self, test_file: Path) -> list[StepKey]:
         """The keys of a module's recordings: committed, and this run's."""
         path = recordings_file(test_file)
-        with self._guarded("read from"):
-            pending = [
-                Recording.model_validate(data).key
-                for key in list(self._cache)
-                if key[:2] == ("rec", str(path)) and (data := self._cache.get(key)) is not None
-            ]
-        return [recording.key for recording in self._committed(path).values()] + pending
+        pending: dict[str, dict] = {}
+        if self._cache is not None:
+            try:
+                pending = {
+                    key[2]: data
+                    for key in list(self._cache)
+                    if key[:2] == ("rec", str(path)) and (data := self._cache.get(key)) is not None
+                }
+            except STORE_FAULTS as exc:
+                self._lose(self._fault("read from", exc))
+        pending.update(self._held.recordings.get(str(path), {}))
+        committed = self._committed(path)
+        return [recording.key for recording in committed.values()] + [
+            Recording.model_validate(data).key for data in pending.values()
+        ]
 
     def _committed(self, path: Path) -> dict[str, Recording]:
         if path not in self._files:
@@ -791,44 +917,67 @@ class RecordingStore:
             raise RecordingFileError(str(found))
         return found
 
-    def flush(self, complete: Iterable[Path] = (), prune: bool = False) -> FlushReport:
+    def flush(
+        self, complete: Iterable[Path] = (), prune: bool = False, held: Held | None = None
+    ) -> FlushReport:
         """Merge this run's recordings into the committed files (controller only).
 
         `complete`: test files whose every test ran; their recordings that nothing used
         are reported, or removed with `prune` (pass prune only after a green run). A
         corrupt file is left untouched and its pending recordings stay in the store.
+        `held`: what the run's other processes held in memory (`take_news`); with this
+        store's own, it is written to the files even when the store cannot be used.
         """
-        with self._guarded("merge recordings from"), diskcache.Lock(
-            self._cache, ("lock", "flush"), expire=FLUSH_LOCK_S
-        ):
-            return self._flush(complete, prune)
+        everything = Held()
+        everything.add(self._held)
+        everything.add(held or Held())
+        if self._cache is not None:  # tried again: a disk that was full may have room now
+            try:
+                with diskcache.Lock(self._cache, ("lock", "flush"), expire=FLUSH_LOCK_S):
+                    return self._flush(complete, prune, everything, with_store=True)
+            except STORE_FAULTS as exc:
+                self._lose(self._fault("merge recordings from", exc))
+        # The store's recordings and uses unread: they wait there, and nothing is "unused".
+        return self._flush((), False, everything, with_store=False)
 
-    def _flush(self, complete: Iterable[Path], prune: bool) -> FlushReport:
-        self._cache.expire()  # uses marked by sessions that never flushed
-        pending: dict[Path, dict[str, dict]] = defaultdict(dict)
+    def _flush(
+        self, complete: Iterable[Path], prune: bool, held: Held, with_store: bool
+    ) -> FlushReport:
+        stored: dict[Path, dict[str, dict]] = defaultdict(dict)  # in the store, by file
         used: dict[Path, set[str]] = defaultdict(set)
         own_uses = []
-        for key in list(self._cache):
-            if key[0] == "used" and key[3:] == (self._run,):
-                used[Path(key[1])].add(key[2])
-                own_uses.append(key)
-            elif key[0] == "rec" and (data := self._cache.get(key)) is not None:
-                pending[Path(key[1])][key[2]] = data
+        if with_store:
+            self._cache.expire()  # uses marked by sessions that never flushed
+            for key in list(self._cache):
+                if key[0] == "used" and key[3:] == (self._run,):
+                    used[Path(key[1])].add(key[2])
+                    own_uses.append(key)
+                elif key[0] == "rec" and (data := self._cache.get(key)) is not None:
+                    stored[Path(key[1])][key[2]] = data
+        else:  # what the run's processes gave the store, as they sent it
+            for name, recordings in held.stored.items():
+                stored[Path(name)].update(recordings)
+        pending = {path: dict(recordings) for path, recordings in stored.items()}
+        for name, recordings in held.recordings.items():
+            pending.setdefault(Path(name), {}).update(recordings)  # held last: the newer
+        for name, digests in held.used.items():
+            used[Path(name)] |= digests
         complete_files = {recordings_file(test_file) for test_file in complete}
-        report = FlushReport()
+        report = FlushReport(held=sum(len(r) for r in held.recordings.values()))
         for path in sorted(set(pending) | complete_files):
             try:
                 committed = read_recordings(path)
             except RecordingFileError as exc:
                 report.errors.append(exc)
+                self._keep_unwritten(path, held, report)
                 continue
             merged = dict(committed)
-            for digest, data in pending[path].items():
+            for digest, data in pending.get(path, {}).items():
                 new = Recording.model_validate(data)
                 old = merged.get(digest)
                 merged[digest] = old if old is not None and old.same_content(new) else new
             if path in complete_files:
-                seen = used[path] | pending[path].keys()
+                seen = used[path] | pending.get(path, {}).keys()
                 unused = [Unused(path, r) for d, r in merged.items() if d not in seen]
                 if prune:
                     report.pruned.extend(unused)
@@ -840,23 +989,44 @@ class RecordingStore:
                     report.written.append(path)
                     report.bases[path] = {d: r.content_digest for d, r in committed.items()}
             except OSError as exc:  # read-only or full: the recordings wait in the store
-                report.errors.append(self._unwritten(path, exc))
+                lost = len(report.lost)
+                self._keep_unwritten(path, held, report)
+                report.errors.append(self._unwritten(path, exc, report.lost[lost:]))
                 continue
+            if with_store:
+                with self._cache.transact():
+                    for digest, data in stored.get(path, {}).items():
+                        # A worker may have healed the step again since: keep the newer one.
+                        if self._cache.get(("rec", str(path), digest)) == data:
+                            self._cache.delete(("rec", str(path), digest))
+        if with_store:
             with self._cache.transact():
-                for digest, data in pending[path].items():
-                    # A worker may have healed the step again since: keep the newer one.
-                    if self._cache.get(("rec", str(path), digest)) == data:
-                        self._cache.delete(("rec", str(path), digest))
-        with self._cache.transact():
-            for key in own_uses:
-                self._cache.delete(key)
+                for key in own_uses:
+                    self._cache.delete(key)
         self._files.clear()
         return report
 
-    def _unwritten(self, path: Path, exc: OSError) -> StoreError:
+    def _keep_unwritten(self, path: Path, held: Held, report: FlushReport) -> None:
+        """Recordings held in memory for a file that could not be written go to the store,
+        for the next run's flush; where the store cannot take them either, they are lost,
+        and the report says which."""
+        for digest, data in held.recordings.get(str(path), {}).items():
+            recording = Recording.model_validate(data)
+            doing = f"save the recording of {recording.key.describe()} in"
+            if not self._write(doing, ("rec", str(path), digest), data):
+                report.lost.append(f"{_shown(path)}: {recording.key.describe()}")
+
+    def _unwritten(self, path: Path, exc: OSError, lost: Sequence[str]) -> StoreError:
+        problem = f"Could not write {_shown(path)} ({type(exc).__name__}: {exc})."
+        advice = f"Make {_shown(path.parent)} writable, or free space on its disk."
+        if lost:
+            return StoreError(
+                f"{problem} The working store {_shown(self.directory)} could not take this "
+                f"run's {len(lost)} new recording(s) for it either: they are lost (named "
+                f"above). {advice}"
+            )
         return StoreError(
-            f"Could not write {_shown(path)} ({type(exc).__name__}: {exc}). Nothing recorded "
-            f"is lost: this run's recordings for it wait in the working store "
-            f"{_shown(self.directory)} and the next run writes them. Make "
-            f"{_shown(path.parent)} writable, or free space on its disk."
+            f"{problem} Nothing recorded is lost: this run's recordings for it wait in "
+            f"the working store {_shown(self.directory)} and the next run writes them. "
+            f"{advice}"
         )

@@ -15,13 +15,14 @@ from .agent import Agent
 from .browser import find_chromium
 from .cache import Recordings, RecordingStore
 from .dialogs import dialogs_of
-from .errors import BrowserNotFound, BrowserUnreachable, ConfigError, MissingApiKey, StoreError
+from .errors import BrowserNotFound, BrowserUnreachable, ConfigError, MissingApiKey
 from .evaluator import Evaluator
 from .llm import ModelClient, create_client
 from .page import AIPage
 from .plugin import (
     EXPLICIT_KEY,
     SECRETS_TRACED,
+    STORE_KEY,
     model_config,
     recording_store,
     session_settings,
@@ -155,16 +156,11 @@ def ai_settings(request: pytest.FixtureRequest) -> Settings:
 @pytest.fixture(scope="session")
 def ai_recording_store(pytestconfig: pytest.Config) -> Iterator[RecordingStore]:
     """The store this session's recordings go to; merged into __stagehand__/*.json at the
-    end of the session (by the xdist controller when distributed)."""
-    try:
-        store = recording_store(pytestconfig)
-    except StoreError as exc:
-        problem = str(exc)
-    else:
-        yield store
-        store.close()
-        return
-    pytest.fail(problem, pytrace=False)  # each test that records says why, no traceback
+    end of the session (by the xdist controller when distributed). One that cannot be
+    opened or written holds them in memory until then (RecordingStore.fault)."""
+    store = pytestconfig.stash[STORE_KEY] = recording_store(pytestconfig)
+    yield store
+    store.close()
 
 
 @pytest.fixture

@@ -141,7 +141,7 @@ def _actions(
                     raise ChoiceProblem("give an element_id, or a point [x, y].")
                 action, _ = vision.action_at(
                     page, page_snapshot, seen, (point[0], point[1]), found.method,
-                    found.arguments, found.description,
+                    found.arguments, found.description, getattr(found, "label", None),
                 )
             else:
                 action = action_for(

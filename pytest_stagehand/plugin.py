@@ -10,13 +10,12 @@ from typing import Any
 import pytest
 
 from . import export, html_report, report
-from .cache import RecordingStore, write_json
+from .cache import FlushReport, Held, RecordingStore, write_json
 from .errors import (
     BrowserUnreachable,
     ConfigError,
     MissingApiKey,
     ModelError,
-    StoreError,
     show_briefly,
 )
 from .llm import ModelConfig
@@ -94,6 +93,7 @@ class RecordingRun:
         )
         self.files: set[Path] = set()
         self.partial: set[Path] = set()  # modules some of whose tests were deselected
+        self.held = Held()  # what processes recorded while the working store failed them
         self.rootpath = config.rootpath
         self.summary = report.session_summary(config)
 
@@ -111,6 +111,8 @@ class RecordingRun:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         # Reports name files relative to the rootdir; recordings are keyed absolute.
         self.files.add(self._path(report.fspath))
+        if held := getattr(report, HELD_ATTR, None):
+            self.held.add(Held.from_json(held))
         if getattr(report, TRACED_ATTR, False) and TRACE_WARNING not in self.summary.warnings:
             self.summary.warnings.append(TRACE_WARNING)
 
@@ -150,9 +152,13 @@ def recordings_dir(config: pytest.Config) -> Path:
     return cache_root(session_settings(config), config.rootpath) / "recordings"
 
 
+HELD_ATTR = "stagehand_held"  # on a teardown report: what the store could not take (Held)
+STORE_KEY = pytest.StashKey[RecordingStore]()  # the session's store, as the tests use it
+
+
 def recording_store(config: pytest.Config) -> RecordingStore:
-    """The session's store; a corrupt one is moved aside (said once, in the summary).
-    Raises StoreError when it cannot be opened."""
+    """The session's store; a corrupt one is moved aside (said once, in the summary). One
+    that cannot be opened holds what the run records in memory (RecordingStore.fault)."""
     store = RecordingStore(recordings_dir(config), config.stash[RUN_KEY].id)
     if store.moved_aside is not None:
         report.session_summary(config).warnings.append(
@@ -168,10 +174,28 @@ def _check_store(config: pytest.Config) -> None:
     one is repaired by one process and a broken one is named in the summary."""
     if session_settings(config).cache == "off" or not recordings_dir(config).exists():
         return
-    try:
-        recording_store(config).close()
-    except StoreError as exc:
-        report.session_summary(config).warnings.append(str(exc))
+    store = recording_store(config)
+    store.close()
+    if store.fault is not None:
+        report.session_summary(config).warnings.append(
+            f"{store.fault}\n{HELD_ADVICE}"
+        )
+
+
+HELD_ADVICE = (
+    "This run goes on without it: what the model answers is kept in memory and written "
+    "straight to the __stagehand__/*.json files at the end of the run."
+)
+
+
+def send_held(item: pytest.Item, test_report: pytest.TestReport) -> None:
+    """Put on a test's teardown report what the store could not take during the test, so
+    the controller (of xdist workers too) writes it to the files."""
+    store = item.config.stash.get(STORE_KEY, None)
+    if store is not None and test_report.when == "teardown":
+        news = store.take_news()
+        if news or news.fault:
+            setattr(test_report, HELD_ATTR, news.to_json())
 
 
 LAST_RUN = "last-run.json"  # in the cache dir: what `python -m pytest_stagehand merge` sums
@@ -184,7 +208,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     settings = session_settings(config)
     summary = report.session_summary(config)
     try:
-        if settings.cache != "off" and recordings_dir(config).exists():
+        held = config.stash[RUN_KEY].held
+        if settings.cache != "off" and (recordings_dir(config).exists() or held or held.fault):
             _flush(session, exitstatus, summary)
     finally:
         if settings.shard:
@@ -202,18 +227,18 @@ def _flush(session: pytest.Session, exitstatus: int, summary: report.SessionSumm
     run = config.stash[RUN_KEY]
     if session.shouldfail or session.shouldstop:
         run.filtered = True  # -x or --maxfail stopped early: modules may have run in part
+    if (own := config.stash.get(STORE_KEY, None)) is not None:
+        run.held.add(own.take_news())  # held after the last test's report
+    store = recording_store(config)
     try:
-        store = recording_store(config)
-        try:
-            flushed = store.flush(
-                run.complete_files(), prune=settings.prune and exitstatus == pytest.ExitCode.OK
-            )
-        finally:
-            store.close()
-    except StoreError as exc:  # named in the summary; the recordings wait in the store
-        if str(exc) not in summary.warnings:
-            summary.warnings.append(str(exc))
-        return
+        flushed = store.flush(
+            run.complete_files(),
+            prune=settings.prune and exitstatus == pytest.ExitCode.OK,
+            held=run.held,
+        )
+    finally:
+        store.close()
+    _say_held(summary, run.held, store, flushed)
     summary.unused = [
         f"{_relative(u.file, config)}: {u.recording.key.describe()}" for u in flushed.unused
     ] + [
@@ -222,6 +247,36 @@ def _flush(session: pytest.Session, exitstatus: int, summary: report.SessionSumm
     ]
     summary.recording_errors += [str(error) for error in flushed.errors]
     summary.bases = {_relative(path, config): base for path, base in flushed.bases.items()}
+
+
+def _say_held(
+    summary: report.SessionSummary, held: Held, store: RecordingStore, flushed: FlushReport
+) -> None:
+    """Name the store's fault once, and where what the run held because of it went."""
+    fault = held.fault or (str(store.fault) if store.fault else "")
+    if not fault:
+        return
+    warning = next((w for w in summary.warnings if w.startswith(fault)), None)
+    if warning is not None:
+        summary.warnings.remove(warning)  # said at the start: now say how it ended
+    kept = flushed.held - len(flushed.lost)
+    said = [fault]
+    if kept or not flushed.lost:
+        said.append(
+            "Nothing the model answered is lost: this run's recordings were written straight "
+            f"to the __stagehand__/*.json files ({kept} kept in memory while the store failed)."
+        )
+    if flushed.lost:
+        steps = "".join(f"\n  - {step}" for step in flushed.lost)
+        said.append(
+            "These steps could be kept neither in their file nor in the store, and a model "
+            f"will be asked for them again:{steps}"
+        )
+    if store.fault is not None:  # the merge could not read or empty the store
+        said.append(
+            "Recordings other runs left in the store wait there until a run can use it."
+        )
+    summary.warnings.append("\n".join(said))
 
 
 def _relative(path: Path, config: pytest.Config) -> str:
@@ -278,6 +333,7 @@ def pytest_runtest_makereport(
 ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
     test_report = yield
     report.complete_report(item, test_report)
+    send_held(item, test_report)
     if test_report.when == "teardown" and item.stash.get(SECRETS_TRACED, False):
         setattr(test_report, TRACED_ATTR, True)
     return test_report

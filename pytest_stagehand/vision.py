@@ -8,9 +8,12 @@ so its longest edge is at most MAX_EDGE pixels: its cost is bounded whatever the
 A model looking at it names a mark, or a point where no mark fits. `action_at` turns a
 point into an action on the snapshot element under it when there is one (recorded like
 any element), else into an action at a position on the element under it (a canvas),
-recorded with a small grayscale signature of the region around the point. Replay checks
-that signature before acting (`check_region`) and refuses a region that looks different:
-a changed chart never gets a click meant for another bar.
+recorded with what made it that target: the colours of the region around the point, and
+those of the text the model says names it (an axis label, a legend entry, the name beside
+a map pin). Replay checks both before acting (`check_region`) and refuses a point whose
+colour or label changed: a reordered chart never gets a click meant for another bar, nor
+a relabelled one. The point and its label are kept relative to the element's size, so a
+page zoomed or scaled as a whole replays at the same place on it.
 """
 
 from __future__ import annotations
@@ -33,9 +36,11 @@ from .snapshot import Snapshot, described, describer
 MAX_EDGE = 1024  # image pixels: the longest edge of a screenshot sent to a model
 VISUAL_SHARE = 0.5  # a view this much covered by canvas/SVG/images is looked at, not read
 REGION = 32  # CSS pixels: the side of the square around a point whose look is recorded
-REGION_CELLS = 8  # its signature: REGION_CELLS x REGION_CELLS gray levels
-LOOK_CELLS = 16  # the signature of a whole look (extract), finer
-CHANGED = 48  # gray levels: a cell further off than this means the region changed
+REGION_CELLS = 8  # its signature: REGION_CELLS x REGION_CELLS colours (RGB)
+LABEL_CELLS = (16, 6)  # the signature of the text naming the point: columns x rows
+LOOK_CELLS = 16  # the signature of a whole look (extract), finer, in gray levels
+CHANGED = 48  # levels of a channel: a cell further off than this means the region changed
+SAME_SCALE = 0.05  # width and height scaled alike within this: the element zoomed whole
 POINT_METHODS: frozenset[str] = frozenset({"click", "double_click", "hover"})
 
 
@@ -140,15 +145,22 @@ def action_at(
     method: Method,
     arguments: list[str],
     description: str,
+    label: list[float] | None = None,
 ) -> tuple[Action, str | None]:
     """The action a point on the screenshot means, and the snapshot id it acts on: the
     snapshot element under the point, or, where there is none (a canvas), the point on
-    the element there (id None). ChoiceProblem when the point is off the image or on the
-    bare page."""
+    the element there (id None), recorded with the look of the `label` box the model
+    gave (the text naming it). ChoiceProblem when the point or label is off the image or
+    the point is on the bare page."""
     x, y = point
     if not (0 <= x <= seen.width and 0 <= y <= seen.height):
         raise ChoiceProblem(
             f"the point ({x:g}, {y:g}) is outside the {seen.width}x{seen.height} screenshot."
+        )
+    if label is not None and not _on_image(label, seen):
+        raise ChoiceProblem(
+            f"label takes [x, y, width, height] of text on the {seen.width}x{seen.height} "
+            f"screenshot; {label} is not that."
         )
     page_x, page_y = seen.to_page(x, y)
     items = [
@@ -171,18 +183,26 @@ def action_at(
                 f"{', '.join(sorted(POINT_METHODS))} work. Choose the mark of the element."
             )
         ref, context = described(element.evaluate(describer()))
-        left, top, _, _ = element.evaluate(PADDING_ORIGIN)
+        left, top, width, height = element.evaluate(PADDING_ORIGIN)
     finally:
         hit.dispose()
     at = RecordedPoint(
-        x=round(page_x - left, 1), y=round(page_y - top, 1), look=signature(page, page_x, page_y)
+        x=round(page_x - left, 1), y=round(page_y - top, 1), look=signature(page, page_x, page_y),
+        width=round(width, 1), height=round(height, 1),
     )
+    if label is not None:
+        label_x, label_y = seen.to_page(label[0], label[1])
+        box = [
+            round(label_x - left, 1), round(label_y - top, 1),
+            round(label[2] / seen.scale, 1), round(label[3] / seen.scale, 1),
+        ]
+        at = at.model_copy(update={"label": box, "label_look": _label_look(page, left, top, box)})
     action = from_ref(ref, method, arguments, description)
-    label = f"{action.element} at ({at.x:g}, {at.y:g})"
+    where = f"{action.element} at ({at.x:g}, {at.y:g})"
     return replace(
         action,
-        description=description or label,
-        element=label,
+        description=description or where,
+        element=where,
         context=context,
         point=at,
     ), None
@@ -197,41 +217,157 @@ def by_its_look(page: Page, action: Action) -> Action:
         return action
     left, top, width, height = action.locator(page).evaluate(PADDING_ORIGIN)
     x, y = round(width / 2, 1), round(height / 2, 1)
-    return replace(action, point=RecordedPoint(x=x, y=y, look=signature(page, left + x, top + y)))
+    look = signature(page, left + x, top + y)
+    at = RecordedPoint(x=x, y=y, look=look, width=round(width, 1), height=round(height, 1))
+    return replace(action, point=at)
 
 
-def check_region(page: Page, action: Action, step: str) -> None:
-    """Refuse (RegionChanged) to act at `action`'s point unless the region around it
-    looks as it did when the step was recorded."""
+def check_region(page: Page, action: Action, step: str) -> Action:
+    """`action` with its point where it is on the element now (the element zoomed or
+    scaled as a whole moves it with it). Refuses (RegionChanged) to act there unless the
+    region around the point has the colours it had when the step was recorded, and the
+    text that named it (its label) looks as it did."""
     point = action.point
     if point is None:
-        return
+        return action
+    named = action.fingerprint is None or action.fingerprint.name
+    shown = action.element if named else f"the <{action.fingerprint.tag}>"
     target = action.locator(page)
     try:
         target.scroll_into_view_if_needed(timeout=5_000)
-        left, top, _, _ = target.evaluate(PADDING_ORIGIN, timeout=5_000)
+        left, top, width, height = target.evaluate(PADDING_ORIGIN, timeout=5_000)
     except PlaywrightError:
         raise RegionChanged(
-            f"{step}: the recorded point on {action.element} cannot be checked: the element "
+            f"{step}: the recorded point on {shown} cannot be checked: the element "
             "is not shown. Nothing was done."
         ) from None
-    now = signature(page, left + point.x, top + point.y)
-    if not same_look(point.look, now):
+    across, down = _scale(point, width, height)
+    if abs(across - down) > SAME_SCALE * max(across, down):
         raise RegionChanged(
-            f"{step}: the page at the recorded point on {action.element} looks different now "
-            f"(signature {point.look} recorded, {now} now), so acting there could hit "
-            "something else. Nothing was done. If the page changed on purpose, re-record with "
-            "a model: --ai-cache=refresh."
+            f"{step}: {shown} is {width:g}x{height:g} now, not {point.width:g}x"
+            f"{point.height:g} as recorded, and not scaled as a whole: what was at the "
+            f"recorded point may be elsewhere. Nothing was done. {RE_RECORD}"
+        )
+    x, y = point.x * across, point.y * down
+    now = signature(page, left + x, top + y, REGION * across, colour=_in_colour(point.look))
+    scaled = (across, down) != (1.0, 1.0)
+    channels = 3 if _in_colour(point.look) else 1
+    changed = _changed(point.look, now, channels, REGION_CELLS if scaled else 0, scaled)
+    if changed:
+        raise RegionChanged(
+            f"{step}: what was at the recorded point on {shown} looks different now: its "
+            f"{changed}, so acting there could hit something else. Nothing was done. "
+            f"{RE_RECORD}"
+        )
+    if point.label:
+        box = [v * (across if i % 2 == 0 else down) for i, v in enumerate(point.label)]
+        label_changed = _changed(
+            point.label_look, _label_look(page, left, top, box), 3,
+            LABEL_CELLS[0] if scaled else 0,
+        )
+        if label_changed:
+            raise RegionChanged(
+                f"{step}: the point on {shown} is no longer named as recorded: "
+                f"the text that named it (the label at {_box(box)} from the element's corner) "
+                f"changed ({label_changed}), so the point now means something else. Nothing "
+                f"was done. {RE_RECORD}"
+            )
+    if not scaled:
+        return action
+    scaled_point = point.model_copy(update={"x": round(x, 1), "y": round(y, 1)})
+    return replace(action, point=scaled_point)
+
+
+RE_RECORD = "If the page changed on purpose, re-record with a model: --ai-cache=refresh."
+
+
+def _scale(point: RecordedPoint, width: float, height: float) -> tuple[float, float]:
+    """How much the element grew across and down since the point was recorded."""
+    if not (point.width and point.height and width and height):
+        return 1.0, 1.0
+    return width / point.width, height / point.height
+
+
+def _on_image(box: list[float], seen: Look) -> bool:
+    return (
+        len(box) == 4 and box[2] > 0 and box[3] > 0 and box[0] >= 0 and box[1] >= 0
+        and box[0] + box[2] <= seen.width + 1 and box[1] + box[3] <= seen.height + 1
+    )
+
+
+def _box(box: list[float]) -> str:
+    return f"({box[0]:g}, {box[1]:g}), {box[2]:g}x{box[3]:g}"
+
+
+def _label_look(page: Page, left: float, top: float, box: list[float]) -> str:
+    """The colours of a label box given from the element's corner, LABEL_CELLS of them."""
+    clip = {"x": max(0.0, left + box[0]), "y": max(0.0, top + box[1]),
+            "width": max(1.0, box[2]), "height": max(1.0, box[3])}
+    png = page.screenshot(clip=clip, scale="css", caret="initial")
+    return _cells(page, png, LABEL_CELLS, colour=True)
+
+
+def signature(
+    page: Page, x: float, y: float, size: float = REGION, *, colour: bool = True
+) -> str:
+    """The look of the `size`-pixel square around a viewport point: REGION_CELLS²
+    colours (RGB; gray levels for recordings made before colour), as hex."""
+    half = size / 2
+    clip = {"x": max(0.0, x - half), "y": max(0.0, y - half), "width": size, "height": size}
+    png = page.screenshot(clip=clip, scale="css", caret="initial")
+    return _cells(page, png, (REGION_CELLS, REGION_CELLS), colour=colour)
+
+
+def _in_colour(look: str) -> bool:
+    return len(look) == 2 * 3 * REGION_CELLS**2
+
+
+def _changed(
+    recorded: str, now: str, channels: int = 3, columns: int = 0, blends: bool = False
+) -> str:
+    """What differs between two signatures of one region ("" when they agree cell by
+    cell, anti-aliasing aside), named by the values of the most changed cell: colours
+    (`channels` 3) or gray levels (1). With `columns` (a region seen scaled since), a cell
+    may match a neighbour, and with `blends` a mix of two neighbouring recorded cells:
+    resampling moves an edge by up to a cell and mixes what meets there, never changing
+    the colour of an area."""
+    before, after = bytes.fromhex(recorded), bytes.fromhex(now)
+    if len(before) != len(after):
+        return "look (the recording's signature has another size)"
+    was = [before[i : i + channels] for i in range(0, len(before), channels)]
+    is_now = [after[i : i + channels] for i in range(0, len(after), channels)]
+
+    def near(index: int) -> list[int]:
+        if not columns:
+            return [index]
+        row, column = divmod(index, columns)
+        return [
+            r * columns + c
+            for r in range(row - 1, row + 2)
+            for c in range(column - 1, column + 2)
+            if 0 <= c < columns and 0 <= r * columns + c < len(was)
+        ]
+
+    def off(value: bytes, low: bytes, high: bytes) -> int:
+        return max(
+            max(lo - v, v - hi, 0) for v, lo, hi in zip(value, low, high, strict=True)
         )
 
+    def unlike(index: int) -> int:
+        cells = near(index)
+        spans = [(was[j], was[j]) for j in cells]
+        if blends:  # what resampling mixes: a recorded cell with its neighbours
+            spans += [
+                (bytes(map(min, was[index], was[j])), bytes(map(max, was[index], was[j])))
+                for j in cells
+            ]
+        return min(off(is_now[j], low, high) for j in cells for low, high in spans)
 
-def signature(page: Page, x: float, y: float) -> str:
-    """The look of the REGION-pixel square around a viewport point: REGION_CELLS² gray
-    levels, as hex."""
-    half = REGION / 2
-    clip = {"x": max(0.0, x - half), "y": max(0.0, y - half), "width": REGION, "height": REGION}
-    return _cells(page, page.screenshot(clip=clip, scale="css", caret="initial"),
-                  REGION_CELLS)
+    worst = max(range(len(was)), key=unlike)
+    if unlike(worst) <= CHANGED:
+        return ""
+    kind = "colour" if channels == 3 else "gray level"
+    return f"{kind} (#{was[worst].hex()} recorded, #{is_now[worst].hex()} now)"
 
 
 def look_signature(page: Page, scope: str | None = None) -> str:
@@ -241,15 +377,14 @@ def look_signature(page: Page, scope: str | None = None) -> str:
 
 
 def same_look(recorded: str, now: str) -> bool:
-    """Two signatures of one region agree cell by cell (anti-aliasing aside)."""
-    before, after = bytes.fromhex(recorded), bytes.fromhex(now)
-    return len(before) == len(after) and all(
-        abs(a - b) <= CHANGED for a, b in zip(before, after, strict=True)
-    )
+    """Two gray signatures of one region agree cell by cell (anti-aliasing aside)."""
+    return not _changed(recorded, now, channels=1)
 
 
-def _cells(page: Page, png: bytes, cells: int) -> str:
-    levels = page.evaluate(GRAY, [base64.b64encode(png).decode(), cells])
+def _cells(page: Page, png: bytes, cells: int | tuple[int, int], colour: bool = False) -> str:
+    """`png` resampled to `cells` (a side, or columns x rows): gray levels, or colours."""
+    size = [cells, cells] if isinstance(cells, int) else list(cells)
+    levels = page.evaluate(COLOURS if colour else GRAY, [base64.b64encode(png).decode(), *size])
     return bytes(levels).hex()
 
 
@@ -306,10 +441,14 @@ BOXES = """items => items.map(([id, selector]) => {
   return [id, r.x, r.y, r.width, r.height];
 })"""
 
-# Where Playwright's `position` counts from: the element's padding box, in the viewport.
+# Where Playwright's `position` counts from: the element's padding box, in the viewport,
+# and its size, all as shown (a zoomed or scaled element is measured at its shown size).
 PADDING_ORIGIN = """el => {
   const r = el.getBoundingClientRect();
-  return [r.x + el.clientLeft, r.y + el.clientTop, el.clientWidth, el.clientHeight];
+  const k = el.offsetWidth ? r.width / el.offsetWidth : 1;
+  const j = el.offsetHeight ? r.height / el.offsetHeight : 1;
+  return [r.x + el.clientLeft * k, r.y + el.clientTop * j, el.clientWidth * k,
+          el.clientHeight * j];
 }"""
 
 # The snapshot element at a viewport point (the nearest one around what is hit), unless
@@ -365,6 +504,12 @@ RESIZE = _decode_script(
     "    text += String.fromCharCode(...out.subarray(i, i + 0x8000));\n"
     "  }\n"
     "  return btoa(text);"
+)
+
+# A PNG as cells of colour (red, green, blue: 0-255 each), row by row.
+COLOURS = _decode_script(
+    "  return Array.from(context.getImageData(0, 0, width, height).data)\n"
+    "    .filter((_, i) => i % 4 !== 3);"
 )
 
 # A PNG as cells x cells gray levels (0-255), row by row.

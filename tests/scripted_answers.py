@@ -226,13 +226,21 @@ def screenshot_width(request: ScriptedRequest) -> int:
     return int.from_bytes(request.images[-1][16:20], "big")  # the PNG's IHDR width
 
 
-def pointing(x: float, y: float, viewport_width: int, method: str = "click") -> Answer:
+def pointing(
+    x: float,
+    y: float,
+    viewport_width: int,
+    method: str = "click",
+    label: Sequence[float] | None = None,
+) -> Answer:
     """A vision act answer: the point of the screenshot showing viewport CSS pixel (x, y),
-    as a model sees the thing to act on there (a bar drawn on a canvas)."""
+    as a model sees the thing to act on there (a bar drawn on a canvas), and the box of
+    the text that names it (`label`: x, y, width, height in CSS pixels), as it reads it."""
 
     def answer(request: ScriptedRequest) -> dict[str, Any]:
         scale = screenshot_width(request) / viewport_width
-        return {**act_answer(None, method), "point": [x * scale, y * scale]}
+        named = None if label is None else [value * scale for value in label]
+        return {**act_answer(None, method), "point": [x * scale, y * scale], "label": named}
 
     return answer
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 from pydantic import BaseModel
 from scripted_answers import (
     NOT_FOUND,
@@ -96,7 +97,7 @@ def test_a_bar_drawn_on_a_canvas_is_clicked_at_the_point_the_model_saw(ai, scrip
     (action,) = result.actions
     assert action.selector is not None and action.fingerprint.tag == "canvas"
     assert action.point is not None and (action.point.x, action.point.y) == (150.0, 150.0)
-    assert len(bytes.fromhex(action.point.look)) == 64
+    assert len(bytes.fromhex(action.point.look)) == 8 * 8 * 3  # colours, not gray
 
 
 def test_the_screenshot_is_scaled_to_a_bounded_size(ai, scripted_model):
@@ -117,7 +118,7 @@ def test_a_canvas_click_replays_offline_and_refuses_a_chart_that_changed(
     (step,) = committed(store, test_file)["steps"]
     (recorded,) = step["actions"]
     assert recorded["element"]["fingerprint"]["tag"] == "canvas"
-    assert recorded["point"]["x"] == 150.0 and len(recorded["point"]["look"]) == 128
+    assert recorded["point"]["x"] == 150.0 and len(recorded["point"]["look"]) == 2 * 8 * 8 * 3
 
     ai.goto("vision.html")
     use_recordings(ai, store, test_file, "offline", has_model=False)
@@ -411,3 +412,149 @@ def test_vision_is_set_per_call_per_test_and_per_run():
     assert Settings().with_marker({"vision": "always"}, frozenset()).vision == "always"
     with pytest.raises(ConfigError, match="must be one of fallback, off, always"):
         Settings().with_marker({"vision": "never"}, frozenset())
+
+
+# --- a point means what was there: its colour and the text that named it ----------------
+# A real chart (Chart.js from npm: bars and axis labels drawn on one canvas) and a map of
+# pins drawn on a canvas. The scripted model reads where a bar and its label are drawn from
+# the chart itself, as a correct model reads them off the screenshot.
+
+MONTHS = {"labels": ["Jan", "Feb", "Mar", "Apr"], "values": [30, 80, 50, 65],
+          "colours": ["#4363d8", "#3cb44b", "#f58231", "#911eb4"]}
+# Feb and Mar swap places: green where orange was (40 gray levels apart, as gray goes).
+REORDERED = {"labels": ["Jan", "Mar", "Feb", "Apr"], "values": [30, 50, 80, 65],
+             "colours": ["#4363d8", "#f58231", "#3cb44b", "#911eb4"]}
+# April drawn where March was, in March's colour and height: only the label differs.
+RELABELLED = {**MONTHS, "labels": ["Jan", "Feb", "Apr", "May"]}
+# Where each pin of pins.html is (canvas pixels; the canvas is at 20, 20), and shuffled.
+PINS = {"Berlin": (250, 120), "Paris": (150, 170)}
+SHUFFLED = 'window.cities = ["Paris", "Berlin", "Madrid", "Rome"];'
+
+BAR = """([month]) => {
+  const chart = window.salesChart, canvas = chart.canvas.getBoundingClientRect();
+  const bar = chart.getDatasetMeta(0).data[chart.data.labels.indexOf(month)];
+  const axis = chart.scales.x;
+  return [canvas.x + bar.x, canvas.y + bar.base - 12,
+          [canvas.x + bar.x - 18, canvas.y + axis.top + 2, 36, axis.bottom - axis.top - 4]];
+}"""
+
+
+@pytest.fixture(scope="module")
+def real_widgets():
+    from real_widgets import RealWidgetsServer
+
+    server = RealWidgetsServer().start()
+    yield server
+    server.close()
+
+
+def chart_page(ai, real_widgets, months: dict | None = None, zoom: float | None = None) -> None:
+    """The Chart.js page drawn with `months` (the default chart when None), and scaled as
+    a whole by `zoom` (a CSS transform of the body: Playwright's own clicks miss on a page
+    with CSS `zoom`, so that is no case to hold the plugin to)."""
+    ai.page.add_init_script(f"window.salesData = {json.dumps(months or MONTHS)};")
+    ai.goto(real_widgets.url("pages/chartjs-bars.html"))
+    if zoom is not None:
+        ai.evaluate("zoom => { document.body.style.transform = `scale(${zoom})`; "
+                    "document.body.style.transformOrigin = '0 0'; }", zoom)
+
+
+def shows_picked(ai, text: str) -> None:
+    """Chart.js handles a click in the next animation frame: wait for what it shows."""
+    expect(ai.locator("#picked")).to_have_text(text)
+
+
+def pointing_at_bar(ai, month: str):
+    x, y, label = ai.evaluate(BAR, [month])
+    return pointing(x, y, VIEWPORT, label=label)
+
+
+def test_a_chart_bar_is_replayed_only_while_its_colour_is_there(
+    ai, scripted_model, store, test_file, real_widgets
+):
+    chart_page(ai, real_widgets)
+    use_recordings(ai, store, test_file, "auto", has_model=True)
+    scripted_model.enqueue(NOT_FOUND, pointing_at_bar(ai, "Mar"))
+    ai.act("click the Mar bar of the chart")
+    shows_picked(ai, "Mar: 50")
+    recorded = committed(store, test_file)["steps"][0]["actions"][0]["point"]
+    assert len(recorded["label"]) == 4 and recorded["label_look"]  # where "Mar" is written
+
+    chart_page(ai, real_widgets)  # unchanged: replayed with no model
+    use_recordings(ai, store, test_file, "offline", has_model=False)
+    ai.act("click the Mar bar of the chart")
+    shows_picked(ai, "Mar: 50")
+    assert scripted_model.calls == 2
+
+    chart_page(ai, real_widgets, REORDERED)  # Feb's green bar where March's orange one was
+    use_recordings(ai, store, test_file, "offline", has_model=False)
+    with pytest.raises(RegionChanged, match=r"looks different now: its colour \(#f5"):
+        ai.act("click the Mar bar of the chart")
+    assert picked(ai) == "none"  # nothing was clicked
+
+    use_recordings(ai, store, test_file, "auto", has_model=True)  # with a model: asked
+    scripted_model.enqueue(NOT_FOUND, pointing_at_bar(ai, "Mar"))
+    result = ai.act("click the Mar bar of the chart")
+    shows_picked(ai, "Mar: 50")
+    assert result.cache == "healed" and scripted_model.calls == 4
+
+
+def test_a_chart_bar_relabelled_in_the_same_colour_is_refused_by_its_label(
+    ai, scripted_model, store, test_file, real_widgets
+):
+    chart_page(ai, real_widgets)
+    use_recordings(ai, store, test_file, "auto", has_model=True)
+    scripted_model.enqueue(NOT_FOUND, pointing_at_bar(ai, "Mar"))
+    ai.act("click the Mar bar of the chart")
+    shows_picked(ai, "Mar: 50")
+
+    chart_page(ai, real_widgets, RELABELLED)  # April, orange, as high, where March was
+    use_recordings(ai, store, test_file, "offline", has_model=False)
+    with pytest.raises(RegionChanged, match=r"no longer named as recorded: the text that named"):
+        ai.act("click the Mar bar of the chart")
+    assert picked(ai) == "none"
+
+
+def test_a_chart_zoomed_as_a_whole_still_replays_at_the_same_bar(
+    ai, scripted_model, store, test_file, real_widgets
+):
+    chart_page(ai, real_widgets)
+    use_recordings(ai, store, test_file, "auto", has_model=True)
+    scripted_model.enqueue(NOT_FOUND, pointing_at_bar(ai, "Mar"))
+    ai.act("click the Mar bar of the chart")
+
+    for zoom in (1.25, 0.8):
+        chart_page(ai, real_widgets, zoom=zoom)
+        use_recordings(ai, store, test_file, "offline", has_model=False)
+        result = ai.act("click the Mar bar of the chart")
+        shows_picked(ai, "Mar: 50")
+        assert result.cache == "hit", zoom
+    assert scripted_model.calls == 2
+
+
+def pin_answer(city: str):
+    x, y = PINS[city]
+    left, top = 20, 20  # the canvas
+    return pointing(left + x, top + y, VIEWPORT, label=[left + x + 10, top + y - 9, 52, 18])
+
+
+def test_a_map_pin_is_replayed_only_while_its_name_is_beside_it(
+    ai, scripted_model, store, test_file
+):
+    ai.goto("pins.html")
+    use_recordings(ai, store, test_file, "auto", has_model=True)
+    scripted_model.enqueue(NOT_FOUND, pin_answer("Berlin"))
+    ai.act("click the Berlin pin on the map")
+    assert picked(ai) == "Berlin"
+
+    ai.goto("pins.html")
+    use_recordings(ai, store, test_file, "offline", has_model=False)
+    ai.act("click the Berlin pin on the map")
+    assert picked(ai) == "Berlin"
+
+    ai.page.add_init_script(SHUFFLED)  # Paris's pin where Berlin's was: the same red head
+    ai.goto("pins.html")
+    use_recordings(ai, store, test_file, "offline", has_model=False)
+    with pytest.raises(RegionChanged, match="no longer named as recorded"):
+        ai.act("click the Berlin pin on the map")
+    assert picked(ai) == "none"
