@@ -3,10 +3,11 @@
 Run: .venv/bin/python bench/act_round_trips.py ["click Login"]
 
 For one step of bench_act_speed (default: every step), records the step with the scripted
-model, replays it offline on a freshly loaded page and on one that served a step already,
-and prints each protocol call the replay sent (Playwright's own action included): when it
-started, how long it took, and what it was. The calls around the action are what a replay
-costs over the raw action; fewer of them is what issue 16's speed-ups are about.
+model, replays it offline on a freshly loaded page and right after the step before it (as
+in a test, bench_act_speed.BEFORE), and prints each protocol call the replay sent
+(Playwright's own action included): when it started, how long it took, and what it was.
+The calls around the action are what a replay costs over the raw action; fewer of them is
+what issue 16's speed-ups are about.
 
 It reads Playwright's wire through an internal hook (`Connection.send_message_to_server`),
 which a Playwright upgrade may move: a development aid, not a test.
@@ -22,7 +23,7 @@ from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from bench_act_speed import STEPS, WARM_UPS
+from bench_act_speed import BEFORE, ONLY_BEFORE, STEPS
 from bench_cache import _Handler, as_a_new_test, record, replaying
 from playwright._impl import connection
 from playwright.sync_api import sync_playwright
@@ -59,15 +60,15 @@ def main() -> None:
         browser = playwright.chromium.launch(**chromium.launch_options())
         page = browser.new_page()
         store_dir, test_file = Path(temp) / "store", Path(temp) / "test_bench.py"
-        record(page, base, store_dir, test_file, [*steps, *WARM_UPS])
+        record(page, base, store_dir, test_file, [*STEPS, *ONLY_BEFORE])
         store = RecordingStore(store_dir)
         ai = replaying(page, base, store, test_file)
         for step, state in [(step, state) for step in steps for state in ("fresh", "warm")]:
             for _ in range(3):  # the last of three, on a fresh page each time
                 ai.goto(step.path)
-                if state == "warm":  # the page has served a step already
-                    warm_up = next(w for w in WARM_UPS if w.path == step.path)
-                    ai.act(warm_up.instruction, variables=warm_up.variables)
+                if state == "warm":  # right after the step before it, as in a test
+                    before = BEFORE[step.label]
+                    ai.act(before.instruction, variables=before.variables)
                 as_a_new_test(ai)
                 _calls = []
                 start = time.perf_counter()

@@ -112,6 +112,8 @@ class ModelResolver:
 
     def act(self, request: ActRequest, event: StepEvent) -> list[Action]:
         event.cache = "off"
+        if request.settled is not None and not request.settled.waited:
+            settle(self.page)  # the model reads the page: settled in full first
         try:
             return self._attempt(request, event)
         except _NotPerformed as first:
@@ -368,7 +370,9 @@ def act(
             f"it: pass variables={{{', '.join(repr(u[1:-1]) + ': ...' for u in unknown)}}}. "
             "Nothing was done."
         )
-    mark = settle(page)
+    # A recorded step verifies its element before acting and settles in full otherwise:
+    # it need not wait out the quiet our last action's own changes broke.
+    mark = settle(page, early=isinstance(step, str))
     with steplog.step("act", instruction, page.url) as event:
         started = time.monotonic()
         if isinstance(step, str):
@@ -418,10 +422,12 @@ def verified(
     required: frozenset[str],
     instruction: str = "",
     acting: bool = False,
+    at_once: bool = False,
 ) -> tuple[Action, RecordedElement | None, Heal | None]:
     """`action` on its element as found now: verified, healed if it moved (heal.resolve;
     the step's `instruction` is one more signal for a heal). `acting`: the action is
-    performed right after, so a click is readied with the look.
+    performed right after, so a click is readied with the look. `at_once`: verified in
+    one look, or HealFailed (see heal.resolve).
 
     Returns the action to perform, the element to record from now on, and the heal.
     Raises HealFailed when the element is not found safely.
@@ -429,7 +435,9 @@ def verified(
     if element is None:
         return action, None, None
     click = acting and action.method == "click" and action.point is None
-    resolution = resolve(page, element, required=required, instruction=instruction, click=click)
+    resolution = resolve(
+        page, element, required=required, instruction=instruction, click=click, at_once=at_once
+    )
     element = resolution.element
     action = replace(
         action,

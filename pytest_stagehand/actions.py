@@ -458,6 +458,29 @@ def _set_checked(page: Page, target: Locator, wanted: bool, timeout: float | Non
 
 # --- acting directly ---------------------------------------------------------------------
 
+PAGE_CHANGES_STATE = "window.__stagehandDomQuiet"  # PAGE_CHANGES, once a settle set it up
+# Is the page at rest: no change since it was last known to be (PAGE_CHANGES's `calm`)?
+AT_REST = f"""() => {{
+  const state = {PAGE_CHANGES_STATE};
+  if (!state) return false;
+  state.take();
+  return state.changes === state.calm;
+}}"""
+# The page's changes so far, all delivered (PAGE_CHANGES); null if a page script took the
+# watch away.
+CHANGES_NOW = f"""() => {{
+  const state = {PAGE_CHANGES_STATE};
+  if (!state) return null;
+  state.take();
+  return state.changes;
+}}"""
+# Puts the page at rest at `changes` (PAGE_CHANGES's `calm`), or at its changes so far.
+CALM_AT = f"""(changes) => {{
+  const state = {PAGE_CHANGES_STATE};
+  if (state) state.calm = changes ?? ({CHANGES_NOW})();
+}}"""
+
+
 # Does a click's or a fill's first part on the one element found, when Playwright's
 # actionability checks would pass right now: visible, enabled, not moving (no running
 # animation on it or around it). A fill: a text field, not read-only, focused with its
@@ -485,10 +508,15 @@ DIRECT = f"""(found, [method, text, stay = false]) => {{
     const field = el.localName === "textarea"
       || (el.localName === "input" && typed.includes(el.type));
     if (!field || el.readOnly) return null;
+    const calm = ({AT_REST})();
     el.focus();
     el.select();
     if (document.activeElement !== el) return null;
-    return document.execCommand("insertText", false, text) ? [({TAKE_OPENS})()] : null;
+    if (!document.execCommand("insertText", false, text)) return null;
+    // On a page at rest, what the fill changed as it typed is its own: the page is at
+    // rest again (a settle waits for what it started after: timers, requests).
+    if (calm) ({CALM_AT})(null);
+    return [({TAKE_OPENS})()];
   }}
   const centre = () => {{
     const box = el.getClientRects()[0];
@@ -506,16 +534,26 @@ DIRECT = f"""(found, [method, text, stay = false]) => {{
   if (!hit || !el.contains(hit)) return null;
   const key = Symbol.for("pytest-stagehand.guard");
   if (window[key]) window[key].stop();
-  const guard = {{ verdict: "", navigation: null, submit: null }};
+  const guard = {{ verdict: "", navigation: null, submit: null, calm: false }};
   const pointer = ["pointerdown", "mousedown", "pointerup", "mouseup", "click"];
   const watch = (event) => {{
     if (!event.isTrusted) return;
-    if (!guard.verdict) guard.verdict = event.composedPath().includes(el) ? "hit" : "missed";
+    if (!guard.verdict) {{
+      guard.verdict = event.composedPath().includes(el) ? "hit" : "missed";
+      guard.calm = ({AT_REST})();  // the page was at rest as the click began
+    }}
     if (guard.verdict === "missed") {{
       event.preventDefault();
       event.stopImmediatePropagation();
     }}
-    if (event.type === "click") unwatch();
+    if (event.type === "click") {{
+      unwatch();
+      // On a page at rest, what the click changes as it is handled (its listeners, a
+      // form's submit) is its own: counted in the first task after it, ahead of any timer
+      // its listeners set (READ_GUARD puts the page at rest there).
+      const own = () => {{ guard.own = ({CHANGES_NOW})(); }};
+      if (guard.calm && guard.verdict === "hit") setTimeout(own);
+    }}
   }};
   const navigated = (event) => {{ guard.navigation ||= event; }};
   const submitted = (event) => {{ guard.submit ||= event; }};
@@ -543,6 +581,7 @@ READ_GUARD = f"""() => {{
   if (!guard) return null;
   delete window[key];
   guard.stop();
+  if (guard.verdict === "hit" && guard.calm) ({CALM_AT})(guard.own);
   const opens = ({TAKE_OPENS})();
   const asked = guard.navigation;
   if (asked) {{
@@ -744,10 +783,14 @@ STREAMS = frozenset({"eventsource", "websocket"})
 # The document's changes, watched from first use on: when it last changed, how often, and
 # who to wake at the next change. A change is a DOM mutation or the end of a CSS transition
 # or animation (a menu that fades in changes no node when it becomes visible). `id` tells
-# documents apart: a navigation starts a new count.
-PAGE_CHANGES = """(window.__stagehandDomQuiet ||= (() => {
+# documents apart: a navigation starts a new count. `calm`: the count when the page was
+# last known to be at rest: a settle found it quiet, or our own click or fill on a page at
+# rest was handled, and what changed meanwhile was its own (DIRECT, READ_GUARD). `take()`
+# counts the changes not yet delivered to the observer.
+PAGE_CHANGES = """(""" + PAGE_CHANGES_STATE + """ ||= (() => {
   const state = {
     id: Math.random().toString(36).slice(2), last: performance.now(), changes: 0, wake: [],
+    calm: -1,
   };
   const changed = () => {
     state.last = performance.now();
@@ -759,20 +802,27 @@ PAGE_CHANGES = """(window.__stagehandDomQuiet ||= (() => {
     [...record.addedNodes, ...record.removedNodes].every((node) => node.id === """ + json.dumps(
     OVERLAY_ID
 ) + """);
-  new MutationObserver((records) => { if (!records.every(overlay)) changed(); }).observe(document, {
+  const observer = new MutationObserver((records) => { if (!records.every(overlay)) changed(); });
+  observer.observe(document, {
     subtree: true, childList: true, attributes: true, characterData: true,
   });
+  state.take = () => {
+    const records = observer.takeRecords();
+    if (records.length && !records.every(overlay)) changed();
+  };
   for (const type of ["transitionend", "animationend"]) addEventListener(type, changed, true);
   return state;
 })())"""
 
 # Waits until the document has loaded (DOMContentLoaded) and has not changed for `quiet`
 # ms, and for at least `least` ms from then (at most `cap` ms in all). A loaded page that
-# has long been quiet returns at once when `least` is 0. Resolves to the page's mark then
-# ([id, changes]): where a wait for its next change starts; null if it did not load in time.
+# has long been quiet returns at once when `least` is 0; so does one at rest, its last
+# changes our own action's (PAGE_CHANGES's `calm`), when `early`. Resolves to the page's mark then
+# ([id, changes, waited]: where a wait for its next change starts; waited false when it
+# returned early); null if it did not load in time.
 # The describer (page_scripts) is prepared once the document has loaded: on a document
 # new to the watch, which waits `quiet` ms from now on, in time the wait takes anyway.
-SETTLE = f"""async (describe, [quiet, least, cap]) => {{
+SETTLE = f"""async (describe, [quiet, least, cap, early]) => {{
   const end = performance.now() + cap;
   if (document.readyState === "loading") {{
     const loaded = await new Promise(resolve => {{
@@ -785,9 +835,13 @@ SETTLE = f"""async (describe, [quiet, least, cap]) => {{
   describe.prepare();
   const floor = performance.now() + least - quiet;
   for (;;) {{
-    const wait = Math.min(Math.max(state.last, floor) + quiet, end) - performance.now();
-    if (wait <= 0) return [state.id, state.changes];
-    await new Promise(resolve => setTimeout(resolve, wait));
+    state.take();
+    const now = performance.now();
+    const quietAt = Math.max(state.last, floor) + quiet;
+    if (quietAt <= now) state.calm = state.changes;
+    if (quietAt <= now || end <= now) return [state.id, state.changes, true];
+    if (early && state.changes === state.calm) return [state.id, state.changes, false];
+    await new Promise(resolve => setTimeout(resolve, Math.min(quietAt, end) - now));
   }}
 }}"""
 
@@ -830,18 +884,24 @@ def _recent(open_requests: dict[Request, float], since: float) -> bool:
 
 
 def settle(
-    page: Page, *, after_action: bool = False, cap: float = SETTLE_CAP_S
+    page: Page, *, after_action: bool = False, cap: float = SETTLE_CAP_S, early: bool = False
 ) -> PageMark | None:
     """Wait, for at most `cap` seconds, until no request is open, the document has loaded
     and the DOM has been quiet for DOM_QUIET_MS: what a step waits for before it reads
     the page. A quiet page costs one round trip, or AFTER_ACTION_MS `after_action`, to
     see a reaction that starts a moment late.
 
+    `early`: for a step that checks what it finds before it acts (a replay), and settles
+    in full before it reads the page otherwise (`PageMark.waited`): where every change
+    since the page was last at rest is our own last click's or fill's, made as it was
+    handled (DIRECT), return at once rather than wait out the quiet those changes broke.
+
     Never raises for a busy page: a page that does not settle in time is used as it is.
     Returns the page's mark as it settled (`page_mark`, read in the same round trip), or
     None when it was not read (a held dialog, a page that did not settle in time).
     """
-    return _wait(page, cap, since=0.0, dom_quiet_least=AFTER_ACTION_MS if after_action else 0)
+    least = AFTER_ACTION_MS if after_action else 0
+    return _wait(page, cap, since=0.0, dom_quiet_least=least, early=early and not after_action)
 
 
 def finish_started(page: Page, since: float, cap: float = SETTLE_CAP_S) -> None:
@@ -855,7 +915,7 @@ def finish_started(page: Page, since: float, cap: float = SETTLE_CAP_S) -> None:
 
 
 def _wait(
-    page: Page, cap: float, since: float, dom_quiet_least: float | None
+    page: Page, cap: float, since: float, dom_quiet_least: float | None, early: bool = False
 ) -> PageMark | None:
     """Until no request opened after `since` is open, the document has loaded and, unless
     `dom_quiet_least` is None, the DOM is quiet (watched for at least that many ms; the
@@ -875,11 +935,12 @@ def _wait(
                 continue
             if dom_quiet_least is not None:  # the page waits for its own load: one call
                 quiet = page_scripts.call(
-                    page, [describer()], SETTLE, [DOM_QUIET_MS, dom_quiet_least, left_ms]
+                    page, [describer()], SETTLE, [DOM_QUIET_MS, dom_quiet_least, left_ms, early]
                 )
                 if quiet is None:
                     return None
-                mark = PageMark(*quiet)
+                document, changes, waited = quiet
+                mark = PageMark(document, changes, waited=waited)
             elif navigations[-1] >= since:  # the document the page had loaded was replaced
                 page.wait_for_load_state("domcontentloaded", timeout=max(1.0, left_ms))
         except PlaywrightTimeoutError:
@@ -906,6 +967,9 @@ class PageMark:
     changes: int
     # The same for each frame in the page (`frame_marks`); None when not read.
     frames: FrameMarks | None = None
+    # False from a settle that returned early, not waiting for what our last action's
+    # changes may start (`settle`): a step reads the page only after a full settle.
+    waited: bool = True
 
 
 def page_mark(page: Page) -> PageMark:

@@ -12,8 +12,12 @@ import os
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import BrowserNotFound
+
+if TYPE_CHECKING:
+    from playwright.sync_api import BrowserType
 
 SYSTEM_CANDIDATES = (
     "chromium",
@@ -66,12 +70,17 @@ class BrowserChoice:
         return options
 
 
-def playwright_chromium_path() -> str | None:
-    """Path of Playwright's bundled Chromium if it is installed, else None."""
-    from playwright.sync_api import sync_playwright
+def playwright_chromium_path(chromium: BrowserType | None = None) -> str | None:
+    """Path of Playwright's bundled Chromium if it is installed, else None. `chromium`:
+    a running Playwright's, which knows; else a Playwright is started to ask (a second
+    driver for a session that runs one anyway: a second of start-up)."""
+    if chromium is not None:
+        path = chromium.executable_path
+    else:
+        from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
-        path = p.chromium.executable_path
+        with sync_playwright() as p:
+            path = p.chromium.executable_path
     return path if path and Path(path).exists() else None
 
 

@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, BrowserType, Page
 from . import export, html_report, report, trace
 from .act import ModelResolver
 from .agent import Agent
-from .browser import find_chromium
+from .browser import find_chromium, playwright_chromium_path
 from .cache import Recordings, RecordingStore
 from .dialogs import dialogs_of
 from .errors import BrowserNotFound, BrowserUnreachable, ConfigError, MissingApiKey
@@ -41,8 +41,10 @@ def browser_type_launch_args(
     pytestconfig: pytest.Config,
     browser_name: str,
     connect_options: dict | None,
+    browser_type: BrowserType,
 ) -> dict:
-    """Playwright's launch options, plus a system Chromium when Playwright's is missing.
+    """Playwright's launch options, plus a system Chromium when Playwright's is missing
+    (the session's own Playwright says whether its build is installed).
 
     A remote browser's server has its own: only a path given explicitly is sent there
     (--ai-connect), and a browser attached over CDP is not launched at all.
@@ -57,7 +59,8 @@ def browser_type_launch_args(
     ):
         return browser_type_launch_args
     try:
-        choice = find_chromium(settings.browser_executable_path)
+        bundled = playwright_chromium_path(browser_type)
+        choice = find_chromium(settings.browser_executable_path, bundled=bundled)
     except BrowserNotFound as exc:
         problem = str(exc)
     else:

@@ -826,6 +826,7 @@ def resolve(
     required: frozenset[str] = frozenset(),
     instruction: str = "",
     click: bool = False,
+    at_once: bool = False,
 ) -> Resolution:
     """Find a recorded element, verified, healing without a model if the page changed.
 
@@ -840,6 +841,9 @@ def resolve(
     `click`: a click on the element follows at once. The look then readies it (LOOK),
     which saves the click a round trip; a click it readied for an element that is not
     the one resolved is called off.
+    `at_once`: only the first selector's element, verified in one look; anything else
+    (nothing, several, another element, a heal) raises HealFailed with no wait and no
+    heal tried, for a caller that settles the page and resolves again.
     """
     readied: Kept | None = None  # the element of the last click a look readied
 
@@ -854,7 +858,16 @@ def resolve(
     recorded = Identity.of(element, required, instruction)
     resolution = None
     try:
-        resolution = _resolve(page, element, recorded, look, wait_ms)
+        if at_once:
+            resolution = _replay(frame_scope(page, element.frame_path), element, recorded,
+                                 [], [], look())  # fmt: skip
+            if resolution is None or resolution.heal is not None:
+                resolution = None
+                raise HealFailed(
+                    f"The recorded {describe(recorded.fingerprint)} did not verify at once."
+                )
+        else:
+            resolution = _resolve(page, element, recorded, look, wait_ms)
         return resolution
     finally:
         if readied is not None and (resolution is None or resolution.kept != readied):

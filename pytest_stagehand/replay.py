@@ -17,6 +17,7 @@ import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any, TypeVar
 
 from playwright.sync_api import Error as PlaywrightError
@@ -71,6 +72,7 @@ def resolved_action(
     instruction: str = "",
     mask: Callable[[str], str] | None = None,
     acting: bool = False,
+    at_once: bool = False,
 ) -> tuple[Action, RecordedElement | None, Heal | None]:
     """The recorded action on the element found now: verified, healed if it moved.
 
@@ -79,7 +81,8 @@ def resolved_action(
     taken: a step recorded for one product never acts on it for another. A variable the
     action types chose nothing: where its placeholders stand, the page shows whatever
     values of it were typed before (`mask` tells them). The step's `instruction` is one
-    more signal for a heal. `acting`: the action is performed right after (`verified`).
+    more signal for a heal. `acting`: the action is performed right after; `at_once`:
+    verified in one look, or HealFailed (`verified`).
     Returns the action to perform, the element to record from now on, and the heal.
     Raises HealFailed when the element is not found safely.
     """
@@ -91,7 +94,7 @@ def resolved_action(
     typed = {name for argument in recorded.arguments for name in VARIABLE.findall(argument)}
     element = _typed_as_shown(page, recorded.element, typed, mask or (lambda text: text))
     element, required = _with_values(element, values or {})
-    return verified(page, action, element, required, instruction, acting)
+    return verified(page, action, element, required, instruction, acting, at_once)
 
 
 def _typed_as_shown(
@@ -180,11 +183,12 @@ class ActStep(RecordedStep[list[Action]]):
                 settle(page, after_action=True)
             # Earlier steps' values count too: the page may echo any of them.
             values = {**steplog.variables, **request.values}
+            resolved = partial(
+                resolved_action, page, recorded, values,
+                instruction=request.instruction, mask=steplog.mask, acting=True,
+            )  # fmt: skip
             try:
-                action, element, heal = resolved_action(
-                    page, recorded, values,
-                    instruction=request.instruction, mask=steplog.mask, acting=True,
-                )  # fmt: skip
+                action, element, heal = self._resolved(resolved, first=not index)
             except HealFailed as exc:
                 raise Stale(str(exc), exc) from None
             try:
@@ -204,6 +208,24 @@ class ActStep(RecordedStep[list[Action]]):
                 updated, last = updated.healed(index, element, heal, action.via), heal
             performed.append(action)
         return Replayed(performed, None if last is None else updated, last)
+
+    def _resolved(
+        self, resolved: Callable[..., tuple[Action, RecordedElement | None, Heal | None]],
+        first: bool,
+    ) -> tuple[Action, RecordedElement | None, Heal | None]:
+        """`resolved()`; where the step's settle returned early (`settle`), the page may
+        still be answering the last action: only an element that verifies at once is
+        taken, else the page is settled in full and the element resolved as usual."""
+        settled = self.request.settled
+        if first and settled is not None and not settled.waited:
+            try:
+                found = resolved(at_once=True)
+                if found[2] is None:
+                    return found
+            except HealFailed:
+                pass
+            settle(self.steps.page)
+        return resolved()
 
     def ask(self, stale: Stale | None) -> list[Action]:
         request = self.request

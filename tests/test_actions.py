@@ -11,8 +11,10 @@ from playwright.sync_api import Page
 from pytest_stagehand import page_scripts
 from pytest_stagehand.act import verified
 from pytest_stagehand.actions import (
+    AT_REST,
     DIRECT_BY_QUERY,
     READ_GUARD,
+    SETTLE,
     Action,
     _ready,
     perform,
@@ -324,3 +326,64 @@ def test_a_new_documents_first_settle_gives_it_the_describer_prepared(page: Page
     finally:
         del page.evaluate
     assert scripts and not any(describer() in script for script in scripts)  # not sent again
+
+
+# --- settling after our own action -------------------------------------------------------
+
+CLICKED = "<button onclick=\"document.body.append('clicked')\">Load</button>"
+LONG_MS = 10_000  # a quiet window no step waits out here: a settle that waits hits its cap
+
+
+def settled_page(page: Page, content: str) -> Page:
+    page.set_content(content)
+    assert settle(page).waited  # the page at rest, as a step finds it after goto
+    return page
+
+
+def settle_waited(page: Page, early: bool, cap_ms: float = LONG_MS) -> bool:
+    """SETTLE with a quiet window of LONG_MS: whether it waited (to its cap, as the page
+    last changed a moment ago) rather than return early."""
+    _, _, waited = page_scripts.call(
+        page, [describer()], SETTLE, [LONG_MS, 0, cap_ms, early]
+    )
+    return waited
+
+
+def test_after_our_own_click_the_next_settle_may_return_early(page: Page):
+    # The click's own change, made before the click returned, is not a page still busy.
+    settled_page(page, CLICKED)
+    perform(page, Action("click", selector="button"))
+    assert page.evaluate("document.body.textContent").endswith("clicked")
+    assert page.evaluate(AT_REST)
+    assert not settle_waited(page, early=True)
+    assert settle_waited(page, early=False, cap_ms=300)  # without `early`, it waits as before
+
+
+def test_a_change_after_our_own_click_returned_is_waited_for(page: Page):
+    # The click's reaction goes on after the click returned (a timer): the page is busy,
+    # and the next step's settle waits for it to be quiet, early or not.
+    settled_page(page, "<button onclick=\"document.body.append('clicked');"
+                       " setTimeout(() => document.body.append('rendered'), 0)\">Load</button>")
+    perform(page, Action("click", selector="button"))
+    page.wait_for_function("document.body.textContent.endsWith('rendered')")
+    assert not page.evaluate(AT_REST)
+    assert settle_waited(page, early=True, cap_ms=300)
+
+
+def test_a_page_that_changed_before_our_click_is_waited_for(page: Page):
+    # The page changed by itself after it was last at rest: what follows the click is not
+    # only the click's, and the next settle waits.
+    settled_page(page, CLICKED)
+    page.evaluate("document.body.append('busy')")
+    perform(page, Action("click", selector="button"))
+    assert not page.evaluate(AT_REST)
+    assert settle_waited(page, early=True, cap_ms=300)
+
+
+def test_after_our_own_fill_the_next_settle_may_return_early(page: Page):
+    settled_page(page, "<input aria-label=Name oninput=\"document.body.dataset.typed = value\">")
+    perform(page, Action("fill", ("Ada",), selector="input"))
+    assert page.evaluate("document.body.dataset.typed") == "Ada"  # a change, the fill's own
+    assert not settle_waited(page, early=True)
+    page.evaluate("document.body.append('busy')")
+    assert settle_waited(page, early=True, cap_ms=300)

@@ -87,3 +87,14 @@ def test_other_browsers_are_not_handed_a_chromium_binary(pytester):
     )
     result = pytester.runpytest_subprocess("--browser", "firefox")
     result.assert_outcomes(passed=1)
+
+
+def test_the_sessions_own_playwright_says_where_its_build_is(browser_type, monkeypatch):
+    # The session runs a Playwright already: asking it saves starting a second driver.
+    def second_driver():
+        raise AssertionError("a second Playwright was started to find the browser")
+
+    monkeypatch.setattr("playwright.sync_api.sync_playwright", second_driver)
+    path = browser.playwright_chromium_path(browser_type)
+    installed = os.path.exists(browser_type.executable_path)
+    assert path == (browser_type.executable_path if installed else None)

@@ -127,6 +127,32 @@ def test_act_waits_for_the_submenu_that_appears_after_the_hover(recorded_page, s
     assert scripted_model.calls == asked  # no model offline
 
 
+def click_load_then_save(request: ScriptedRequest) -> dict:
+    return click_when_shown("button", "Save" if "click save" in request.text else "Load")(request)
+
+
+def test_a_replay_right_after_our_click_waits_for_the_page_it_started(
+    recorded_page, scripted_model
+):
+    """Load re-renders the panel: a placeholder Save at once, the real one 60 ms later.
+    The replayed Save, right after the replayed Load, does not take the placeholder for a
+    healed element: the recorded element does not verify at once, so the step waits for
+    the page to settle, and finds the recorded one, not healed."""
+    scripted_model.default = click_load_then_save
+    with recorded_page("auto") as ai:
+        ai.goto("waiting/rerender.html")
+        ai.act("click load")
+        ai.act("click save")
+        assert ai.locator("#saved").inner_text() == "saved"
+
+    with recorded_page("offline") as ai:
+        ai.goto("waiting/rerender.html")
+        ai.act("click load")
+        result = ai.act("click save")
+        assert result.cache == "hit"  # "healed" had it looked at the placeholder
+        assert ai.locator("#saved").inner_text() == "saved"
+
+
 def test_a_model_is_asked_again_only_when_the_page_changed(recorded_page, scripted_model):
     """With a page that never shows the element, the model answers once, not in a loop;
     the step fails at its timeout, saying how long it waited, with the last snapshot."""
