@@ -5,6 +5,7 @@ endpoint that cannot be reached fails the session once, before any test."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import socket
@@ -17,7 +18,7 @@ from urllib.parse import urlsplit
 import processes
 import pytest
 from playwright.sync_api import Playwright
-from test_examples import copy_of_examples, outcome, run_offline
+from test_examples import EXAMPLE_TESTS, copy_of_examples, outcome, run_offline
 
 from pytest_stagehand.browser import find_chromium
 from pytest_stagehand.errors import (
@@ -110,50 +111,68 @@ def chromium_over_cdp(tmp_path: Path) -> Iterator[str]:
         assert not processes.alive(members), f"left running: {processes.alive(members)}"
 
 
-# A remote browser is proven on a whole shop visit (log in, search, sort, cart, checkout);
-# the rest of the example suite (dialogs, vision, computer use...) runs locally in
-# test_examples: through a remote browser it took minutes more and proved nothing more.
-REMOTE_EXAMPLES = ("test_login.py", "test_checkout.py", "test_shopping.py")
-REMOTE_TESTS = 7
+# The whole example suite, downloads included. Through a Playwright server on two
+# workers: each connection gets a browser of its own. Over CDP on one: workers attached to
+# one Chromium see each other's pages, and one dismisses a dialog the other holds open.
+WORKERS = ("-n", "2")
+INVOICE = "invoice-1042.csv"  # what test_the_last_invoice_downloads downloads
 
 
 def evidence_screenshots(evidence: Path) -> dict[str, int]:
     return {folder.name: len(list(folder.glob("*.png"))) for folder in evidence.iterdir()}
 
 
+def assert_the_download_is_reported(evidence: Path, html: Path) -> None:
+    """The invoice, fetched from the remote browser, is kept with the evidence as it is
+    locally, and its step is in the HTML report."""
+    logs = {
+        folder: json.loads((folder / "actions.json").read_text())
+        for folder in evidence.iterdir()
+    }
+    ((folder, log),) = [
+        (folder, log) for folder, log in logs.items()
+        if "::test_the_last_invoice_downloads" in log["test"]
+    ]  # fmt: skip
+    (kept,) = folder.glob(f"*-{INVOICE}")
+    assert "1042,2026-03-12,$57.98" in kept.read_text()
+    (step,) = [step for step in log["steps"] if step["kind"] == "download"]
+    assert step["instruction"] == INVOICE and step["files"][0]["file"] == kept.name
+    assert f"<b>download</b> {INVOICE}" in html.read_text()
+
+
 def test_the_examples_replay_through_a_playwright_server(tmp_path: Path, playwright_server: str):
     copy = copy_of_examples(tmp_path)
-    evidence, output = tmp_path / "evidence", tmp_path / "test-results"
+    evidence, output, html = tmp_path / "evidence", tmp_path / "test-results", tmp_path / "r.html"
 
     run = run_offline(
         copy, "--ai-connect", playwright_server, "--browser-executable-path", chromium_path(),
-        "--ai-screenshots=every-step", f"--ai-evidence={evidence}",
-        "--tracing=on", f"--output={output}",
-        only=REMOTE_EXAMPLES,
+        "--ai-screenshots=every-step", f"--ai-evidence={evidence}", f"--ai-report={html}",
+        "--tracing=on", f"--output={output}", *WORKERS,
     )  # fmt: skip
 
-    assert outcome(run) == {"passed": REMOTE_TESTS}, run.stdout[-4000:] + run.stderr[-2000:]
+    assert outcome(run) == {"passed": EXAMPLE_TESTS}, run.stdout[-4000:] + run.stderr[-2000:]
     shots = evidence_screenshots(evidence)
-    assert len(shots) == REMOTE_TESTS and all(shots.values()), shots
+    assert len(shots) == EXAMPLE_TESTS and all(shots.values()), shots
     traces = list(output.glob("*/trace.zip"))  # recorded by the server, fetched back
-    assert len(traces) == REMOTE_TESTS and all(t.stat().st_size > 0 for t in traces), traces
+    assert len(traces) == EXAMPLE_TESTS and all(t.stat().st_size > 0 for t in traces), traces
+    assert_the_download_is_reported(evidence, html)
 
 
 def test_the_examples_replay_through_chromium_over_cdp(tmp_path: Path, chromium_over_cdp: str):
     copy = copy_of_examples(tmp_path)
-    evidence = tmp_path / "evidence"
+    evidence, html = tmp_path / "evidence", tmp_path / "report.html"
 
     # No local browser can be launched: a path that does not exist is named for it.
     run = run_offline(
         copy, "--ai-cdp-url", chromium_over_cdp,
-        "--ai-screenshots=every-step", f"--ai-evidence={evidence}",
+        "--ai-screenshots=every-step", f"--ai-evidence={evidence}", f"--ai-report={html}",
         STAGEHAND_BROWSER_PATH=str(tmp_path / "no-such-chromium"),
-        only=REMOTE_EXAMPLES,
     )  # fmt: skip
 
-    assert outcome(run) == {"passed": REMOTE_TESTS}, run.stdout[-4000:] + run.stderr[-2000:]
+    assert outcome(run) == {"passed": EXAMPLE_TESTS}, run.stdout[-4000:] + run.stderr[-2000:]
     shots = evidence_screenshots(evidence)
-    assert len(shots) == REMOTE_TESTS and all(shots.values()), shots
+    assert len(shots) == EXAMPLE_TESTS and all(shots.values()), shots
+    assert_the_download_is_reported(evidence, html)
 
 
 def closed_port() -> int:
