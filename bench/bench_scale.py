@@ -48,7 +48,9 @@ def playwright_server() -> Iterator[str]:
             raise SystemExit(f"playwright run-server did not start: {line}")
         yield line.split("Listening on ", 1)[1].strip()
     finally:
-        os.killpg(process.pid, signal.SIGTERM)  # the node server too, not only its launcher
+        # The node server too, not only its launcher; SIGINT, as a server that launched a
+        # browser keeps running on SIGTERM.
+        os.killpg(process.pid, signal.SIGINT)
         process.wait(timeout=30)
 
 

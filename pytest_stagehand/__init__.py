@@ -32,11 +32,13 @@ from .errors import (
     PageClosed,
     RecordingFileError,
     RegionChanged,
+    RemoteLaunchFailed,
     SafetyCheckPending,
     StagehandError,
     StoreError,
 )
 from .evaluator import Evaluator, Verdict
+from .files import SavedDownload
 from .page import AIPage
 
 __all__ = [
@@ -71,7 +73,9 @@ __all__ = [
     "PageClosed",
     "RecordingFileError",
     "RegionChanged",
+    "RemoteLaunchFailed",
     "SafetyCheckPending",
+    "SavedDownload",
     "StagehandError",
     "StoreError",
     "Verdict",

@@ -19,8 +19,8 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from weakref import WeakKeyDictionary
 
-from playwright.sync_api import Download, Frame, Locator, Page, Request
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Frame, Locator, Page, Request
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from . import page_scripts
@@ -29,7 +29,7 @@ from .covering import OVERLAY_ID
 from .dialogs import DIALOG_METHODS, answer_dialog, blocked, may_open
 from .errors import ElementCovered, HealFailed
 from .events import CacheStatus
-from .files import upload
+from .files import SavedDownload, upload
 from .prompts import ChoiceProblem, Method
 from .snapshot import KEPT, ElementRef, Fingerprint, Kept, Snapshot, describer, frame_scope
 from .tabs import TAKE_OPENS, switch_tab
@@ -108,8 +108,8 @@ class ActResult:
     actions: list[Action]
     usage: UsageTotals = field(default_factory=UsageTotals)
     cache: CacheStatus = "none"
-    # The files the step downloaded (Playwright's Download; `.path()` is where it is saved).
-    downloads: list[Download] = field(default_factory=list)
+    # The files the step downloaded, each copied to a local file (`.path()`).
+    downloads: list[SavedDownload] = field(default_factory=list)
 
     @classmethod
     def of(

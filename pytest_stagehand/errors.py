@@ -33,6 +33,11 @@ class BrowserUnreachable(StagehandError):
     """A remote browser (--ai-connect, --ai-cdp-url) that cannot be reached or attached to."""
 
 
+class RemoteLaunchFailed(StagehandError):
+    """A Playwright server (--ai-connect) that answered but could not launch its browser:
+    a problem of the server's machine, not of the network."""
+
+
 # --- the model layer ----------------------------------------------------------------
 
 

@@ -15,7 +15,13 @@ from .agent import Agent
 from .browser import find_chromium, playwright_chromium_path
 from .cache import Recordings, RecordingStore
 from .dialogs import dialogs_of
-from .errors import BrowserNotFound, BrowserUnreachable, ConfigError, MissingApiKey
+from .errors import (
+    BrowserNotFound,
+    BrowserUnreachable,
+    ConfigError,
+    MissingApiKey,
+    RemoteLaunchFailed,
+)
 from .evaluator import Evaluator
 from .llm import ModelClient, create_client
 from .page import AIPage
@@ -93,7 +99,7 @@ def launch_browser(
     def connect(**kwargs: Any) -> Browser:
         try:
             return remote.connect(browser_type, {**browser_type_launch_args, **kwargs})
-        except BrowserUnreachable as exc:
+        except (BrowserUnreachable, RemoteLaunchFailed) as exc:
             problem = str(exc)
         pytest.fail(problem, pytrace=False)
 

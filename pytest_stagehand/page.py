@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any, TypeVar, get_type_hints, overload
 from urllib.parse import urljoin
 
-from playwright.sync_api import Download, Page, Response
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page, Response
 from pydantic import BaseModel, Field, TypeAdapter, create_model
 from typing_extensions import is_typeddict
 
@@ -23,7 +23,7 @@ from .errors import InvalidArgument, PageClosed, WaitTimeout
 from .evaluator import Evaluator, Verdict
 from .events import StepLog
 from .extract import extract
-from .files import upload_variables, watch_downloads
+from .files import SavedDownload, upload_variables, watch_downloads
 from .handlers import watch_handlers
 from .llm import ModelClient
 from .observe import observe
@@ -228,7 +228,7 @@ class AIPage:
         self._use(page)
         return dataclasses.replace(result, downloads=downloads) if downloads else result
 
-    def _downloaded(self, downloads: list[Download]) -> list[Download]:
+    def _downloaded(self, downloads: list[SavedDownload]) -> list[SavedDownload]:
         """Log each finished download as a step, its file kept with the evidence."""
         for download in downloads:
             with self.steplog.step("download", download.suggested_filename, self.page.url) as e:
@@ -244,14 +244,14 @@ class AIPage:
     ) -> ActResult:
         """Act, and wait (up to `timeout` ms, else the page's default) for the download the
         step starts, as Playwright's `expect_download` does: `.downloads[0]` is the
-        Playwright Download (`.path()`, `.save_as()`). Plain act returns only the downloads
-        that began while the step ran."""
-        with self.page.expect_download(timeout=timeout) as started:
+        finished download, copied to a local file (`.path()`, `.save_as()`,
+        `.suggested_filename`), with a local or a remote browser alike. Plain act returns
+        only the downloads that began while the step ran."""
+        with self.page.expect_download(timeout=timeout):  # its end waits until one began
             result = self.act(instruction, variables, timeout)
         if not result.downloads:  # it began after the step's action returned
-            late = started.value
-            watch_downloads(self.page).take()  # seen there too: this step's, not the next's
-            result = dataclasses.replace(result, downloads=self._downloaded([late]))
+            late = watch_downloads(self.page).take()  # this step's, not the next's
+            result = dataclasses.replace(result, downloads=self._downloaded(late))
         return result
 
     def upload(

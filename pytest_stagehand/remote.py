@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 from playwright.sync_api import Browser, BrowserType
 from playwright.sync_api import Error as PlaywrightError
 
-from .errors import BrowserUnreachable
+from .errors import BrowserUnreachable, RemoteLaunchFailed
 from .settings import Settings
 
 CONNECT_TIMEOUT_MS = 30_000
@@ -63,7 +63,10 @@ class RemoteBrowser:
             raise self._unreachable(f"nothing answers there ({exc})") from None
 
     def connect(self, browser_type: BrowserType, launch_options: dict[str, Any]) -> Browser:
-        """The remote browser; `launch_options` go to a Playwright server, which launches it."""
+        """The remote browser; `launch_options` go to a Playwright server, which launches it.
+
+        BrowserUnreachable when no connection opened; RemoteLaunchFailed when a Playwright
+        server answered but could not launch the browser (it says why)."""
         try:
             if self.protocol == "cdp":
                 return browser_type.connect_over_cdp(self.endpoint, timeout=CONNECT_TIMEOUT_MS)
@@ -75,7 +78,10 @@ class RemoteBrowser:
             arguments = {"timeout": CONNECT_TIMEOUT_MS, **self.extra, "headers": headers}
             return browser_type.connect(self.endpoint, **arguments)
         except PlaywrightError as exc:
-            raise self._unreachable(str(exc).splitlines()[0]) from None
+            message = str(exc)
+            if self.protocol == "playwright" and not _never_connected(message):
+                raise self._launch_failed(message, "executable_path" in launch_options) from None
+            raise self._unreachable(message.splitlines()[0]) from None
 
     def _unreachable(self, reason: str) -> BrowserUnreachable:
         hint = (
@@ -90,6 +96,35 @@ class RemoteBrowser:
             f"{reason}.\nCheck that it is running and reachable from this machine ({hint}), "
             f"or leave out {self.option} to launch a local Chromium."
         )
+
+    def _launch_failed(self, message: str, named_browser: bool) -> RemoteLaunchFailed:
+        fix = (
+            "check that --browser-executable-path names a browser on the server's machine, "
+            "and that the server was started with --unsafe (without it the server ignores "
+            "the path and launches its own)"
+            if named_browser
+            else "install the server's browsers where it runs (`playwright install chromium`, "
+            "with the server's Playwright version), or start it with `playwright run-server "
+            "--unsafe` and name a browser on its machine with --browser-executable-path"
+        )
+        return RemoteLaunchFailed(
+            f"The Playwright server at {self.endpoint} ({self.option}) answered, but could "
+            f"not launch a browser. The server said: {_server_words(message)}\n"
+            f"The server launches the browser on its own machine: {fix}."
+        )
+
+
+def _server_words(message: str) -> str:
+    """The first line of what the server said, without the client's method name."""
+    first = message.strip().splitlines()[0] if message.strip() else "no reason given"
+    return first.removeprefix("BrowserType.connect: ")
+
+
+def _never_connected(message: str) -> bool:
+    """Whether Playwright's connection to the server never opened: its error then carries
+    the call log of the attempt (refused, timed out, or answered by something that is not
+    a WebSocket server). Once connected, an error is the server's own words."""
+    return "<ws connecting>" in message or "WebSocket error" in message
 
 
 def _camel(name: str) -> str:

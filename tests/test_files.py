@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from scripted_answers import choose
+from scripted_answers import choose, scripted_ai_page
 from verbs import committed_steps, use_recordings
 
 from pytest_stagehand.errors import InvalidArgument
@@ -102,6 +102,29 @@ def test_a_step_that_downloads_returns_the_download_also_replayed(
     logged = [event for event in ai.steplog.events if event.kind == "download"]
     assert [event.instruction for event in logged] == ["report.csv", "notes.txt"] * 2
     assert all(Path(event.files[0]).is_file() for event in logged)
+
+
+def test_a_download_is_a_local_copy_kept_until_its_context_closes(
+    browser, scripted_model, pages_server, tmp_path
+):
+    """The copy is what `path()` names, with a local or a remote browser alike (see
+    test_remote): under its suggested name, one file per download, gone with the context
+    as Playwright's own are."""
+    context = browser.new_context()
+    with scripted_ai_page(context.new_page(), scripted_model, base_url=pages_server.url()) as ai:
+        ai.goto("verbs/files.html")
+        scripted_model.enqueue(choose("link", "Download report"), choose("link", "Download report"))
+        (first,) = ai.download("download the report").downloads
+        (second,) = ai.download("download the report").downloads
+    assert first.path().name == second.path().name == "report.csv"
+    assert first.path() != second.path()
+    assert first.path().read_text() == second.path().read_text() == "order,total\n1001,$120.00\n"
+    first.save_as(tmp_path / "kept" / "report.csv")
+
+    context.close()
+
+    assert not first.path().exists() and not second.path().exists()
+    assert (tmp_path / "kept" / "report.csv").read_text() == "order,total\n1001,$120.00\n"
 
 
 def test_a_download_is_kept_with_the_evidence(ai, scripted_model, tmp_path):
