@@ -120,9 +120,12 @@ class Fingerprint:
     attributes: dict[str, str]  # stable attributes as written: type, name, href, aria-label...
     path: tuple[str, ...]  # ancestors, root first, as "tag#id.first-class"; crosses shadow roots
     frame_path: tuple[str, ...] = ()
+    # The labels of the containers around it, nearest first, as (kind, label): ("dialog",
+    # "Delete project"), ("row", "Order 1001"), ("column", "Price"), ("heading", "Backpack").
+    containers: tuple[tuple[str, str], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data = {
             "tag": self.tag,
             "role": self.role,
             "name": self.name,
@@ -134,6 +137,9 @@ class Fingerprint:
             "path": list(self.path),
             "frame_path": list(self.frame_path),
         }
+        if self.containers:  # most elements of a plain page have none
+            data["containers"] = [list(place) for place in self.containers]
+        return data
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Fingerprint:
@@ -148,6 +154,7 @@ class Fingerprint:
             attributes=dict(d.get("attributes", {})),
             path=tuple(d.get("path", ())),
             frame_path=tuple(d.get("frame_path", ())),
+            containers=tuple((kind, label) for kind, label in d.get("containers", ())),
         )
 
 
@@ -472,6 +479,7 @@ class _Record(NamedTuple):
     test_id: str = ""
     test_id_unique: int = 0
     exact: str = ""  # a pinned selector where the CSS path alone is ambiguous
+    containers: list[list[str]] | None = None  # [kind, label] of each, nearest first
 
 
 def _element_ref(
@@ -519,6 +527,7 @@ def _fingerprint(record: _Record, ancestry: _Ancestry, frame_path: tuple[str, ..
         attributes=record.attributes,
         path=ancestry.path(record.row),
         frame_path=frame_path,
+        containers=tuple((kind, label) for kind, label in record.containers or ()),
     )
 
 
