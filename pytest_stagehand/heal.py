@@ -509,8 +509,10 @@ def _differs_in_meaning(recorded: Identity, candidate: Identity) -> str | None:
         return "inside a dialog" if _in_dialog(c) else "outside the dialog it was in"
     if not _same_icon(r, c):
         return f"another icon ({r.attributes['icon']} vs {c.attributes.get('icon') or 'none'})"
-    free = _counts(r.name) - _numbers(recorded.instruction)
-    numbers_r, numbers_c = _numbers(r.name) - free, _numbers(c.name) - _counts(c.name)
+    said = _numbers(recorded.instruction)
+    numbers_r, numbers_c = _label_key(r.name, said)[0], _label_key(c.name, said)[0]
+    if _counts(r.name) & said:  # a count the step names is no longer free to change
+        numbers_r, numbers_c = _numbers(r.name), _numbers(c.name)
     if numbers_r != numbers_c:
         return f"another number ({_listed(numbers_r)} vs {_listed(numbers_c)})"
     if _spelled(r.name) != _spelled(c.name):
@@ -523,10 +525,10 @@ def _spelled(text: str | None) -> str:
     return "".join(_words_in_order(text))
 
 
-def _label_key(text: str, free: frozenset[str]) -> tuple[frozenset[str], str]:
-    """A label as its meaning: its numbers (but counts the step does not name) and its
-    words' letters."""
-    return _numbers(text) - (_counts(text) - free), _spelled(text)
+def _label_key(text: str, said: frozenset[str]) -> tuple[frozenset[str], str]:
+    """A label as its meaning: its numbers, but the counts beside it that the step does
+    not name ("Cart (2)"), and its words' letters."""
+    return _numbers(text) - (_counts(text) - said), _spelled(text)
 
 
 def _moved(recorded: Identity, candidate: Identity) -> str | None:
@@ -542,7 +544,8 @@ def _moved(recorded: Identity, candidate: Identity) -> str | None:
     r, c = recorded.fingerprint, candidate.fingerprint
     free = _numbers(recorded.instruction)
     must = set(recorded.apart) | _named_places(recorded)
-    for kind in dict.fromkeys(kind for kind, _ in r.containers):
+    kinds = dict.fromkeys(kind for kind, _ in r.containers)  # the headings over it last:
+    for kind in sorted(kinds, key=lambda kind: kind == "heading"):  # its containers say more
         if kind == "column" and not any(k == kind for k, _ in must):
             continue
         mine = [label for k, label in r.containers if k == kind]
@@ -552,7 +555,8 @@ def _moved(recorded: Identity, candidate: Identity) -> str | None:
         if theirs and not (
             _label_key(mine[0], free) in keys_theirs or _label_key(theirs[0], free) in keys_mine
         ):
-            gone = f"{r.name or describe(r)!r} is gone from {kind} {mine[0]!r}"
+            what = repr(r.name) if r.name else describe(r)
+            gone = f"{what} is gone from {kind} {mine[0]!r}"
             return f"{gone}; it remains only in {kind} {theirs[0]!r}"
     for kind, label in sorted(must):
         key = _label_key(label, free)
