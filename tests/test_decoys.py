@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import pytest
 from playwright.sync_api import Page
+from real_widgets import RealWidgetsServer
 
 from pytest_stagehand.cache import RecordedElement
 from pytest_stagehand.errors import HealFailed
@@ -251,3 +252,41 @@ def test_a_count_the_step_names_is_kept(page):
     page.set_content(TOKEN_PAGE.format(label="Seats (3)", v="", wrap=""))
     with pytest.raises(HealFailed, match=r"another number \(2 vs 3\)"):
         resolve(page, element, wait_ms=0, instruction="click the 2 seats button")
+
+
+# --- the dialog case on a real widget: Bootstrap's modal, as released on npm ----------------
+
+
+@pytest.fixture(scope="module")
+def widgets() -> RealWidgetsServer:
+    server = RealWidgetsServer().start()
+    yield server
+    server.close()
+
+
+def open_modal(page: Page, url: str) -> None:
+    """Open the page's modal with its own trigger, and wait for its opening to end."""
+    page.goto(url)
+    page.get_by_role("button", name="Open").click()
+    page.wait_for_function("""() => {
+        const shown = document.querySelector("#projectModal.show .modal-dialog");
+        return !!shown && getComputedStyle(shown).transform === "none";
+    }""")
+
+
+def test_a_real_modal_with_another_title_is_refused_and_its_bootstrap_4_build_heals(
+    page, widgets
+):
+    """Recorded in Bootstrap 5's modal "Delete project"; the same modal titled "Publish
+    project" is refused; Bootstrap 4's markup of the "Delete project" modal is a real
+    redesign of it, healed onto."""
+    open_modal(page, widgets.url("pages/bootstrap5-modal.html"))
+    element = record(page, "button", "Confirm")
+    assert ("dialog", "Delete project") in element.fingerprint.containers
+    open_modal(page, widgets.url("pages/bootstrap5-modal.html?title=Publish+project"))
+    changed = gone("Confirm", "dialog", "Delete project", "Publish project")
+    with pytest.raises(HealFailed, match=changed):
+        resolve(page, element, wait_ms=0, instruction="click Confirm")
+    open_modal(page, widgets.url("pages/bootstrap4-modal.html"))
+    page.get_by_role("button", name="Confirm").evaluate("el => { window.__truth = el; }")
+    assert acted_on_truth(page, element, "click Confirm")
