@@ -271,9 +271,11 @@ class ModelResolver:
         return replace(
             action,
             candidates=tuple(recorded.selectors),
+            fingerprint=recorded.fingerprint,  # with its containers' labels
             context=recorded.context,
             distinct=recorded.distinct,
             rivals=tuple(recorded.rivals),
+            apart=tuple(recorded.apart),
         )
 
     def _perform(self, action: Action, request: ActRequest) -> Action:
@@ -408,6 +410,7 @@ def element_of(action: Action) -> RecordedElement | None:
         context=action.context,
         distinct=action.distinct,
         rivals=list(action.rivals),
+        apart=list(action.apart),
     )
 
 
@@ -440,6 +443,7 @@ def verified(
         context=element.context,
         distinct=element.distinct,
         rivals=tuple(element.rivals),
+        apart=tuple(element.apart),
         element=describe(element.fingerprint),
         stand_in=resolution.stand_in,
         kept=resolution.kept,

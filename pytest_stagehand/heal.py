@@ -145,28 +145,40 @@ def _identity(live: LiveElement) -> Identity | None:
 
 def recorded_element(page: Page, page_snapshot: Snapshot, ref: ElementRef) -> RecordedElement:
     """What to record for an element of a snapshot, taken before acting on it."""
-    context = context_of(ref.locator(page))
+    own = _looked_at(page, ref)
     look_alikes = [
-        other
+        _looked_at(page, other)
         for other in page_snapshot.elements.values()
         if other.role == ref.role and _norm(other.name) == _norm(ref.name) and other != ref
     ]
     return RecordedElement(
         selectors=unique_first(page, ref.frame_path, list(ref.candidates) or [ref.selector]),
         frame_path=list(ref.frame_path),
-        fingerprint=ref.fingerprint,
-        context=context,
-        distinct=distinct_words(context, [_context(page, other) for other in look_alikes]),
+        fingerprint=own.fingerprint,
+        context=own.context,
+        distinct=distinct_words(own.context, [other.context for other in look_alikes]),
         rivals=rivals_of(ref, page_snapshot),
-        apart=apart_from(ref, look_alikes),
+        apart=apart_from(own, look_alikes),
     )
 
 
-def apart_from(ref: ElementRef, look_alikes: Sequence[ElementRef]) -> list[tuple[str, str]]:
+def _looked_at(page: Page, ref: ElementRef) -> Identity:
+    """A snapshot element with what only a look at it reads: the text around it and the
+    labels of its containers. One gone since the snapshot keeps its other features."""
+    try:
+        live = inspect(ref.locator(page), ref.frame_path)
+    except PlaywrightError:
+        live = None
+    if live is None or live.fingerprint is None:
+        return Identity(ref.fingerprint)
+    return Identity(replace(ref.fingerprint, containers=live.fingerprint.containers), live.context)
+
+
+def apart_from(own: Identity, look_alikes: Sequence[Identity]) -> list[tuple[str, str]]:
     """The labels of the containers around an element that some look-alike's lack: which
     row, column, dialog or card tells it from the others of its role and name."""
     found = {place for other in look_alikes for place in other.fingerprint.containers}
-    differs = [place for place in ref.fingerprint.containers if place not in found]
+    differs = [place for place in own.fingerprint.containers if place not in found]
     return differs if look_alikes else []
 
 
@@ -747,7 +759,7 @@ def best_match(recorded: Identity, page: Page, page_snapshot: Snapshot) -> Match
     for ref in page_snapshot.elements.values():
         if ref.fingerprint.role not in family(wanted.role):
             continue
-        candidate = Identity(ref.fingerprint, _context(page, ref))
+        candidate = _looked_at(page, ref)
         features = _features(recorded, candidate)
         score = _weighted(features)
         why = conflict(recorded, candidate)
@@ -842,13 +854,6 @@ def _near_miss(refused: list[tuple[float, ElementRef, str]]) -> str:
         return ""
     score, ref, why = max(refused, key=lambda item: item[0])
     return f"; the nearest, {describe(ref.fingerprint)} ({score:.2f}), was refused: {why}"
-
-
-def _context(page: Page, ref: ElementRef) -> str:
-    try:
-        return context_of(ref.locator(page))
-    except PlaywrightError:
-        return ""  # gone since the snapshot: its other features still count
 
 
 # --- replay --------------------------------------------------------------------------

@@ -1108,16 +1108,20 @@
       : cells.find((c) => !c.contains(el) && collapse(c.textContent));
     return key ? shortText(key) : "";
   }
+  const headerRows = new Map();  // table -> its first row of column headers
   function columnOf(cell) {  // the header of a cell's column, in a table or an ARIA grid
     const row = parentOf(cell);
     if (!row) return "";
     const at = cellsOf(row).indexOf(cell);
     const table = cell.closest("table, [role=grid], [role=table], [role=treegrid]");
     if (!table || at < 0) return "";
-    const headerRow = [...table.querySelectorAll("tr, [role=row]")].find((r) =>
-      r !== row && r.closest("table, [role=grid], [role=table], [role=treegrid]") === table &&
-      cellsOf(r).some((c) => c.localName === "th" || attr(c, "role") === "columnheader"));
-    const header = headerRow && cellsOf(headerRow)[at];
+    if (!headerRows.has(table)) {
+      headerRows.set(table, [...table.querySelectorAll("tr, [role=row]")].find((r) =>
+        r.closest("table, [role=grid], [role=table], [role=treegrid]") === table &&
+        cellsOf(r).some((c) => c.localName === "th" || attr(c, "role") === "columnheader")));
+    }
+    const headerRow = headerRows.get(table);
+    const header = headerRow && headerRow !== row && cellsOf(headerRow)[at];
     return header && header.localName !== "td" ? shortText(header) : "";
   }
   // The headings that head a container's own content: each alone in the block of it that
@@ -1162,8 +1166,7 @@
   }
 
   // [row, tag, role, name, states, attributes, own text, text (null: the name), href, id, classes,
-  //  label, test id attribute, test id, test id unique, exact selector, containers (containersOf)],
-  //  without the empty
+  //  label, test id attribute, test id, test id unique, exact selector], without the empty
   //  ("", 0, null) fields at its end: most elements have few, and large pages have many elements.
   function describe({ el, role, name, states, href }) {
     const row = rowIndex(el);
@@ -1176,8 +1179,6 @@
     const record = [row, el.localName, role, name, states, attributes, ownText(el, name) ? 1 : 0,
       text === name ? null : text, href, attr(el, "id") || "", attr(el, "class") || "", labelTextOf(el),
       testId[0], testId[1], testId[0] && countOf(...testId) === 1 ? 1 : 0, exactSelector(el, row)];
-    const containers = containersOf(el);
-    if (containers.length) record.push(containers);
     while (record.length > 6 && !record[record.length - 1]) record.pop();
     return record;
   }
@@ -1371,7 +1372,9 @@
     const name = nameOf(el).text;
     const href = attr(el, "href") !== null ? absoluteHref(el) : null;
     const element = describe({ el, role, name, states: statesOf(el, role, name), href });
-    return JSON.stringify({ element, rows, context: surroundingsOf(el) });
+    // The labels of its containers only a look at one element reads: a heal compares them
+    // for its few candidates, and a snapshot of a large page would pay for every element.
+    return JSON.stringify({ element, rows, context: surroundingsOf(el), containers: containersOf(el) });
   }
 
   const topItems = [];

@@ -33,7 +33,7 @@ import json
 import math
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 from typing import Any, NamedTuple
@@ -257,7 +257,9 @@ def inspect(locator: Locator, frame_path: tuple[str, ...] = ()) -> LiveElement:
     data = json.loads(seen)
     if "element" not in data:
         return LiveElement(data["count"])
-    fingerprint = _fingerprint(_Record(*data["element"]), _Ancestry(data["rows"]), frame_path)
+    fingerprint = _placed(
+        _fingerprint(_Record(*data["element"]), _Ancestry(data["rows"]), frame_path), data
+    )
     kept = Kept(data["kept"], 0) if "kept" in data and not frame_path else None
     return LiveElement(1, fingerprint, data["context"], kept=kept)
 
@@ -323,7 +325,14 @@ def described(data: dict[str, Any], frame_path: tuple[str, ...] = ()) -> tuple[E
     """The ElementRef (selectors, fingerprint) and surroundings of a `describer` description."""
     record = _Record(*data["element"])
     ref = _element_ref("", record, _Ancestry(data["rows"]), frame_path)
-    return ref, data["context"]
+    return replace(ref, fingerprint=_placed(ref.fingerprint, data)), data["context"]
+
+
+def _placed(fingerprint: Fingerprint, data: dict[str, Any]) -> Fingerprint:
+    """The fingerprint with the labels of its containers, as a look at one element reads
+    them (snapshot.js containersOf)."""
+    places = tuple((kind, label) for kind, label in data.get("containers", ()))
+    return replace(fingerprint, containers=places)
 
 
 def origin_of(url: str) -> str:
@@ -479,7 +488,6 @@ class _Record(NamedTuple):
     test_id: str = ""
     test_id_unique: int = 0
     exact: str = ""  # a pinned selector where the CSS path alone is ambiguous
-    containers: list[list[str]] | None = None  # [kind, label] of each, nearest first
 
 
 def _element_ref(
@@ -527,7 +535,6 @@ def _fingerprint(record: _Record, ancestry: _Ancestry, frame_path: tuple[str, ..
         attributes=record.attributes,
         path=ancestry.path(record.row),
         frame_path=frame_path,
-        containers=tuple((kind, label) for kind, label in record.containers or ()),
     )
 
 
