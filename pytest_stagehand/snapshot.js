@@ -1132,12 +1132,14 @@
     while (parentOf(block) && parentOf(block) !== a) block = parentOf(block);
     return block === h || collapse(block.textContent) === collapse(h.textContent);
   };
-  // The headings over el, nearest first (a card's title, its section's, the page's; at most
-  // three): in each container, the last that heads it before el.
+  // The headings over el, nearest first (a card's title, its section's; at most three): in
+  // each container, the last that heads it before el. A page's title (level 1) names the
+  // page, not a container in it: rewording it moves nothing.
+  const SUBHEADINGS = "h2, h3, h4, h5, h6, [role=heading]:not([aria-level='1'])";
   function headingsOver(el) {
     const found = [];
     for (let a = parentOf(el); a && found.length < 3; a = parentOf(a)) {
-      if (!headingsIn.has(a)) headingsIn.set(a, visibleIn(a, HEADINGS).filter((h) => heads(a, h)));
+      if (!headingsIn.has(a)) headingsIn.set(a, visibleIn(a, SUBHEADINGS).filter((h) => heads(a, h)));
       const before = headingsIn.get(a).filter((h) => !h.contains(el) &&
         h.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING);
       const text = before.length ? shortText(before[before.length - 1]) : "";
