@@ -22,10 +22,12 @@ page whose only card is then replaced by another, alike in every word but that o
 A third table plays each control replaced in its place by another name after it was
 recorded (so the recording has no rival of that name): the pairs above with the step
 "click <name>", a set of 30 steps in their own words ("pause the video", "ship to home"),
-and toggles that kept their test id and now say another state ("Pause" became "Play").
-Beside it, 10 fair renames (same control, reworded or respelled) must still heal. Ours,
-the same heal without the words the step calls the control by (`heal.unsaid_words`
-switched off), and blind.
+toggles that kept their test id and now say another state ("Pause" became "Play"), and
+controls reworded under a kept test id ("Submit" became "Send"): offline, another name is
+the model's call, so any element acted on is wrong there too. Beside them, 8 respellings
+(same words: case, spaces, punctuation, words run together) must still heal. Ours, the
+same heal without the rule that a name keeps its words (`heal._spelled` switched off), and
+blind.
 
 A fourth table plays icon-only buttons (no name: the icon says what they do) replaced in
 their place by another icon, in image, sprite, icon-font and markup-named forms, and the
@@ -191,11 +193,9 @@ TOGGLES = [
     ("button", "Show details", "Hide details", "show the details"),
     ("button", "Expand", "Collapse", "expand the section"),
 ]
-# (role, recorded name, name now, the step, test id kept or ""): the same control, to heal.
-FAIR = [
-    ("button", "Sign up", "Signup", "sign up", ""),
-    ("button", "Add to cart", "Add To Cart", "add the hoodie to the cart", ""),
-    ("button", "Log out", "Logout", "log out", "logout"),
+# (role, recorded name, name now, the step, test id kept or ""): the same control reworded,
+# which offline is the model's call (a synonym), never a heal's.
+REWORDED = [
     ("button", "Continue", "Continue to payment", "continue", "continue"),
     ("button", "Search", "Search products", "search", "search"),
     ("button", "Submit", "Send", "submit the form", "submit-button"),
@@ -203,6 +203,17 @@ FAIR = [
     ("button", "Save", "Save changes", "save the settings", "save"),
     ("button", "Create account", "Register", 'click "Create account"', "signup-submit"),
     ("button", "Log in", "Sign in", "click the log in button", "login-button"),
+]
+# The same words respelled: the same control, to heal.
+RESPELLED = [
+    ("button", "Sign up", "Signup", "sign up", ""),
+    ("button", "Add to cart", "Add To Cart", "add the hoodie to the cart", ""),
+    ("button", "Log out", "Logout", "log out", "logout"),
+    ("button", "Check out", "Checkout", "check out", ""),
+    ("button", "E-mail me", "Email me", "email me", "notify"),
+    ("link", "Help Center", "Help center", "open the help center", ""),
+    ("button", "Save", "SAVE", "save the settings", "save"),
+    ("button", "Log in", "Log in →", "click the log in button", "login-button"),
 ]
 
 # Icon-only buttons (no name; the icon says what they do), each replaced in its place by
@@ -333,8 +344,8 @@ def play_in_place(page: Page, case: tuple[str, str, str, str, str], layout: str)
     element = recorded_element(page, page_snapshot, ref)
     page.set_content(in_place(role, now, test_id, layout))
     acted = {"ours": _healed(page, element, instruction)}
-    with patch.object(heal, "unsaid_words", lambda recorded, candidate: frozenset()):
-        acted["without the step's words"] = _healed(page, element, instruction)
+    with patch.object(heal, "_spelled", lambda text: ""):
+        acted["without the name rule"] = _healed(page, element, instruction)
     acted["blind"] = _blind(page, element)
     return acted
 
@@ -420,7 +431,8 @@ def main() -> None:
             ],
             "steps in own words": [(*case, "") for case in IN_PLACE],
             "toggles, test id": [(*case, "toggle") for case in TOGGLES],
-            "fair renames": FAIR,
+            "reworded, test id": REWORDED,
+            "respelled": RESPELLED,
         }
         acted_in_place: dict[tuple[str, str], Counter[str]] = {}
         for set_name, cases in in_place_sets.items():
@@ -429,7 +441,7 @@ def main() -> None:
                 for case in cases:
                     for replay, acted_on in play_in_place(page, case, layout).items():
                         counts[replay] += bool(acted_on)
-                        wrong_here = bool(acted_on) != (set_name == "fair renames")
+                        wrong_here = bool(acted_on) != (set_name == "respelled")
                         if wrong_here and replay == "ours":
                             outcome = repr(acted_on) if acted_on else "refused"
                             examples.append(f"  ours, in place ({set_name}, {layout}): "
@@ -466,8 +478,8 @@ def main() -> None:
         f"{name} wrong {replaced[name]}" for name in others
     ))
     print("\nreplaced in its place after it was recorded: elements acted on (wrong, but for"
-          " the fair renames, where a refusal is the miss)")  # fmt: skip
-    _print_acted(("ours", "without the step's words", "blind"), acted_in_place, in_place_sets)
+          " the respelled, where a refusal is the miss)")  # fmt: skip
+    _print_acted(("ours", "without the name rule", "blind"), acted_in_place, in_place_sets)
     print("\nicon-only buttons, another icon put in their place (any element acted on is wrong),"
           " and the same icon restyled (a refusal is the miss): elements acted on")  # fmt: skip
     _print_acted(("ours", "without the icon rule", "blind"), acted_icons, dict(icon_sets))

@@ -273,9 +273,11 @@ class ModelResolver:
         return replace(
             action,
             candidates=tuple(recorded.selectors),
+            fingerprint=recorded.fingerprint,  # with its containers' labels
             context=recorded.context,
             distinct=recorded.distinct,
             rivals=tuple(recorded.rivals),
+            apart=tuple(recorded.apart),
         )
 
     def _perform(self, action: Action, request: ActRequest) -> Action:
@@ -412,6 +414,7 @@ def element_of(action: Action) -> RecordedElement | None:
         context=action.context,
         distinct=action.distinct,
         rivals=list(action.rivals),
+        apart=list(action.apart),
     )
 
 
@@ -448,6 +451,7 @@ def verified(
         context=element.context,
         distinct=element.distinct,
         rivals=tuple(element.rivals),
+        apart=tuple(element.apart),
         element=describe(element.fingerprint),
         stand_in=resolution.stand_in,
         kept=resolution.kept,

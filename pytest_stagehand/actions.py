@@ -73,6 +73,8 @@ class Action:
     context: str = field(default="", repr=False, compare=False)
     distinct: str = field(default="", repr=False, compare=False)
     rivals: tuple[str, ...] = field(default=(), repr=False, compare=False)  # see heal.rivals_of
+    # The labels of its containers its look-alikes lack (see heal.apart_from).
+    apart: tuple[tuple[str, str], ...] = field(default=(), repr=False, compare=False)
     # What a person's click went to in the element's place, when it was covered or
     # invisible: 'label "Dark mode"', or the visible part of its own wrapper (see `perform`).
     via: str = field(default="", compare=False)

@@ -222,15 +222,18 @@ class RecordedElement(_Model):
     # The names of other elements of its role beside it when it was recorded, most alike
     # first ("Transfer $1000" beside "Transfer $100"): a heal never lands on one of them.
     rivals: list[str] = []
+    # The labels of its containers that its look-alikes' lacked, as (kind, label): the row
+    # ("row", "Order 1001") or column ("column", "Price") that tells it from the others.
+    apart: list[tuple[str, str]] = []
     # A value read by an extract outside any card, row or form: the text of its own line
     # but itself ("Shipping" for the <dd> of "Shipping $5.00"), what says which value it is.
     line: str = ""
 
     @model_serializer(mode="wrap")
     def _as_written(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        """`rivals` and `line` only where there are any: most elements have none."""
+        """`rivals`, `apart` and `line` only where there are any: most elements have none."""
         data = handler(self)
-        for name in ("rivals", "line"):
+        for name in ("rivals", "apart", "line"):
             if not data.get(name):
                 data.pop(name, None)
         return data

@@ -199,9 +199,11 @@ def _element_action(
         action,
         description=f"{description} {action.element}".strip(),
         candidates=tuple(recorded.selectors),
+        fingerprint=recorded.fingerprint,
         context=recorded.context,
         distinct=recorded.distinct,
         rivals=tuple(recorded.rivals),
+        apart=tuple(recorded.apart),
     )
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import re
 import time
+import unicodedata
 from collections.abc import Callable, Collection, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, replace
@@ -105,6 +106,8 @@ class Identity:
     required: frozenset[str] = frozenset()
     instruction: str = ""  # the step's own words ("type into the new todo input")
     rivals: frozenset[str] = frozenset()  # recorded elements only, names as `_norm` gives
+    # Recorded elements only: the container labels its look-alikes lacked (`apart_from`).
+    apart: frozenset[tuple[str, str]] = frozenset()
 
     @classmethod
     def of(
@@ -114,8 +117,15 @@ class Identity:
         instruction: str = "",
     ) -> Identity:
         rivals = frozenset(_norm(name) for name in element.rivals)
+        apart = frozenset((kind, label) for kind, label in element.apart)
         return cls(
-            element.fingerprint, element.context, element.distinct, required, instruction, rivals
+            element.fingerprint,
+            element.context,
+            element.distinct,
+            required,
+            instruction,
+            rivals,
+            apart,
         )
 
 
@@ -135,20 +145,67 @@ def _identity(live: LiveElement) -> Identity | None:
 
 def recorded_element(page: Page, page_snapshot: Snapshot, ref: ElementRef) -> RecordedElement:
     """What to record for an element of a snapshot, taken before acting on it."""
-    context = context_of(ref.locator(page))
+    own = _looked_at(page, ref)
     look_alikes = [
-        other
+        _looked_at(page, other)
         for other in page_snapshot.elements.values()
         if other.role == ref.role and _norm(other.name) == _norm(ref.name) and other != ref
     ]
     return RecordedElement(
         selectors=unique_first(page, ref.frame_path, list(ref.candidates) or [ref.selector]),
         frame_path=list(ref.frame_path),
-        fingerprint=ref.fingerprint,
-        context=context,
-        distinct=distinct_words(context, [_context(page, other) for other in look_alikes]),
+        fingerprint=own.fingerprint,
+        context=own.context,
+        distinct=distinct_words(own.context, [other.context for other in look_alikes]),
         rivals=rivals_of(ref, page_snapshot),
+        apart=apart_from(own, look_alikes),
     )
+
+
+def _looked_at(page: Page, ref: ElementRef) -> Identity:
+    """A snapshot element with what only a look at it reads: the text around it and the
+    labels of its containers. One gone since the snapshot keeps its other features."""
+    try:
+        live = inspect(ref.locator(page), ref.frame_path)
+    except PlaywrightError:
+        live = None
+    if live is None or live.fingerprint is None:
+        return Identity(ref.fingerprint)
+    return Identity(replace(ref.fingerprint, containers=live.fingerprint.containers), live.context)
+
+
+def apart_from(own: Identity, look_alikes: Sequence[Identity]) -> list[tuple[str, str]]:
+    """The labels of the containers around an element that some look-alike's lack: which
+    row, column, dialog or card tells it from the others of its role and name."""
+    found = {place for other in look_alikes for place in other.fingerprint.containers}
+    differs = [place for place in own.fingerprint.containers if place not in found]
+    return differs if look_alikes else []
+
+
+def relabelled(element: RecordedElement, change: Callable[[str], str | None]) -> RecordedElement:
+    """The element with each of its containers' labels changed (None: left out), as
+    variable values are masked in a recording and put back in for a replay."""
+
+    def each(places: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+        changed = ((kind, change(label)) for kind, label in places)
+        return [(kind, label) for kind, label in changed if label is not None]
+
+    containers = tuple(each(element.fingerprint.containers))
+    fingerprint = replace(element.fingerprint, containers=containers)
+    return element.model_copy(update={"fingerprint": fingerprint, "apart": each(element.apart)})
+
+
+# Roles that mean the same to a person using them: a link redesigned as a button with the
+# same name in the same place still does what it did.
+FAMILIES = (
+    frozenset({"button", "link"}),
+    frozenset({"textbox", "searchbox", "combobox"}),
+    frozenset({"checkbox", "switch"}),
+)
+
+
+def family(role: str) -> frozenset[str]:
+    return next((roles for roles in FAMILIES if role in roles), frozenset({role}))
 
 
 def distinct_words(context: str, look_alike_contexts: Sequence[str]) -> str:
@@ -246,7 +303,8 @@ def _overlap(a: str, b: str) -> float | None:
 def told_apart(recorded: Identity, live: Identity) -> bool:
     """Has `live` most of the words that told the recorded element from its look-alikes?"""
     wanted = _words(recorded.distinct)
-    around = _words(live.context) | _words(live.fingerprint.name)
+    labels = " ".join(label for _, label in live.fingerprint.containers)
+    around = _words(live.context) | _words(live.fingerprint.name) | _words(labels)
     return len(wanted & around) >= CONTEXT_FLOOR * len(wanted) and recorded.required <= around
 
 
@@ -270,24 +328,6 @@ def _joined(words: Sequence[str], i: int) -> set[str]:
     return {words[i], *(words[i] + after for after in words[i + 1 : i + 2])} | {
         before + words[i] for before in words[max(i - 1, 0) : i]
     }
-
-
-def unsaid_words(recorded: Identity, candidate: Identity) -> frozenset[str]:
-    """The words the step calls the recorded element by ("pause" in "pause the video",
-    for a "Pause" button) that the candidate no longer says, in its name or its markup's
-    names for it (test id, id, classes, labels). The author chose the element by them: a
-    "Resume" in its place is not what the step meant. "log in" still meets "Login" and a
-    test id "login-button"."""
-    if _norm(recorded.fingerprint.name) == _norm(candidate.fingerprint.name):
-        return frozenset()  # every verified hit: its name says all the recorded one did
-    words = _step_words(recorded.instruction)
-    named = _spellings([recorded.fingerprint.name])
-    says = _spellings(_sources(candidate.fingerprint))
-    return frozenset(
-        word
-        for i, word in enumerate(words)
-        if word not in FILLER and _joined(words, i) & named and not _joined(words, i) & says
-    )
 
 
 def _jaccard(a: Collection[str], b: Collection[str]) -> float | None:
@@ -335,7 +375,9 @@ def _path(a: Sequence[str], b: Sequence[str]) -> float | None:
 
 # --- words and meaning ---------------------------------------------------------------
 
-TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+(?:['’][^\W\d_]+)?")
+TOKEN = re.compile(r"[^\w\s]?\d+(?:[.,]\d+)*[^\w\s]?|[^\W\d_]+(?:['’][^\W\d_]+)?")
+NUMBER = re.compile(r"\d")
+COUNT = re.compile(r"[(\[]\s*(\d+)\s*[)\]]")
 CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 # What a step calls an element's kind ("the log in button"); in a name, a word of it
 # ("Copy link" is not "Copy").
@@ -347,47 +389,42 @@ FILLER = frozenset({
     "proceed", "click", "tap", "press", "type", "enter", "fill", "select", "choose", "check",
     "uncheck", *KINDS,
 })  # fmt: skip
-NEGATIONS = frozenset(["not", "no", "never", "don't", "dont", "without", "non"])
-# Pairs of opposite actions or states; prefixed opposites (follow/unfollow,
-# connect/disconnect, select/deselect) are caught by NEGATING_PREFIXES.
-OPPOSITES = {
-    frozenset(pair)
-    for pair in (
-        ("enable", "disable"), ("enabled", "disabled"), ("show", "hide"), ("shown", "hidden"),
-        ("add", "remove"), ("open", "close"), ("on", "off"), ("in", "out"), ("up", "down"),
-        ("yes", "no"), ("accept", "decline"), ("accept", "reject"), ("allow", "deny"),
-        ("start", "stop"), ("increase", "decrease"), ("expand", "collapse"),
-        ("import", "export"), ("upload", "download"), ("next", "previous"), ("first", "last"),
-        ("min", "max"), ("more", "less"), ("include", "exclude"), ("approve", "reject"),
-        ("buy", "sell"), ("deposit", "withdraw"), ("credit", "debit"), ("plus", "minus"),
-        ("public", "private"), ("before", "after"), ("all", "none"), ("join", "leave"),
-        ("attach", "detach"), ("grant", "revoke"), ("play", "pause"),
-        ("ascending", "descending"), ("light", "dark"), ("online", "offline"),
-    )
-}  # fmt: skip
-# Actions that cannot be undone or end something. A heal never turns a step into one of
-# them when neither the recorded name nor the step's instruction says it: a "Login" whose
-# test id and id a "Delete account" button took over is not the same control renamed.
-DESTRUCTIVE = frozenset({
-    "delete", "remove", "destroy", "erase", "discard", "clear", "reset", "cancel", "revoke",
-    "deactivate", "disable", "close", "archive", "unsubscribe", "logout", "signout", "leave",
-    "block", "ban", "terminate", "purge", "wipe", "drop", "refund", "void",
-})  # fmt: skip
-NEGATING_PREFIXES = ("un", "dis", "de", "in", "non", "non-")
 
 
 def _tokens(text: str | None) -> list[str]:
-    """Words and numbers of a text, casefolded; "$1,000" gives "1000"."""
+    """Words and numbers of a text, casefolded; a number keeps a currency sign or a percent
+    sign written against it, and drops its thousands separators: "$1,000" gives "$1000"."""
     found = TOKEN.findall(CAMEL.sub(" ", text or ""))
-    return [re.sub(r",(?=\d{3}\b)", "", token).casefold() for token in found]
+    return [
+        (_signed(re.sub(r",(?=\d{3}\b)", "", token)) if NUMBER.search(token) else token).casefold()
+        for token in found
+    ]
+
+
+def _signed(token: str) -> str:
+    """A number token with the signs that say what it counts (€, $, %), no other marks."""
+    if not token[-1:].isdigit() and not _is_sign(token[-1]):
+        token = token[:-1]
+    if token and not token[0].isdigit() and not token[0].isalpha() and not _is_sign(token[0]):
+        token = token[1:]
+    return token
+
+
+def _is_sign(char: str) -> bool:
+    return char == "%" or unicodedata.category(char) == "Sc"
 
 
 def _numbers(text: str | None) -> frozenset[str]:
-    return frozenset(token for token in _tokens(text) if token[0].isdigit())
+    return frozenset(token for token in _tokens(text) if NUMBER.search(token))
+
+
+def _counts(text: str | None) -> frozenset[str]:
+    """Counts shown beside a label, "(2)" or "[2]": they change as the page is used."""
+    return frozenset(COUNT.findall(text or ""))
 
 
 def _words_in_order(text: str | None) -> list[str]:
-    return [token for token in _tokens(text) if not token[0].isdigit()]
+    return [token for token in _tokens(text) if not NUMBER.search(token)]
 
 
 def _content(text: str | None) -> frozenset[str]:
@@ -445,22 +482,6 @@ def _share(wanted: frozenset[str], found: frozenset[str]) -> float | None:
     return len(wanted & found) / len(wanted) if wanted else None
 
 
-def _opposed(a: str, b: str) -> bool:
-    if frozenset((a, b)) in OPPOSITES:
-        return True
-    return any(b == p + a or a == p + b for p in NEGATING_PREFIXES)
-
-
-def _inflected(a: str, b: str) -> bool:
-    """One word is the other's past or ongoing form: a toggle that now reports its state
-    ("Subscribe" became "Subscribed", "Follow" "Following"), whatever its test id."""
-    def forms(word: str) -> set[str]:
-        stem, doubled = word.removesuffix("e"), word + word[-1]  # share-d, pin-ned
-        return {word + "d", word + "ed", stem + "ing", doubled + "ed", doubled + "ing"}
-
-    return b in forms(a) or a in forms(b)
-
-
 def _in_dialog(fingerprint: Fingerprint) -> bool:
     return any(
         re.match(r"dialog\b|[^#.]*[#.][^#.]*(modal|dialog)", step) for step in fingerprint.path
@@ -470,19 +491,20 @@ def _in_dialog(fingerprint: Fingerprint) -> bool:
 def conflict(recorded: Identity, candidate: Identity) -> str | None:
     """How `candidate` differs in meaning from the recorded element, or None.
 
-    These are never "near": another amount or number, a negation or the opposite action,
-    a qualifier added or dropped, another frame or dialog, another section, form or row,
-    or the name of another element that was beside it when it was recorded. A heal onto
-    such a look-alike would act on something the test's author never meant.
+    One rule (`docs/recordings.md`): a heal may change how an element is found, never what
+    it means. What it means is its role's family, its name's words and numbers (with their
+    currency and percent signs), and the labels of the containers around it (`_moved`).
+    Spelling is not meaning (case, spaces, punctuation, "Log in" and "Login"), nor is a
+    count beside a label ("Cart (2)") that the step does not name. Another name is the
+    model's call, never a heal's: no list of opposites or negations could name them all.
     """
     return _differs_in_meaning(recorded, candidate) or _rival(recorded, candidate)
 
 
 def _rival(recorded: Identity, candidate: Identity) -> str | None:
     """The candidate has the name of another element that was beside the recorded one
-    (`rivals_of`), and the markup does not say it is the same control renamed."""
-    r, c = recorded.fingerprint, candidate.fingerprint
-    if _norm(c.name) not in recorded.rivals or _same_anchor(r, c):
+    (`rivals_of`) when the step was recorded."""
+    if _norm(candidate.fingerprint.name) not in recorded.rivals:
         return None
     return "another element of that name was beside it when the step was recorded"
 
@@ -493,35 +515,74 @@ def _differs_in_meaning(recorded: Identity, candidate: Identity) -> str | None:
     # selector changes), but an element never moves into or out of a frame unasked.
     if len(r.frame_path) != len(c.frame_path):
         return "in another frame"
+    if family(r.role) != family(c.role):
+        return f"another kind of control ({r.role} vs {c.role})"
     if _in_dialog(r) != _in_dialog(c):
         return "inside a dialog" if _in_dialog(c) else "outside the dialog it was in"
     if not _same_icon(r, c):
         return f"another icon ({r.attributes['icon']} vs {c.attributes.get('icon') or 'none'})"
-    if _numbers(r.name) != _numbers(c.name):
-        return f"another number ({_listed(_numbers(r.name))} vs {_listed(_numbers(c.name))})"
-    words_r, words_c = set(_tokens(r.name)), set(_tokens(c.name))
-    if (words_r & NEGATIONS) != (words_c & NEGATIONS):
-        return "a negation"
-    for a in words_r - words_c:
-        for b in words_c - words_r:
-            if _opposed(a, b):
-                return f"the opposite ({a} vs {b})"
-            if _inflected(a, b):
-                return f"another state ({a} vs {b})"
-    asked = _spellings([r.name, recorded.instruction])
-    added = (_spellings([c.name]) - asked) & DESTRUCTIVE
-    if added:
-        return f"an action the step never asked for ({_listed(added)})"
-    unsaid = unsaid_words(recorded, candidate)
-    if unsaid and not _same_anchor(r, c):  # the same test id or id: the control reworded
-        return f"its name no longer says {_listed(unsaid)}, as the step does"
-    content_r, content_c = words_r - (FILLER - KINDS), words_c - (FILLER - KINDS)
-    if content_r != content_c and (content_r < content_c or content_c < content_r):
-        if _same_anchor(r, c):
-            return _elsewhere(recorded, candidate)  # the same control, reworded
-        extra = _listed(content_c ^ content_r)
-        return f"a qualifier {'added' if content_r < content_c else 'dropped'} ({extra})"
-    return _elsewhere(recorded, candidate)
+    said = _numbers(recorded.instruction)
+    numbers_r, numbers_c = _label_key(r.name, said)[0], _label_key(c.name, said)[0]
+    if _counts(r.name) & said:  # a count the step names is no longer free to change
+        numbers_r, numbers_c = _numbers(r.name), _numbers(c.name)
+    if numbers_r != numbers_c:
+        return f"another number ({_listed(numbers_r)} vs {_listed(numbers_c)})"
+    if _spelled(r.name) != _spelled(c.name):
+        return f"another name ({c.name!r} for {r.name!r})"
+    return _moved(recorded, candidate) or _elsewhere(recorded, candidate)
+
+
+def _spelled(text: str | None) -> str:
+    """A name's words as letters only: "Log in", "Login" and "LOG-IN!" spell one name."""
+    return "".join(_words_in_order(text))
+
+
+def _label_key(text: str, said: frozenset[str]) -> tuple[frozenset[str], str]:
+    """A label as its meaning: its numbers, but the counts beside it that the step does
+    not name ("Cart (2)"), and its words' letters."""
+    return _numbers(text) - (_counts(text) - said), _spelled(text)
+
+
+def _moved(recorded: Identity, candidate: Identity) -> str | None:
+    """Is the candidate in another container than the recorded element: another dialog,
+    form, fieldset, section, landmark, row, frame, or under another heading?
+
+    Kind by kind, the candidate's nearest label must be among the recorded element's, or
+    the recorded element's nearest among the candidate's: a container added or dropped
+    around it is markup; one of the same kind with another label is another place. A
+    column counts where it told the element from look-alikes in its row, or where the
+    step names it (`told_apart`): a button moved to another column is the same button.
+    """
+    r, c = recorded.fingerprint, candidate.fingerprint
+    free = _numbers(recorded.instruction)
+    must = set(recorded.apart) | _named_places(recorded)
+    kinds = dict.fromkeys(kind for kind, _ in r.containers)  # the headings over it last:
+    for kind in sorted(kinds, key=lambda kind: kind == "heading"):  # its containers say more
+        if kind == "column" and not any(k == kind for k, _ in must):
+            continue
+        mine = [label for k, label in r.containers if k == kind]
+        theirs = [label for k, label in c.containers if k == kind]
+        keys_mine = {_label_key(label, free) for label in mine}
+        keys_theirs = {_label_key(label, free) for label in theirs}
+        if theirs and not (
+            _label_key(mine[0], free) in keys_theirs or _label_key(theirs[0], free) in keys_mine
+        ):
+            what = repr(r.name) if r.name else describe(r)
+            gone = f"{what} is gone from {kind} {mine[0]!r}"
+            return f"{gone}; it remains only in {kind} {theirs[0]!r}"
+    for kind, label in sorted(must):
+        key = _label_key(label, free)
+        if not any(k == kind and _label_key(other, free) == key for k, other in c.containers):
+            return f"not in {kind} {label!r}, which told it apart when it was recorded"
+    return None
+
+
+def _named_places(recorded: Identity) -> set[tuple[str, str]]:
+    """The container labels the step names a word of, other than the element's own name
+    ("Confirm" in "confirm deleting the project" names the dialog "Delete project")."""
+    fp = recorded.fingerprint
+    said = frozenset(_step_words(recorded.instruction)) - FILLER - _content(fp.name)
+    return {(kind, label) for kind, label in fp.containers if said & _content(label)}
 
 
 def _elsewhere(recorded: Identity, candidate: Identity) -> str | None:
@@ -566,7 +627,7 @@ def similarity(recorded: Identity, candidate: Identity) -> float:
     Features absent on both sides carry no weight, so an element without a test id is
     not penalised for it.
     """
-    if recorded.fingerprint.role != candidate.fingerprint.role:
+    if family(recorded.fingerprint.role) != family(candidate.fingerprint.role):
         return 0.0
     return _weighted(_features(recorded, candidate))
 
@@ -696,9 +757,9 @@ def best_match(recorded: Identity, page: Page, page_snapshot: Snapshot) -> Match
     refused: list[tuple[float, ElementRef, str]] = []
     same_name_and_place: list[ElementRef] = []
     for ref in page_snapshot.elements.values():
-        if ref.fingerprint.role != wanted.role:
+        if ref.fingerprint.role not in family(wanted.role):
             continue
-        candidate = Identity(ref.fingerprint, _context(page, ref))
+        candidate = _looked_at(page, ref)
         features = _features(recorded, candidate)
         score = _weighted(features)
         why = conflict(recorded, candidate)
@@ -793,13 +854,6 @@ def _near_miss(refused: list[tuple[float, ElementRef, str]]) -> str:
         return ""
     score, ref, why = max(refused, key=lambda item: item[0])
     return f"; the nearest, {describe(ref.fingerprint)} ({score:.2f}), was refused: {why}"
-
-
-def _context(page: Page, ref: ElementRef) -> str:
-    try:
-        return context_of(ref.locator(page))
-    except PlaywrightError:
-        return ""  # gone since the snapshot: its other features still count
 
 
 # --- replay --------------------------------------------------------------------------

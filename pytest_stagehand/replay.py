@@ -29,7 +29,15 @@ from .actions import VARIABLE, Action, covered, from_ref, perform, settle, subst
 from .cache import RecordedAction, RecordedElement, Recording, Recordings, StepKey
 from .errors import ActionFailed, HealFailed
 from .events import Heal, StepEvent, StepLog, each_text
-from .heal import SAME_CONTEXT, Identity, context_of, describe_recorded, differences, unique_first
+from .heal import (
+    SAME_CONTEXT,
+    Identity,
+    context_of,
+    describe_recorded,
+    differences,
+    relabelled,
+    unique_first,
+)
 from .readback import ground, needs_model, reread, unreadable_fields
 from .snapshot import frame_scope, inspect, origin_of, snapshot
 from .steps import RecordedStep, RecordedSteps, Replayed, Stale
@@ -47,7 +55,7 @@ def recorded_action(action: Action, steplog: StepLog) -> RecordedAction:
     """
     element = element_of(action)
     if element is not None:
-        element = element.model_copy(
+        element = relabelled(element, steplog.mask).model_copy(
             update={
                 "context": steplog.mask(element.context),
                 "distinct": steplog.mask(element.distinct),
@@ -101,7 +109,12 @@ def _typed_as_shown(
     page: Page, element: RecordedElement, typed: set[str], mask: Callable[[str], str]
 ) -> RecordedElement:
     """The element with the surroundings the page shows now where they differ from the
-    recorded ones only by typed values; else with the typed placeholders left out."""
+    recorded ones only by typed values; else with the typed placeholders left out. A
+    container labelled by a typed value (a row of the list typed into) is left out: which
+    of the values typed it shows is not known."""
+    element = relabelled(
+        element, lambda label: None if any(f"%{name}%" in label for name in typed) else label
+    )
     placeholders = [f"%{name}%" for name in typed if f"%{name}%" in element.context]
     if not placeholders:
         return element
@@ -120,11 +133,12 @@ def _typed_as_shown(
 def _with_values(
     element: RecordedElement, values: Mapping[str, str]
 ) -> tuple[RecordedElement, frozenset[str]]:
-    identity = " ".join((element.context, element.distinct, element.fingerprint.name))
+    labels = [label for _, label in element.fingerprint.containers]
+    identity = " ".join((element.context, element.distinct, element.fingerprint.name, *labels))
     used = [values[name] for name in VARIABLE.findall(identity) if name in values]
     if not used:
         return element, frozenset()
-    filled = element.model_copy(
+    filled = relabelled(element, lambda label: substitute(label, values)).model_copy(
         update={
             "context": substitute(element.context, values),
             "distinct": substitute(element.distinct, values),

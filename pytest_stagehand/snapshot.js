@@ -1082,6 +1082,112 @@
     return attributes;
   }
 
+  // ---------------------------------------------------------------- where it is
+
+  // The labels of the containers around an element, nearest first, each [kind, label]: the
+  // dialog it asks in, its form, fieldset, named section or landmark, its row's key and its
+  // column's header, the heading over it (a card's title, a section's heading), its frame.
+  // They say what an element is about, beyond its own name ("Confirm" in "Delete project");
+  // a heal never changes them (heal.py). Each container is read once per run (`places`).
+  const HEADINGS = "h1, h2, h3, h4, h5, h6, [role=heading]";
+  const PLACE_KINDS = { dialog: "dialog", alertdialog: "dialog", form: "form", row: "row",
+    navigation: "landmark", complementary: "landmark", banner: "landmark", contentinfo: "landmark",
+    main: "landmark", search: "landmark", region: "section", article: "section" };
+  const CELLS = "td, th, [role=cell], [role=gridcell], [role=columnheader], [role=rowheader]";
+  const shortText = (el) => collapse(el.textContent).slice(0, 80);
+  const ownLabel = (el) => {  // what names a container itself: aria-labelledby, aria-label
+    const by = idRefs(el, "aria-labelledby");
+    if (by.length) return collapse(by.map((ref) => ref.textContent).join(" ")).slice(0, 80);
+    return collapse(attr(el, "aria-label") || "").slice(0, 80);
+  };
+  const visibleIn = (root, css) => [...root.querySelectorAll(css)].filter((h) => h.checkVisibility());
+  const places = new Map();
+  function placeOf(el) {  // [kind, label] of a container, or null
+    if (places.has(el)) return places.get(el);
+    let place = null;
+    const role = el.localName === "fieldset" ? "fieldset" : roleOf(el);
+    const kind = PLACE_KINDS[role] || (role === "fieldset" ? "fieldset" : null);
+    if (kind === "dialog") {
+      const heading = visibleIn(el, HEADINGS)[0];
+      place = [kind, ownLabel(el) || (heading ? shortText(heading) : "")];
+    } else if (kind === "fieldset") {
+      const legend = el.querySelector(":scope > legend");
+      place = [kind, ownLabel(el) || (legend ? shortText(legend) : "")];
+    } else if (kind === "row") {
+      place = [kind, ""];  // its key depends on the cell asked from (rowKey)
+    } else if (kind) {
+      place = [kind, ownLabel(el)];
+    }
+    places.set(el, place);
+    return place;
+  }
+  const cellsOf = (row) => [...row.children].filter((c) => c.matches(CELLS));
+  function rowKey(row, el) {  // the row header, else the first cell with text that is not el's
+    const cells = cellsOf(row);
+    const header = cells.find((c) => c.localName === "th" || attr(c, "role") === "rowheader");
+    const key = header && !header.contains(el) ? header
+      : cells.find((c) => !c.contains(el) && collapse(c.textContent));
+    return key ? shortText(key) : "";
+  }
+  const headerRows = new Map();  // table -> its first row of column headers
+  function columnOf(cell) {  // the header of a cell's column, in a table or an ARIA grid
+    const row = parentOf(cell);
+    if (!row) return "";
+    const at = cellsOf(row).indexOf(cell);
+    const table = cell.closest("table, [role=grid], [role=table], [role=treegrid]");
+    if (!table || at < 0) return "";
+    if (!headerRows.has(table)) {
+      headerRows.set(table, [...table.querySelectorAll("tr, [role=row]")].find((r) =>
+        r.closest("table, [role=grid], [role=table], [role=treegrid]") === table &&
+        cellsOf(r).some((c) => c.localName === "th" || attr(c, "role") === "columnheader")));
+    }
+    const headerRow = headerRows.get(table);
+    const header = headerRow && headerRow !== row && cellsOf(headerRow)[at];
+    return header && header.localName !== "td" ? shortText(header) : "";
+  }
+  // The headings that head a container's own content: each alone in the block of it that
+  // holds it (a card's header), not inside a card, dialog or section of their own.
+  const headingsIn = new Map();
+  const heads = (a, h) => {
+    let block = h;
+    while (parentOf(block) && parentOf(block) !== a) block = parentOf(block);
+    return block === h || collapse(block.textContent) === collapse(h.textContent);
+  };
+  // The headings over el, nearest first (a card's title, its section's; at most three): in
+  // each container, the last that heads it before el. A page's title (level 1) names the
+  // page, not a container in it: rewording it moves nothing.
+  const SUBHEADINGS = "h2, h3, h4, h5, h6, [role=heading]:not([aria-level='1'])";
+  function headingsOver(el) {
+    const found = [];
+    for (let a = parentOf(el); a && found.length < 3; a = parentOf(a)) {
+      if (!headingsIn.has(a)) headingsIn.set(a, visibleIn(a, SUBHEADINGS).filter((h) => heads(a, h)));
+      const before = headingsIn.get(a).filter((h) => !h.contains(el) &&
+        h.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING);
+      const text = before.length ? shortText(before[before.length - 1]) : "";
+      if (text && !found.includes(text)) found.push(text);
+    }
+    return found;
+  }
+  function containersOf(el) {
+    const found = headingsOver(el).map((heading) => ["heading", heading]);
+    for (let a = parentOf(el); a; a = parentOf(a)) {
+      if (a.matches(CELLS) && a !== el) {
+        const column = columnOf(a);
+        if (column) found.push(["column", column]);
+      }
+      const place = placeOf(a);
+      if (!place) continue;
+      const label = place[0] === "row" ? rowKey(a, el) : place[1];
+      if (label) found.push([place[0], label]);
+    }
+    if (window !== window.top) {
+      let title = document.title;
+      try { title = attr(window.frameElement, "title") || title; } catch {}
+      if (collapse(title || "")) found.push(["frame", collapse(title).slice(0, 80)]);
+    }
+    return found;
+  }
+
   // [row, tag, role, name, states, attributes, own text, text (null: the name), href, id, classes,
   //  label, test id attribute, test id, test id unique, exact selector], without the empty
   //  ("", 0, null) fields at its end: most elements have few, and large pages have many elements.
@@ -1289,7 +1395,9 @@
     const name = nameOf(el).text;
     const href = attr(el, "href") !== null ? absoluteHref(el) : null;
     const element = describe({ el, role, name, states: statesOf(el, role, name), href });
-    return JSON.stringify({ element, rows, context: surroundingsOf(el) });
+    // The labels of its containers only a look at one element reads: a heal compares them
+    // for its few candidates, and a snapshot of a large page would pay for every element.
+    return JSON.stringify({ element, rows, context: surroundingsOf(el), containers: containersOf(el) });
   }
 
   const topItems = [];

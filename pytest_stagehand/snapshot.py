@@ -33,7 +33,7 @@ import json
 import math
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 from typing import Any, NamedTuple
@@ -120,9 +120,12 @@ class Fingerprint:
     attributes: dict[str, str]  # stable attributes as written: type, name, href, aria-label...
     path: tuple[str, ...]  # ancestors, root first, as "tag#id.first-class"; crosses shadow roots
     frame_path: tuple[str, ...] = ()
+    # The labels of the containers around it, nearest first, as (kind, label): ("dialog",
+    # "Delete project"), ("row", "Order 1001"), ("column", "Price"), ("heading", "Backpack").
+    containers: tuple[tuple[str, str], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data = {
             "tag": self.tag,
             "role": self.role,
             "name": self.name,
@@ -134,6 +137,9 @@ class Fingerprint:
             "path": list(self.path),
             "frame_path": list(self.frame_path),
         }
+        if self.containers:  # most elements of a plain page have none
+            data["containers"] = [list(place) for place in self.containers]
+        return data
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Fingerprint:
@@ -148,6 +154,7 @@ class Fingerprint:
             attributes=dict(d.get("attributes", {})),
             path=tuple(d.get("path", ())),
             frame_path=tuple(d.get("frame_path", ())),
+            containers=tuple((kind, label) for kind, label in d.get("containers", ())),
         )
 
 
@@ -250,7 +257,9 @@ def inspect(locator: Locator, frame_path: tuple[str, ...] = ()) -> LiveElement:
     data = json.loads(seen)
     if "element" not in data:
         return LiveElement(data["count"])
-    fingerprint = _fingerprint(_Record(*data["element"]), _Ancestry(data["rows"]), frame_path)
+    fingerprint = _placed(
+        _fingerprint(_Record(*data["element"]), _Ancestry(data["rows"]), frame_path), data
+    )
     kept = Kept(data["kept"], 0) if "kept" in data and not frame_path else None
     return LiveElement(1, fingerprint, data["context"], kept=kept)
 
@@ -316,7 +325,14 @@ def described(data: dict[str, Any], frame_path: tuple[str, ...] = ()) -> tuple[E
     """The ElementRef (selectors, fingerprint) and surroundings of a `describer` description."""
     record = _Record(*data["element"])
     ref = _element_ref("", record, _Ancestry(data["rows"]), frame_path)
-    return ref, data["context"]
+    return replace(ref, fingerprint=_placed(ref.fingerprint, data)), data["context"]
+
+
+def _placed(fingerprint: Fingerprint, data: dict[str, Any]) -> Fingerprint:
+    """The fingerprint with the labels of its containers, as a look at one element reads
+    them (snapshot.js containersOf)."""
+    places = tuple((kind, label) for kind, label in data.get("containers", ()))
+    return replace(fingerprint, containers=places)
 
 
 def origin_of(url: str) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 
 import pytest
 import yaml
@@ -713,7 +714,9 @@ def test_live_fingerprint_matches_the_snapshots(page: Page, pages_server, path: 
 
     for ref in snap.elements.values():
         live = inspect(ref.locator(page), ref.frame_path)
-        assert (live.count, live.fingerprint) == (1, ref.fingerprint), ref.id
+        # The labels of its containers only a look at the one element reads.
+        looked = replace(live.fingerprint, containers=())
+        assert (live.count, looked) == (1, ref.fingerprint), ref.id
     several = inspect(page.locator("body *"))
     assert several.count > 1 and several.fingerprint is None and several.context == ""
     assert inspect(page.locator("#nothing-here")) == LiveElement(0)

@@ -1,0 +1,292 @@
+"""Decoys by principle: for each kind of container and each kind of token in a name, a
+decoy that keeps everything but the meaning (never healed onto offline, and the failure
+names what changed), beside a control that keeps the meaning and changes everything else
+(healed onto). No case names a word the heal knows: the rule is one (docs/recordings.md).
+
+Each page is written three times from one template: as recorded, as the decoy (the same
+markup, test ids and place, another container label or another token in the name), and
+as the control (ids, classes and test ids renamed, a wrapper added, the order changed).
+The element a heal must find is marked `data-truth` in the control; the mark is taken off
+before the heal looks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+from playwright.sync_api import Page
+from real_widgets import RealWidgetsServer
+
+from pytest_stagehand.cache import RecordedElement
+from pytest_stagehand.errors import HealFailed
+from pytest_stagehand.heal import recorded_element, resolve
+from pytest_stagehand.snapshot import snapshot
+
+
+@dataclass(frozen=True)
+class Case:
+    template: str  # {label}: the meaning that changes; {v}: "" as recorded, "v2-" restyled
+    role: str
+    name: str
+    recorded: str  # the label or token as recorded (and in the control)
+    decoy: str  # the same place with another label or token
+    changed: str  # what the refusal must say (a regex)
+    instruction: str = ""
+    restyle: str = ""  # the control's extra markup change, as a script
+
+    def html(self, label: str, restyled: bool) -> str:
+        v = "v2-" if restyled else ""
+        return self.template.format(label=label, v=v, wrap="<div class='v2-wrap'>" * restyled)
+
+
+def gone(name: str, kind: str, recorded: str, decoy: str) -> str:
+    return rf"'{name}' is gone from {kind} '{recorded}'; it remains only in {kind} '{decoy}'"
+
+
+SHOW_MODAL = "<script>document.querySelector('dialog').showModal()</script>"
+CONTAINERS = {
+    "dialog": Case(
+        "<main><h1>Projects</h1><dialog id='{v}confirm' class='{v}modal'>{wrap}<h2>{label}</h2>"
+        "<p>This cannot be undone.</p><button class='{v}btn' data-testid='{v}cancel'>Cancel"
+        "</button><button class='{v}btn primary' data-testid='{v}ok' data-truth>Confirm</button>"
+        "</dialog></main>" + SHOW_MODAL,
+        "button", "Confirm", "Delete project", "Publish project",
+        gone("Confirm", "dialog", "Delete project", "Publish project"),
+        "click Confirm",
+    ),
+    "aria-modal dialog": Case(
+        "<main><h1>Projects</h1><div role='dialog' aria-modal='true' aria-labelledby='{v}t' "
+        "class='{v}modal'>{wrap}<h2 id='{v}t'>{label}</h2><p>This cannot be undone.</p>"
+        "<button class='{v}btn' data-testid='{v}ok' data-truth>Confirm</button></div></main>",
+        "button", "Confirm", "Delete project", "Publish project",
+        gone("Confirm", "dialog", "Delete project", "Publish project"),
+        "confirm it",
+    ),
+    "section": Case(
+        "<main><h1>Settings</h1><section aria-labelledby='{v}h' class='{v}panel'>{wrap}"
+        "<h2 id='{v}h'>{label}</h2><p>Deleting erases every file and invoice.</p>"
+        "<button class='{v}danger' data-testid='{v}delete' data-truth>Delete</button>"
+        "</section></main>",
+        "button", "Delete", "Personal account", "Team account",
+        gone("Delete", "section", "Personal account", "Team account"),
+        "click Delete",
+    ),
+    "form": Case(
+        "<main><h1>Checkout</h1><form aria-label='{label}' class='{v}form'>{wrap}"
+        "<label>Street <input name='{v}street'></label><label>City <input name='{v}city'>"
+        "</label><button type='button' class='{v}save' data-truth>Save</button></form></main>",
+        "button", "Save", "Billing address", "Shipping address",
+        gone("Save", "form", "Billing address", "Shipping address"),
+        "click Save",
+    ),
+    "row": Case(
+        "<main><h1>Orders</h1><table class='{v}grid'><thead><tr><th>Order</th><th>Status</th>"
+        "<th>Actions</th></tr></thead><tbody><tr><td>{label}</td><td>Shipped</td><td>{wrap}"
+        "<button class='{v}row-action' data-truth>Cancel</button></td></tr></tbody></table>"
+        "</main>",
+        "button", "Cancel", "Order 1001", "Order 1002",
+        gone("Cancel", "row", "Order 1001", "Order 1002"),
+        "click Cancel",
+    ),
+    "card": Case(
+        "<main><h1>Shop</h1><div class='{v}card'><div class='{v}card-header'><h5>{label}</h5>"
+        "</div><div class='{v}card-body'>{wrap}<p>Ships in two days, free returns.</p>"
+        "<button class='{v}btn' data-testid='{v}add' data-truth>Add to cart</button></div>"
+        "</div></main>",
+        "button", "Add to cart", "Backpack", "Bike Light",
+        gone("Add to cart", "heading", "Backpack", "Bike Light"),
+        "click Add to cart",
+    ),
+    "landmark": Case(
+        "<header><nav aria-label='{label}' class='{v}nav'>{wrap}<a href='/about' "
+        "class='{v}link'>About</a> <a href='/' class='{v}link' data-truth>Home</a></nav>"
+        "</header><main><h1>Welcome</h1></main>",
+        "link", "Home", "Primary", "Footer",
+        gone("Home", "landmark", "Primary", "Footer"),
+        "click Home",
+    ),
+    "frame": Case(
+        "<main><h1>Billing</h1>{wrap}<iframe id='{v}pay' title='{label}' srcdoc=\""
+        "<button class='{v}submit' data-truth>Submit</button>\"></iframe></main>",
+        "button", "Submit", "Payment", "Newsletter",
+        gone("Submit", "frame", "Payment", "Newsletter"),
+        "click Submit",
+    ),
+}  # fmt: skip
+TOKENS = {
+    "number": ("Add 2 seats", "Add 3 seats", r"another number \(2 vs 3\)"),
+    "currency": ("Pay €100", "Pay $100", r"another number \(€100 vs \$100\)"),
+    "unit": ("Ship 5 kg", "Ship 5 lb", r"another name \('Ship 5 lb' for 'Ship 5 kg'\)"),
+    "date": ("Book 2025-05-03", "Book 2025-05-04", r"another number \(03, 05, 2025 vs 04, 05"),
+    "negation": (
+        "Email me about offers",
+        "Do not email me about offers",
+        r"another name \('Do not email me about offers' for 'Email me about offers'\)",
+    ),
+}
+TOKEN_PAGE = (
+    "<main><h1>Account</h1><section class='{v}card'>{wrap}<h2>Plan</h2><p>Billed monthly.</p>"
+    "<button class='{v}btn' data-testid='{v}primary-action' data-truth>{label}</button>"
+    "</section></main>"
+)
+
+
+def record(page: Page, role: str, name: str) -> RecordedElement:
+    page_snapshot = snapshot(page)
+    (ref,) = [r for r in page_snapshot.elements.values() if (r.role, r.name) == (role, name)]
+    return recorded_element(page, page_snapshot, ref)
+
+
+def mark_truth(page: Page) -> None:
+    """Remember the element marked `data-truth` (in any frame), then take the mark off."""
+    for frame in page.frames:
+        frame.evaluate("""() => {
+            const truth = document.querySelector("[data-truth]");
+            if (truth) { window.__truth = truth; truth.removeAttribute("data-truth"); }
+        }""")
+
+
+def acted_on_truth(page: Page, element: RecordedElement, instruction: str) -> bool:
+    """Found (verified where a selector still hits it, else healed), and the right one."""
+    resolution = resolve(page, element, wait_ms=0, instruction=instruction)
+    return resolution.locator.evaluate("el => el === window.__truth")
+
+
+def play(page: Page, case: Case, record_html: str, decoy_html: str, control_html: str) -> None:
+    page.set_content(record_html)
+    element = record(page, case.role, case.name)
+    page.set_content(decoy_html)
+    with pytest.raises(HealFailed, match=case.changed):
+        resolve(page, element, wait_ms=0, instruction=case.instruction)
+    page.set_content(control_html)
+    mark_truth(page)
+    assert acted_on_truth(page, element, case.instruction)
+
+
+@pytest.mark.parametrize("kind", CONTAINERS)
+def test_a_container_with_another_label_is_refused_and_a_restyled_one_heals(page, kind):
+    case = CONTAINERS[kind]
+    play(
+        page,
+        case,
+        case.html(case.recorded, restyled=False),
+        case.html(case.decoy, restyled=False),
+        case.html(case.recorded, restyled=True),
+    )
+
+
+def cart_row(columns: list[str], restyled: bool = False) -> str:
+    """A cart row whose unnamed number fields are told apart only by their columns."""
+    v = "v2-" if restyled else ""
+    heads = "".join(f"<th>{column}</th>" for column in columns)
+    cells = "".join(
+        f"<td><input type='number' class='{v}qty'{' data-truth' * (column == 'Quantity')}></td>"
+        for column in columns
+    )
+    return (
+        f"<main><h1>Cart</h1><table class='{v}grid'><thead><tr><th>Item</th>{heads}</tr>"
+        f"</thead><tbody><tr><td>Backpack</td>{cells}</tr></tbody></table></main>"
+    )
+
+
+def test_a_column_that_told_look_alikes_apart_is_kept_and_columns_may_reorder(page):
+    page.set_content(cart_row(["Quantity", "Gift wraps"]))
+    page_snapshot = snapshot(page)
+    first = next(r for r in page_snapshot.elements.values() if r.role == "spinbutton")
+    element = recorded_element(page, page_snapshot, first)
+    assert ("column", "Quantity") in element.apart  # what told it from the other field
+    page.set_content(cart_row(["Gift wraps"]))  # the decoy: the other field, where it was
+    changed = 'spinbutton "" ' + gone("", "column", "Quantity", "Gift wraps").removeprefix("'' ")
+    with pytest.raises(HealFailed, match=changed):
+        resolve(page, element, wait_ms=0, instruction="type 2 into the field")
+    page.set_content(cart_row(["Gift wraps", "Quantity"], restyled=True))
+    mark_truth(page)
+    assert acted_on_truth(page, element, "type 2 into the field")
+
+
+def test_a_button_moved_to_another_column_of_its_row_heals(page):
+    """Which column an action sits in tells nothing apart: the same button, moved."""
+
+    def orders(actions_first: bool) -> str:
+        cells = ["<td>Order 1001</td>", "<td>Shipped</td>", "<td><button>Cancel</button></td>"]
+        heads = ["<th>Order</th>", "<th>Status</th>", "<th>Actions</th>"]
+        if actions_first:
+            cells, heads = cells[-1:] + cells[:-1], heads[-1:] + heads[:-1]
+        return (
+            f"<main><h1>Orders</h1><table><thead><tr>{''.join(heads)}</tr></thead>"
+            f"<tbody><tr>{''.join(cells)}</tr></tbody></table></main>"
+        )
+
+    page.set_content(orders(actions_first=False))
+    element = record(page, "button", "Cancel")
+    page.set_content(orders(actions_first=True))
+    page.locator("button").evaluate("el => { window.__truth = el; }")
+    assert acted_on_truth(page, element, "cancel the order")
+
+
+@pytest.mark.parametrize("kind", TOKENS)
+def test_a_name_with_another_token_is_refused_under_its_test_id_and_a_restyled_one_heals(
+    page, kind
+):
+    recorded, decoy, changed = TOKENS[kind]
+
+    def html(label: str, restyled: bool) -> str:
+        return TOKEN_PAGE.format(label=label, v="v2-" if restyled else "", wrap="<div>" * restyled)
+
+    case = Case(TOKEN_PAGE, "button", recorded, recorded, decoy, changed, f"click {recorded}")
+    play(page, case, html(recorded, False), html(decoy, False), html(recorded, True))
+
+
+def test_a_count_nothing_depended_on_may_change(page):
+    page.set_content(TOKEN_PAGE.format(label="Cart (2)", v="", wrap=""))
+    element = record(page, "button", "Cart (2)")
+    page.set_content(TOKEN_PAGE.format(label="Cart (3)", v="v2-", wrap="<div>"))
+    mark_truth(page)
+    assert acted_on_truth(page, element, "open the cart")
+
+
+def test_a_count_the_step_names_is_kept(page):
+    page.set_content(TOKEN_PAGE.format(label="Seats (2)", v="", wrap=""))
+    element = record(page, "button", "Seats (2)")
+    page.set_content(TOKEN_PAGE.format(label="Seats (3)", v="", wrap=""))
+    with pytest.raises(HealFailed, match=r"another number \(2 vs 3\)"):
+        resolve(page, element, wait_ms=0, instruction="click the 2 seats button")
+
+
+# --- the dialog case on a real widget: Bootstrap's modal, as released on npm ----------------
+
+
+@pytest.fixture(scope="module")
+def widgets() -> RealWidgetsServer:
+    server = RealWidgetsServer().start()
+    yield server
+    server.close()
+
+
+def open_modal(page: Page, url: str) -> None:
+    """Open the page's modal with its own trigger, and wait for its opening to end."""
+    page.goto(url)
+    page.get_by_role("button", name="Open").click()
+    page.wait_for_function("""() => {
+        const shown = document.querySelector("#projectModal.show .modal-dialog");
+        return !!shown && getComputedStyle(shown).transform === "none";
+    }""")
+
+
+def test_a_real_modal_with_another_title_is_refused_and_its_bootstrap_4_build_heals(
+    page, widgets
+):
+    """Recorded in Bootstrap 5's modal "Delete project"; the same modal titled "Publish
+    project" is refused; Bootstrap 4's markup of the "Delete project" modal is a real
+    redesign of it, healed onto."""
+    open_modal(page, widgets.url("pages/bootstrap5-modal.html"))
+    element = record(page, "button", "Confirm")
+    assert ("dialog", "Delete project") in element.fingerprint.containers
+    open_modal(page, widgets.url("pages/bootstrap5-modal.html?title=Publish+project"))
+    changed = gone("Confirm", "dialog", "Delete project", "Publish project")
+    with pytest.raises(HealFailed, match=changed):
+        resolve(page, element, wait_ms=0, instruction="click Confirm")
+    open_modal(page, widgets.url("pages/bootstrap4-modal.html"))
+    page.get_by_role("button", name="Confirm").evaluate("el => { window.__truth = el; }")
+    assert acted_on_truth(page, element, "click Confirm")
