@@ -86,6 +86,8 @@ CASES = [
     page_case("switch-with-label", "checkbox", "Dark mode", "dark", method="check"),
     page_case("switch-without-label", "checkbox", "Wi-Fi", "wifi", method="check"),
     page_case("check-under-its-label", "checkbox", "Remember me", "remember", method="check"),
+    page_case("link-in-covering-label", "checkbox", "I agree to the privacy policy of this site",
+              "agree", method="check"),
     page_case("slides-away-on-hover", "button", "Archive", "archive"),
     page_case("re-rendered", "button", "Refresh", "refresh"),
     page_case("moving-in", "button", "Continue", "arrived"),
@@ -125,6 +127,11 @@ REAL = [
     Case("bootstrap4 custom checkbox", "pages/bootstrap4-custom-checkbox.html", "checkbox",
          "Remember me", "remember", method="check", prepare=LOG + """
            document.querySelector("#remember").addEventListener("change", mark("remember"));""",
+         clean=""),
+    Case("bootstrap4 checkbox, link in label", "pages/bootstrap4-custom-checkbox.html",
+         "checkbox", "I accept the terms of use", "terms", method="check", prepare=LOG + """
+           document.querySelector("#terms").addEventListener("change", mark("terms"));
+           document.querySelector("a").addEventListener("click", mark("link"));""",
          clean=""),
 ]
 

@@ -377,8 +377,10 @@ def is_plain(selector: str) -> bool:
 # pointer at its centre reaches, or when what reaches it is no part of the control (a
 # banner, a coach mark, a backdrop, a click-outside layer: Playwright then waits and names
 # it, and `covered` says so). Else the control covers itself with its own drawing, and
-# what stands for it is "label:<i>" (its i-th visible <label>), or "point:<what>" (the part
-# of its own wrapper over it, a wrapper holding nothing else: no text, no other control).
+# what stands for it is "label:<i>:<x>,<y>" (its i-th <label>, at a point of it where the
+# label itself, not a link in it, takes the click: over the element where the label covers
+# it, else its centre), or "point:<what>" (the part of its own wrapper over it, within the
+# wrapper's box, a wrapper holding nothing else: no text, no other control).
 # A transparent control on top of its label is clicked itself, as Playwright clicks it.
 STAND_IN = """el => {
   const box = el.getBoundingClientRect();
@@ -408,10 +410,25 @@ STAND_IN = """el => {
     }
     return true;
   };
-  if (!labels.some((l) => l.contains(hit)) && !ownWrapper()) return "";
+  const over = labels.findIndex((l) => l.contains(hit));
+  if (over < 0 && !ownWrapper()) return "";
+  // The label at the point where the label itself takes the click, never a link in it.
+  const at = (i, px, py) => {
+    const b = labels[i].getBoundingClientRect();
+    const there = labels[i].getRootNode().elementFromPoint(px, py);
+    const ok = there && labels[i].contains(there) && !there.closest(control);
+    return ok ? `label:${i}:${Math.round(px - b.left)},${Math.round(py - b.top)}` : "";
+  };
+  if (over >= 0) return at(over, x, y);
   const shown = labels.findIndex((l) => l.checkVisibility() && l.getBoundingClientRect().width > 0);
-  if (shown >= 0) return `label:${shown}`;
-  if (!wrapper || !wrapper.contains(hit)) return "";
+  if (shown >= 0) {
+    const b = labels[shown].getBoundingClientRect();
+    return at(shown, b.left + b.width / 2, b.top + b.height / 2);
+  }
+  const part = hit.getBoundingClientRect(), whole = wrapper.getBoundingClientRect();
+  const inside = part.left >= whole.left - 1 && part.top >= whole.top - 1
+    && part.right <= whole.right + 1 && part.bottom <= whole.bottom + 1;
+  if (!inside) return "";
   const words = (hit.className && typeof hit.className === "string" ? hit.className : "")
     .split(/\\s+/).filter(Boolean).slice(0, 2);
   return `point:${[hit.localName, ...words].join(".")}`;
@@ -457,9 +474,11 @@ def _click_as_a_person(
         target.click(force=True, timeout=timeout)  # the mouse, at its centre: what covers it
         return via
     if kind == "label":
-        label = target.evaluate_handle(f"el => el.labels[{int(detail)}]").as_element()
+        index, _, point = detail.partition(":")
+        x, _, y = point.partition(",")
+        label = target.evaluate_handle(f"el => el.labels[{int(index)}]").as_element()
         text = " ".join(label.inner_text().split())
-        label.click(timeout=timeout)
+        label.click(position={"x": float(x), "y": float(y)}, timeout=timeout)
         return f'label "{text}"' if text else "its label"
     target.click(timeout=timeout)
     return ""
