@@ -251,7 +251,7 @@ def perform(
     page: Page, action: Action, values: Mapping[str, str] = {}, timeout: float | None = None
 ) -> Action:
     """Do `action` with Playwright (which waits until the element can take it), as a
-    person would: a covered or transparent control is clicked through what stands for it
+    person would: a control its own drawing covers is clicked through what stands for it
     (`_click_as_a_person`), and a checkbox's outcome is verified even if it is redrawn.
 
     Returns the action as performed: with `via` naming the stand-in when one was clicked,
