@@ -264,8 +264,8 @@ def main() -> None:
     print(
         f"\n{len(rows)} cases: same outcome {same}/{len(rows)}; plugin WRONG {wrong} "
         f"(Playwright WRONG {baseline_wrong}); plugin fails where Playwright acts {worse}; "
-        f"plugin acts through the control's own label or drawing where Playwright "
-        f"refuses {beyond}"
+        f"plugin acts on the control itself (or through its own label or drawing, as "
+        f"'stood in' says) where Playwright refuses {beyond}"
     )
 
 
