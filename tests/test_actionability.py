@@ -44,9 +44,6 @@ CASES = {
     "frame-clear": ("role=button[name='Framed']", "button", ("#framed",), "click", "framed"),
     "shadow-covered": ("role=button[name='Shadowed']", "#host button", (), "click", "shadowed"),
 }
-# A button the page draws anew every 200 ms: on a loaded machine Playwright's click may
-# lose the race with the re-render until its timeout; the plugin's must not.
-RACES = {"re-rendered"}
 # Covered by their own drawing: Playwright waits for the cover to go; a person clicks what
 # the control draws itself with (the label the browser forwards the click from, or the
 # slider of its own switch, its outcome checked).
@@ -90,7 +87,7 @@ def playwright_outcome(page: Page, pages_server, case: str) -> str:
 def test_the_plugin_acts_where_playwright_acts_and_refuses_where_it_refuses(
     page, pages_server, case
 ):
-    expected = "acted" if case in RACES else playwright_outcome(page, pages_server, case)
+    expected = playwright_outcome(page, pages_server, case)
     _, selector, frame, method, mark = CASES[case]
     open_case(page, pages_server, case)
     action = Action(method, selector=selector, frame_path=frame, element=case)
