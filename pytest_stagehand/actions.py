@@ -253,7 +253,7 @@ def perform(
     page: Page, action: Action, values: Mapping[str, str] = {}, timeout: float | None = None
 ) -> Action:
     """Do `action` with Playwright (which waits until the element can take it), as a
-    person would: a covered or transparent control is clicked through what stands for it
+    person would: a control its own drawing covers is clicked through what stands for it
     (`_click_as_a_person`), and a checkbox's outcome is verified even if it is redrawn.
 
     Returns the action as performed: with `via` naming the stand-in when one was clicked,
@@ -304,7 +304,7 @@ def _perform_on_element(
             target.click(position=at, timeout=timeout)
     elif method == "click":
         stand_in = action.stand_in if action.stand_in is not None else _stand_in(page, action)
-        via = _click_as_a_person(target, timeout, stand_in)
+        via = _click_as_a_person(target, timeout, stand_in, recorded=action.via)
     elif method == "double_click":
         target.dblclick(timeout=timeout)
     elif method == "right_click":
@@ -374,30 +374,63 @@ def is_plain(selector: str) -> bool:
     return selector.startswith("xpath=") or not PLAYWRIGHT_SYNTAX.search(selector)
 
 
-# "" when a person could click the element itself, or when something else covers it (a
-# banner, a modal: Playwright then waits and names it, and `covered` says so); else what
-# stands for it: "label:<i>" (its i-th visible <label>) or "point:<what>" (what covers its
-# centre, when that is part of the control's own wrapper and no control itself: the visible
-# slider of a styled checkbox). A covering button or link is never clicked in its place.
+# What takes a click in the element's place, as Playwright's hit-target check tells: ""
+# when the element itself (or, for a part of a button or link, that control) is what a
+# pointer at its centre reaches, or when what reaches it is no part of the control (a
+# banner, a coach mark, a backdrop, a click-outside layer: Playwright then waits and names
+# it, and `covered` says so). Else the control covers itself with its own drawing, and
+# what stands for it is "label:<i>:<x>,<y>" (its i-th <label>, at a point of it where the
+# label itself, not a link in it, takes the click: over the element where the label covers
+# it, else its centre), or "point:<what>" (the part of its own wrapper over it, within the
+# wrapper's box, a wrapper holding nothing else: no text, no other control).
+# A transparent control on top of its label is clicked itself, as Playwright clicks it.
 STAND_IN = """el => {
   const box = el.getBoundingClientRect();
   if (!box.width || !box.height) return "";
-  let transparent = false;
-  for (let e = el; e; e = e.parentElement || (e.getRootNode() && e.getRootNode().host)) {
-    if (getComputedStyle(e).opacity === "0") transparent = true;
-  }
-  const root = el.getRootNode();
-  const hit = root.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  const x = box.left + box.width / 2, y = box.top + box.height / 2;
+  if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return "";
+  const up = (e) => e.assignedSlot || e.parentElement || e.getRootNode().host || null;
+  const within = (e, of) => { for (; e; e = up(e)) if (e === of) return true; return false; };
+  const plain = !el.matches("input, textarea, select") && !el.isContentEditable;
+  const target = (plain && el.closest("button, [role=button], a, [role=link]")) || el;
+  const hit = el.getRootNode().elementFromPoint(x, y);
+  if (!hit || within(hit, target)) return "";
+  const control = "a[href], button, input, select, textarea, [role=button], [role=link], "
+    + "[role=checkbox], [role=switch], [role=radio], dialog, [role=dialog], [aria-modal=true]";
+  if (hit.closest(control)) return "";
   const labels = [...(el.labels || [])];
-  const covered = !!hit && hit !== el && !el.contains(hit) && !labels.some((l) => l.contains(hit));
-  if (!transparent && !covered) return "";
-  const shown = labels.findIndex((l) => l.checkVisibility() && l.getBoundingClientRect().width > 0);
-  if (shown >= 0) return `label:${shown}`;
   const wrapper = el.parentElement;
-  const control = "a[href], button, input, select, textarea, [role=button], [role=link]";
-  const own = !!hit && !!wrapper && wrapper !== document.body && wrapper.contains(hit)
-    && !hit.closest(control);
-  if (!covered || !own) return "";
+  const ownWrapper = () => {
+    if (!wrapper || wrapper === document.body || wrapper === document.documentElement) return false;
+    if (!wrapper.contains(hit)) return false;
+    const inLabel = (node) => labels.some((l) => l.contains(node));
+    const others = [...wrapper.querySelectorAll(control)].filter((c) => c !== el && !inLabel(c));
+    if (others.length) return false;
+    const walker = document.createTreeWalker(wrapper, NodeFilter.SHOW_TEXT);
+    for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+      if (t.data.trim() && !inLabel(t)) return false;
+    }
+    return true;
+  };
+  const over = labels.findIndex((l) => l.contains(hit));
+  if (over < 0 && !ownWrapper()) return "";
+  // The label at the point where the label itself takes the click, never a link in it.
+  const at = (i, px, py) => {
+    const b = labels[i].getBoundingClientRect();
+    const there = labels[i].getRootNode().elementFromPoint(px, py);
+    const ok = there && labels[i].contains(there) && !there.closest(control);
+    return ok ? `label:${i}:${Math.round(px - b.left)},${Math.round(py - b.top)}` : "";
+  };
+  if (over >= 0) return at(over, x, y);
+  const shown = labels.findIndex((l) => l.checkVisibility() && l.getBoundingClientRect().width > 0);
+  if (shown >= 0) {
+    const b = labels[shown].getBoundingClientRect();
+    return at(shown, b.left + b.width / 2, b.top + b.height / 2);
+  }
+  const part = hit.getBoundingClientRect(), whole = wrapper.getBoundingClientRect();
+  const inside = part.left >= whole.left - 1 && part.top >= whole.top - 1
+    && part.right <= whole.right + 1 && part.bottom <= whole.bottom + 1;
+  if (!inside) return "";
   const words = (hit.className && typeof hit.className === "string" ? hit.className : "")
     .split(/\\s+/).filter(Boolean).slice(0, 2);
   return `point:${[hit.localName, ...words].join(".")}`;
@@ -419,26 +452,38 @@ def _stand_in(page: Page, action: Action) -> str | None:
 
 
 def _click_as_a_person(
-    target: Locator, timeout: float | None, stand_in: str | None = None
+    target: Locator,
+    timeout: float | None,
+    stand_in: str | None = None,
+    verified: bool = False,
+    recorded: str = "",
 ) -> str:
-    """Click the element, or, when it is transparent or covered (a styled checkbox under
-    its slider), the control that stands for it: its label, else the part of its own
-    wrapper that covers it. Playwright alone would wait for the element to be clickable
-    until the step times out. `stand_in`, when already known, saves looking again.
-    Returns what stood in for the element ("" for itself)."""
+    """Click the element as Playwright clicks it, or, where its own drawing covers it (a
+    styled checkbox under its slider), the control that stands for it: its label, which
+    the browser forwards the click from, else the part of its own wrapper over it. That
+    part takes a forced click only where the outcome is `verified` (a check) or where the
+    recording names that very part (`recorded`, the recorded `via`): never on a guess. Any
+    other cover is Playwright's to wait for and name. `stand_in`, when already known,
+    saves looking again. Returns what stood in for the element ("" for itself)."""
     if stand_in is None:
         stand_in = target.evaluate(STAND_IN, timeout=timeout)
-    if not stand_in:
-        target.click(timeout=timeout)
-        return ""
     kind, _, detail = stand_in.partition(":")
     if kind == "point":
+        via = f"<{detail}> over it in its own wrapper"
+        if not verified and via != recorded:
+            target.click(timeout=timeout)  # Playwright waits for it and names the cover
+            return ""
         target.click(force=True, timeout=timeout)  # the mouse, at its centre: what covers it
-        return f"<{detail}> over it in its own wrapper"
-    label = target.evaluate_handle(f"el => el.labels[{int(detail)}]").as_element()
-    text = " ".join(label.inner_text().split())
-    label.click(timeout=timeout)
-    return f'label "{text}"' if text else "its label"
+        return via
+    if kind == "label":
+        index, _, point = detail.partition(":")
+        x, _, y = point.partition(",")
+        label = target.evaluate_handle(f"el => el.labels[{int(index)}]").as_element()
+        text = " ".join(label.inner_text().split())
+        label.click(position={"x": float(x), "y": float(y)}, timeout=timeout)
+        return f'label "{text}"' if text else "its label"
+    target.click(timeout=timeout)
+    return ""
 
 
 def _set_checked(page: Page, target: Locator, wanted: bool, timeout: float | None) -> str:
@@ -447,7 +492,7 @@ def _set_checked(page: Page, target: Locator, wanted: bool, timeout: float | Non
     Returns what stood in for the element, as `_click_as_a_person` does."""
     if target.is_checked(timeout=timeout) == wanted:
         return ""
-    via = _click_as_a_person(target, timeout)
+    via = _click_as_a_person(target, timeout, verified=True)
     deadline = time.monotonic() + CHECKED_WAIT_MS / 1000
     while target.count() == 1 and target.is_checked() != wanted:
         if time.monotonic() >= deadline:
