@@ -116,7 +116,8 @@ REAL = [
              if (e.target.id === "toggle-all") window.clicked.push("toggle-all");
            });""",
          clean=""),
-    Case("bootstrap5 modal backdrop", "pages/bootstrap5-modal-backdrop.html", "button", "Save draft",
+    Case("bootstrap5 modal backdrop", "pages/bootstrap5-modal-backdrop.html",
+         "button", "Save draft",
          "save", prepare=LOG + """
            document.querySelector("#save").addEventListener("click", mark("save"));
            document.querySelector("#notice").addEventListener("click", mark("modal"));""",
