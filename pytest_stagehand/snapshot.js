@@ -866,13 +866,12 @@
     const words = new Set(["id", "class", "name", ...TEST_ID_ATTRS].flatMap((a) => wordsOf(attr(el, a))));
     for (const word of icon.split(" ")) words.delete(word);  // said once, as the icon
     if (words.size) parts.push([...words].slice(0, 6).join(" "));
+    const label = BOXES.has(role) ? textAfter(el) : "";
+    if (label) parts.push(`text after it: ${label}`);
     // The line before says where it is, when nothing else does; not always: the line
     // before a list's checkbox is the item above, not the one the checkbox belongs to.
-    if (wordless || parts.length) return parts.join("; ");
-    const label = BOXES.has(role) ? textAfter(el) : "";
-    if (label) return `text after it: ${label}`;
-    if (lastNamed) return `after ${lastNamed}`;
-    return "";
+    if (!wordless && !parts.length && lastNamed) parts.push(`after ${lastNamed}`);
+    return parts.join("; ");
   }
 
   const WRAPPERS = new Set(["listitem", "cell", "paragraph"]);

@@ -278,7 +278,7 @@ class Todos(BaseModel):
 
 def todos_answer(outline: str) -> dict[str, Any]:
     """Each todo's title and whether its checkbox is checked, as the snapshot shows them."""
-    found = re.findall(r'checkbox( checked)?: ✔\n\s*e\d+ text "([^"]+)"', outline)
+    found = re.findall(r'checkbox( checked)?(?: hint="[^"]*")?: ✔\n\s*e\d+ text "([^"]+)"', outline)
     return {"todos": [{"title": title, "completed": bool(checked)} for checked, title in found]}
 
 
