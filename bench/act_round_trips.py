@@ -28,8 +28,8 @@ from bench_cache import _Handler, as_a_new_test, record, replaying
 from playwright._impl import connection
 from playwright.sync_api import sync_playwright
 
-from pytest_stagehand.browser import find_chromium
-from pytest_stagehand.cache import RecordingStore
+from pytest_stagehand.browser.launch import find_chromium
+from pytest_stagehand.recordings.store import RecordingStore
 
 Call = list[Any]  # [method, what, started, finished or None]
 _calls: list[Call] | None = None

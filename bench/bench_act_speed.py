@@ -62,8 +62,8 @@ from bench_cache import Step, _Handler, as_a_new_test, record, replaying
 from bench_snapshot import table
 from playwright.sync_api import Locator, Page, sync_playwright
 
-from pytest_stagehand.browser import find_chromium
-from pytest_stagehand.cache import RecordingStore
+from pytest_stagehand.browser.launch import find_chromium
+from pytest_stagehand.recordings.store import RecordingStore
 
 HERE = Path(__file__).parent
 TABLE = table(1500).replace(

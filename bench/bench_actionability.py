@@ -39,12 +39,12 @@ from real_widgets import RealWidgetsServer  # noqa: E402
 from scripted_answers import act_answer, choose, latest_snapshot, scripted_ai_page  # noqa: E402
 from servers import PagesServer  # noqa: E402
 
-from pytest_stagehand.act import ModelResolver  # noqa: E402
-from pytest_stagehand.browser import find_chromium  # noqa: E402
-from pytest_stagehand.cache import Recordings, RecordingStore  # noqa: E402
+from pytest_stagehand.browser.launch import find_chromium  # noqa: E402
 from pytest_stagehand.errors import StagehandError  # noqa: E402
-from pytest_stagehand.replay import RecordingResolver  # noqa: E402
-from pytest_stagehand.scripted_model import ScriptedModelServer, ScriptedRequest  # noqa: E402
+from pytest_stagehand.pipelines.act import ModelResolver  # noqa: E402
+from pytest_stagehand.pipelines.replay import RecordingResolver  # noqa: E402
+from pytest_stagehand.recordings.store import Recordings, RecordingStore  # noqa: E402
+from pytest_stagehand.testing.scripted_model import ScriptedModelServer, ScriptedRequest  # noqa: E402
 
 WHY = "--why" in sys.argv  # print each error's first line as it happens
 

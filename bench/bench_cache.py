@@ -46,19 +46,20 @@ from typing import Any
 
 from playwright.sync_api import Page, sync_playwright
 
-from pytest_stagehand import act as act_module
-from pytest_stagehand import heal, replay
-from pytest_stagehand.act import ModelResolver
-from pytest_stagehand.actions import settle
-from pytest_stagehand.browser import find_chromium
-from pytest_stagehand.cache import Recordings, RecordingStore, recordings_file
+from pytest_stagehand.actions.perform import settle
+from pytest_stagehand.browser.launch import find_chromium
 from pytest_stagehand.events import StepLog
-from pytest_stagehand.llm import ModelConfig, create_client
+from pytest_stagehand.heal import identity as heal
+from pytest_stagehand.model.client import ModelConfig, create_client
 from pytest_stagehand.page import AIPage
-from pytest_stagehand.replay import RecordingResolver
-from pytest_stagehand.scripted_model import ScriptedModelServer, ScriptedRequest
-from pytest_stagehand.snapshot import _script as snapshot_script
-from pytest_stagehand.snapshot import inspect
+from pytest_stagehand.pipelines import act as act_module
+from pytest_stagehand.pipelines import replay
+from pytest_stagehand.pipelines.act import ModelResolver
+from pytest_stagehand.pipelines.replay import RecordingResolver
+from pytest_stagehand.recordings.store import Recordings, RecordingStore, recordings_file
+from pytest_stagehand.snapshot.outline import _script as snapshot_script
+from pytest_stagehand.snapshot.outline import inspect
+from pytest_stagehand.testing.scripted_model import ScriptedModelServer, ScriptedRequest
 
 # --- pages -------------------------------------------------------------------------------
 

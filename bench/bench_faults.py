@@ -27,8 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 import fault_matrix
 from playwright.sync_api import sync_playwright
 
-from pytest_stagehand.browser import find_chromium
-from pytest_stagehand.scripted_model import ScriptedModelServer
+from pytest_stagehand.browser.launch import find_chromium
+from pytest_stagehand.testing.scripted_model import ScriptedModelServer
 
 OUTCOMES = ("recovered", "typed", "raw")
 

@@ -28,11 +28,11 @@ from dataclasses import dataclass
 
 from playwright.sync_api import Page, sync_playwright
 
-from pytest_stagehand.browser import find_chromium
-from pytest_stagehand.cache import RecordedElement
+from pytest_stagehand.browser.launch import find_chromium
 from pytest_stagehand.errors import HealFailed
-from pytest_stagehand.heal import HEAL_MARGIN, HEAL_THRESHOLD, recorded_element, resolve
-from pytest_stagehand.snapshot import inspect, snapshot
+from pytest_stagehand.heal.identity import HEAL_MARGIN, HEAL_THRESHOLD, recorded_element, resolve
+from pytest_stagehand.recordings.store import RecordedElement
+from pytest_stagehand.snapshot.outline import inspect, snapshot
 
 INTERACTIVE = {"button", "link", "textbox", "searchbox", "checkbox", "combobox"}
 PRODUCTS = [

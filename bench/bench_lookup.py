@@ -42,14 +42,14 @@ def serving(html: str):
 def measure(reps: int) -> dict[str, dict[str, list[float]]]:
     from playwright.sync_api import sync_playwright
 
-    from pytest_stagehand import page_scripts
-    from pytest_stagehand.actions import is_plain
-    from pytest_stagehand.browser import find_chromium
-    from pytest_stagehand.heal import LIGHT_HITS, recorded_element, resolve
-    from pytest_stagehand.snapshot import describer, snapshot
+    from pytest_stagehand.actions.perform import is_plain
+    from pytest_stagehand.browser import page_scripts
+    from pytest_stagehand.browser.launch import find_chromium
+    from pytest_stagehand.heal.identity import LIGHT_HITS, recorded_element, resolve
+    from pytest_stagehand.snapshot.outline import describer, snapshot
 
     try:  # what light_hits asks the page
-        from pytest_stagehand.snapshot import role_and_name
+        from pytest_stagehand.snapshot.outline import role_and_name
     except ImportError:  # a release whose look leaves role selectors to Playwright
 
         def role_and_name(selector: str) -> None:

@@ -49,12 +49,12 @@ from unittest.mock import patch
 
 from playwright.sync_api import Page, sync_playwright
 
-from pytest_stagehand import heal
-from pytest_stagehand.browser import find_chromium
-from pytest_stagehand.cache import RecordedElement
+from pytest_stagehand.browser.launch import find_chromium
 from pytest_stagehand.errors import HealFailed
-from pytest_stagehand.heal import recorded_element, resolve
-from pytest_stagehand.snapshot import snapshot
+from pytest_stagehand.heal import identity as heal
+from pytest_stagehand.heal.identity import recorded_element, resolve
+from pytest_stagehand.recordings.store import RecordedElement
+from pytest_stagehand.snapshot.outline import snapshot
 
 FIRST = [
     ("button", "Increase quantity", "Decrease quantity"),

@@ -30,10 +30,10 @@ from playwright.sync_api import sync_playwright
 sys.path.insert(0, str(Path(__file__).parent))
 from bench_snapshot import catalogue
 
-from pytest_stagehand import prompts
-from pytest_stagehand.browser import find_chromium
-from pytest_stagehand.chunks import DEFAULT_BUDGET, count_tokens, parts_for, token_counter
-from pytest_stagehand.snapshot import ElementRef, Snapshot, snapshot
+from pytest_stagehand.browser.launch import find_chromium
+from pytest_stagehand.prompts import texts as prompts
+from pytest_stagehand.snapshot.chunks import DEFAULT_BUDGET, count_tokens, parts_for, token_counter
+from pytest_stagehand.snapshot.outline import ElementRef, Snapshot, snapshot
 
 # --- pages -------------------------------------------------------------------------------
 

@@ -53,10 +53,10 @@ from real_widgets import REAL, RealWidgetsServer  # noqa: E402
 from scripted_answers import recorded_ai_page  # noqa: E402
 
 from examples.record import Line, Pick, asked, click, fill, find, snapshot_lines  # noqa: E402
-from pytest_stagehand.browser import find_chromium  # noqa: E402
-from pytest_stagehand.cache import RecordingStore  # noqa: E402
+from pytest_stagehand.browser.launch import find_chromium  # noqa: E402
 from pytest_stagehand.page import AIPage  # noqa: E402
-from pytest_stagehand.scripted_model import ScriptedModelServer, ScriptedRequest  # noqa: E402
+from pytest_stagehand.recordings.store import RecordingStore  # noqa: E402
+from pytest_stagehand.testing.scripted_model import ScriptedModelServer, ScriptedRequest  # noqa: E402
 
 WAIT_MS = 8_000
 TODOMVC = "/node_modules/todomvc/examples/vanillajs/index.html"

@@ -42,12 +42,12 @@ sys.path.insert(0, str(ROOT))
 
 from examples.app.server import serve_shop  # noqa: E402
 from examples.record import ACT, Pick, click, fill, find, snapshot_lines  # noqa: E402
-from pytest_stagehand.actions import settle, substitute  # noqa: E402
-from pytest_stagehand.browser import find_chromium  # noqa: E402
-from pytest_stagehand.cache import RecordedElement  # noqa: E402
+from pytest_stagehand.actions.perform import settle, substitute  # noqa: E402
+from pytest_stagehand.browser.launch import find_chromium  # noqa: E402
 from pytest_stagehand.errors import HealFailed  # noqa: E402
-from pytest_stagehand.heal import HEAL_MARGIN, HEAL_THRESHOLD, recorded_element, resolve  # noqa: E402
-from pytest_stagehand.snapshot import frame_scope, snapshot  # noqa: E402
+from pytest_stagehand.heal.identity import HEAL_MARGIN, HEAL_THRESHOLD, recorded_element, resolve  # noqa: E402
+from pytest_stagehand.recordings.store import RecordedElement  # noqa: E402
+from pytest_stagehand.snapshot.outline import frame_scope, snapshot  # noqa: E402
 
 VARIANTS = ("unchanged", "restyled", "reworded", "rebuilt", "componentised")
 # Beyond the targets: every text AND every id, class and test id changed at once. Little

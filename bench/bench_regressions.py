@@ -58,18 +58,18 @@ from pydantic import BaseModel  # noqa: E402
 
 from examples import record as oracle  # noqa: E402
 from examples.app.server import serve_shop  # noqa: E402
-from pytest_stagehand.act import ModelResolver  # noqa: E402
-from pytest_stagehand.agent import Agent  # noqa: E402
-from pytest_stagehand.browser import system_chromium_path  # noqa: E402
-from pytest_stagehand.cache import Recordings, RecordingStore  # noqa: E402
+from pytest_stagehand.agent.agent import Agent  # noqa: E402
+from pytest_stagehand.browser.launch import system_chromium_path  # noqa: E402
 from pytest_stagehand.errors import StagehandError  # noqa: E402
-from pytest_stagehand.evaluator import Evaluator  # noqa: E402
 from pytest_stagehand.events import StepLog  # noqa: E402
-from pytest_stagehand.llm import ModelConfig, create_client  # noqa: E402
+from pytest_stagehand.model.client import ModelConfig, create_client  # noqa: E402
 from pytest_stagehand.page import AIPage  # noqa: E402
-from pytest_stagehand.replay import RecordingResolver, StepRecorder, resolved_action  # noqa: E402
-from pytest_stagehand.scripted_model import ScriptedModelServer  # noqa: E402
-from pytest_stagehand.snapshot import snapshot, without_ids  # noqa: E402
+from pytest_stagehand.pipelines.act import ModelResolver  # noqa: E402
+from pytest_stagehand.pipelines.judge import Evaluator  # noqa: E402
+from pytest_stagehand.pipelines.replay import RecordingResolver, StepRecorder, resolved_action  # noqa: E402
+from pytest_stagehand.recordings.store import Recordings, RecordingStore  # noqa: E402
+from pytest_stagehand.snapshot.outline import snapshot, without_ids  # noqa: E402
+from pytest_stagehand.testing.scripted_model import ScriptedModelServer  # noqa: E402
 
 TEST_FILE = Path("bench_suite/test_shop.py")  # a name for the recordings, never written
 USER, PASSWORD = "standard_user", "secret_sauce"

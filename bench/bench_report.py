@@ -27,9 +27,9 @@ from playwright.sync_api import Page, sync_playwright
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from examples.app.server import serve_shop
-from pytest_stagehand.browser import find_chromium
+from pytest_stagehand.browser.launch import find_chromium
 from pytest_stagehand.events import StepEvent, StepLog
-from pytest_stagehand.html_report import StepCapture, TestResult, render
+from pytest_stagehand.reporting.html import StepCapture, TestResult, render
 
 # (instruction, the element it chose, what Playwright does, with what)
 STEPS = [

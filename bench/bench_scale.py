@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pytest_stagehand.browser import find_chromium  # noqa: E402
+from pytest_stagehand.browser.launch import find_chromium  # noqa: E402
 
 
 @contextmanager

@@ -32,9 +32,9 @@ from pathlib import Path
 
 from playwright.sync_api import Page, sync_playwright
 
-from pytest_stagehand.browser import find_chromium
-from pytest_stagehand.chunks import count_tokens, token_counter
-from pytest_stagehand.snapshot import _script, snapshot
+from pytest_stagehand.browser.launch import find_chromium
+from pytest_stagehand.snapshot.chunks import count_tokens, token_counter
+from pytest_stagehand.snapshot.outline import _script, snapshot
 
 INTERACTIVE = {
     "button", "link", "textbox", "searchbox", "combobox", "listbox", "checkbox", "radio",

@@ -36,7 +36,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from pytest_stagehand.browser import find_chromium
+from pytest_stagehand.browser.launch import find_chromium
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent

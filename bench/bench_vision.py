@@ -26,9 +26,9 @@ sys.path.insert(0, str(ROOT / "tests"))
 from scripted_answers import NOT_FOUND, pointing, scripted_ai_page  # noqa: E402
 from servers import PagesServer  # noqa: E402
 
-from pytest_stagehand.browser import find_chromium  # noqa: E402
-from pytest_stagehand.scripted_model import ScriptedModelServer  # noqa: E402
-from pytest_stagehand.snapshot import estimate_tokens  # noqa: E402
+from pytest_stagehand.browser.launch import find_chromium  # noqa: E402
+from pytest_stagehand.snapshot.outline import estimate_tokens  # noqa: E402
+from pytest_stagehand.testing.scripted_model import ScriptedModelServer  # noqa: E402
 
 WINDOWS = [(1280, 720), (1920, 1080), (2560, 1440)]
 FEB_BAR = (171, 211)  # a point inside the chart's Feb bar, in CSS pixels

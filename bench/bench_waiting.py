@@ -75,15 +75,15 @@ def measure(reps: int) -> dict[str, list[float]]:
     from playwright.sync_api import sync_playwright
     from servers import PagesServer
 
-    from pytest_stagehand.act import ModelResolver
-    from pytest_stagehand.browser import find_chromium
-    from pytest_stagehand.cache import Recordings, RecordingStore
-    from pytest_stagehand.evaluator import Evaluator
+    from pytest_stagehand.browser.launch import find_chromium
     from pytest_stagehand.events import StepLog
-    from pytest_stagehand.llm import ModelConfig, create_client
+    from pytest_stagehand.model.client import ModelConfig, create_client
     from pytest_stagehand.page import AIPage
-    from pytest_stagehand.replay import RecordingResolver, StepRecorder
-    from pytest_stagehand.scripted_model import ScriptedModelServer
+    from pytest_stagehand.pipelines.act import ModelResolver
+    from pytest_stagehand.pipelines.judge import Evaluator
+    from pytest_stagehand.pipelines.replay import RecordingResolver, StepRecorder
+    from pytest_stagehand.recordings.store import Recordings, RecordingStore
+    from pytest_stagehand.testing.scripted_model import ScriptedModelServer
 
     launch = find_chromium().launch_options()  # before sync_playwright: it asks Playwright
     pages = PagesServer().start()

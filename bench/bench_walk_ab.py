@@ -23,11 +23,12 @@ from pathlib import Path
 from bench_snapshot import ORIGIN, in_page_ms, pages
 from playwright.sync_api import Page, sync_playwright
 
-from pytest_stagehand.browser import find_chromium
-from pytest_stagehand.snapshot import _script
+from pytest_stagehand.browser.launch import find_chromium
+from pytest_stagehand.snapshot.outline import _script
 
 ROOT = Path(__file__).resolve().parent.parent
 WARM_UP = 2
+SCRIPT = "pytest_stagehand/snapshot/js/snapshot.js"
 
 
 def delivered(page: Page, source: str) -> tuple[float, int]:
@@ -46,7 +47,7 @@ def main() -> None:
     parser.add_argument("pages", nargs="*", help="parts of page labels (default: all)")
     options = parser.parse_args()
     base = subprocess.check_output(
-        ["git", "-C", str(ROOT), "show", f"{options.base}:pytest_stagehand/snapshot.js"], text=True
+        ["git", "-C", str(ROOT), "show", f"{options.base}:{SCRIPT}"], text=True
     )
     versions = {"base": base, "work": _script()}
     chosen = {label: html for label, html in pages().items()

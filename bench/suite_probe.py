@@ -72,9 +72,9 @@ def _settle_part(original: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _install() -> None:
-    from pytest_stagehand import act as act_module
     from pytest_stagehand import actions, cache, events, export, html_report, plugin, readback
-    from pytest_stagehand import report as report_module
+    from pytest_stagehand.pipelines import act as act_module
+    from pytest_stagehand.reporting import report as report_module
 
     original, settle = actions.settle, _settle_part(actions.settle)
     for module_name, module in list(sys.modules.items()):

@@ -42,14 +42,14 @@ ROOT = HERE.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from pytest_stagehand import prompts  # noqa: E402
-from pytest_stagehand.scripted_model import (  # noqa: E402
+from pytest_stagehand.prompts import texts as prompts  # noqa: E402
+from pytest_stagehand.snapshot.outline import without_ids  # noqa: E402
+from pytest_stagehand.testing.scripted_model import (  # noqa: E402
     ComputerCall,
     FunctionCall,
     ScriptedModelServer,
     ScriptedRequest,
 )
-from pytest_stagehand.snapshot import without_ids  # noqa: E402
 
 MODEL = "openai/scripted-shop-oracle"
 PLACEHOLDER_KEY = "scripted-oracle-needs-no-key"

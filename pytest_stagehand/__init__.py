@@ -4,9 +4,10 @@ Tests use the fixtures (`ai_page`, `agent`, `evaluator`); these names are for ty
 for replaying actions, and for catching errors.
 """
 
-from .actions import Action, ActResult
-from .agent import Agent, AgentResult
-from .errors import (
+from pytest_stagehand.actions.perform import Action, ActResult
+from pytest_stagehand.agent.agent import Agent, AgentResult
+from pytest_stagehand.browser.files import SavedDownload
+from pytest_stagehand.errors import (
     ActionError,
     ActionFailed,
     AgentError,
@@ -37,9 +38,8 @@ from .errors import (
     StagehandError,
     StoreError,
 )
-from .evaluator import Evaluator, Verdict
-from .files import SavedDownload
-from .page import AIPage
+from pytest_stagehand.page import AIPage
+from pytest_stagehand.pipelines.judge import Evaluator, Verdict
 
 __all__ = [
     "AIAssertionError",

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from . import merge
+from pytest_stagehand.recordings import merge
 
 
 def export(argv: list[str]) -> int:

@@ -14,23 +14,23 @@ from playwright.sync_api import Page, Response
 from pydantic import BaseModel, Field, TypeAdapter, create_model
 from typing_extensions import is_typeddict
 
-from .act import ModelResolver, Resolver, act
-from .actions import Action, ActResult, settle, watch_network
-from .cache import Recordings
-from .chunks import DEFAULT_BUDGET
-from .dialogs import Dialogs, watch_dialogs
-from .errors import InvalidArgument, PageClosed, WaitTimeout
-from .evaluator import Evaluator, Verdict
-from .events import StepLog
-from .extract import extract
-from .files import SavedDownload, upload_variables, watch_downloads
-from .handlers import watch_handlers
-from .llm import ModelClient
-from .observe import observe
-from .replay import RecordingResolver, StepRecorder
-from .tabs import Tabs
-from .vision import VisionMode, vision_mode
-from .waiting import DEFAULT_TIMEOUT_MS, Waiting, WaitingResolver
+from pytest_stagehand.actions.perform import Action, ActResult, settle, watch_network
+from pytest_stagehand.browser.dialogs import Dialogs, watch_dialogs
+from pytest_stagehand.browser.files import SavedDownload, upload_variables, watch_downloads
+from pytest_stagehand.browser.handlers import watch_handlers
+from pytest_stagehand.browser.tabs import Tabs
+from pytest_stagehand.errors import InvalidArgument, PageClosed, WaitTimeout
+from pytest_stagehand.events import StepLog
+from pytest_stagehand.model.client import ModelClient
+from pytest_stagehand.pipelines.act import ModelResolver, Resolver, act
+from pytest_stagehand.pipelines.extract import extract
+from pytest_stagehand.pipelines.judge import Evaluator, Verdict
+from pytest_stagehand.pipelines.observe import observe
+from pytest_stagehand.pipelines.replay import RecordingResolver, StepRecorder
+from pytest_stagehand.pipelines.vision import VisionMode, vision_mode
+from pytest_stagehand.pipelines.waiting import DEFAULT_TIMEOUT_MS, Waiting, WaitingResolver
+from pytest_stagehand.recordings.store import Recordings
+from pytest_stagehand.snapshot.chunks import DEFAULT_BUDGET
 
 T = TypeVar("T", bound=BaseModel)
 D = TypeVar("D")

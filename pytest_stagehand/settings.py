@@ -13,8 +13,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from .chunks import DEFAULT_BUDGET, MIN_BUDGET
-from .errors import ConfigError
+from pytest_stagehand.errors import ConfigError
+from pytest_stagehand.snapshot.chunks import DEFAULT_BUDGET, MIN_BUDGET
 
 CacheMode = Literal["auto", "offline", "refresh", "off"]
 CACHE_MODES: tuple[str, ...] = ("auto", "offline", "refresh", "off")

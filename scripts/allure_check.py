@@ -29,7 +29,7 @@ from pathlib import Path
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect, sync_playwright
 
-from pytest_stagehand.browser import find_chromium
+from pytest_stagehand.browser.launch import find_chromium
 
 PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
@@ -39,10 +39,10 @@ SUITE = f'''
 import os
 
 import pytest
-from pytest_stagehand import report
+from pytest_stagehand.reporting import report
 from pytest_stagehand.events import Exchange, Heal
-from pytest_stagehand.plugin import session_settings
-from pytest_stagehand.usage import CallUsage
+from pytest_stagehand.plugin.hooks import session_settings
+from pytest_stagehand.model.usage import CallUsage
 
 
 def test_checkout(request):

@@ -8,9 +8,9 @@ import pytest
 from scripted_answers import scripted_ai_page
 from servers import PagesServer
 
-from pytest_stagehand.cache import RecordingStore
 from pytest_stagehand.page import AIPage
-from pytest_stagehand.scripted_model import ScriptedModelServer
+from pytest_stagehand.recordings.store import RecordingStore
+from pytest_stagehand.testing.scripted_model import ScriptedModelServer
 
 # --- scripted model server (llm layer) ---------------------------------------------------
 # A scripted stand-in for OpenAI/Anthropic on 127.0.0.1: tests point the real SDKs at it.

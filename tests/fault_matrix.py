@@ -20,11 +20,11 @@ from playwright.sync_api import Page
 from pydantic import BaseModel
 from scripted_answers import choose, observed
 
-from pytest_stagehand.agent import Agent
+from pytest_stagehand.agent.agent import Agent
 from pytest_stagehand.errors import StagehandError
-from pytest_stagehand.llm import ModelConfig, create_client
+from pytest_stagehand.model.client import ModelConfig, create_client
 from pytest_stagehand.page import AIPage
-from pytest_stagehand.scripted_model import (
+from pytest_stagehand.testing.scripted_model import (
     BROKEN_KINDS,
     Broken,
     Fault,

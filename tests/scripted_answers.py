@@ -15,15 +15,15 @@ from typing import Any
 
 from playwright.sync_api import Page
 
-from pytest_stagehand.act import ModelResolver
-from pytest_stagehand.cache import Recordings, RecordingStore
-from pytest_stagehand.chunks import DEFAULT_BUDGET
-from pytest_stagehand.evaluator import Evaluator
 from pytest_stagehand.events import StepLog
-from pytest_stagehand.llm import ModelConfig, create_client
+from pytest_stagehand.model.client import ModelConfig, create_client
 from pytest_stagehand.page import AIPage
-from pytest_stagehand.replay import RecordingResolver, StepRecorder
-from pytest_stagehand.scripted_model import ScriptedModelServer, ScriptedRequest
+from pytest_stagehand.pipelines.act import ModelResolver
+from pytest_stagehand.pipelines.judge import Evaluator
+from pytest_stagehand.pipelines.replay import RecordingResolver, StepRecorder
+from pytest_stagehand.recordings.store import Recordings, RecordingStore
+from pytest_stagehand.snapshot.chunks import DEFAULT_BUDGET
+from pytest_stagehand.testing.scripted_model import ScriptedModelServer, ScriptedRequest
 
 Answer = Callable[[ScriptedRequest], dict[str, Any]]
 

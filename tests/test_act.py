@@ -16,8 +16,7 @@ import pytest
 from playwright.sync_api import expect
 from scripted_answers import NOT_FOUND, act_answer, choose, drag, scripted_ai_page
 
-from pytest_stagehand.act import element_of
-from pytest_stagehand.actions import Action, settle
+from pytest_stagehand.actions.perform import Action, settle
 from pytest_stagehand.errors import (
     ActionFailed,
     ElementNotFound,
@@ -26,6 +25,7 @@ from pytest_stagehand.errors import (
     ModelRequired,
 )
 from pytest_stagehand.page import AIPage
+from pytest_stagehand.pipelines.act import element_of
 
 USER = "standard_user"
 SECRET = "secret_sauce"

@@ -13,10 +13,10 @@ from playwright.sync_api import Page
 from real_widgets import RealWidgetsServer
 from scripted_answers import act_answer, choose, latest_snapshot
 
-from pytest_stagehand.actions import Action, covered, perform
-from pytest_stagehand.cache import Recordings
+from pytest_stagehand.actions.perform import Action, covered, perform
 from pytest_stagehand.errors import ElementCovered
-from pytest_stagehand.replay import RecordingResolver
+from pytest_stagehand.pipelines.replay import RecordingResolver
+from pytest_stagehand.recordings.store import Recordings
 
 REFUSE_MS = 2500  # a refusal waits this long, as Playwright waits for a cover to go
 

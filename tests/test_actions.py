@@ -8,9 +8,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
-from pytest_stagehand import page_scripts
-from pytest_stagehand.act import verified
-from pytest_stagehand.actions import (
+from pytest_stagehand.actions.perform import (
     AT_REST,
     DIRECT_BY_QUERY,
     READ_GUARD,
@@ -20,10 +18,12 @@ from pytest_stagehand.actions import (
     perform,
     settle,
 )
+from pytest_stagehand.browser import page_scripts
+from pytest_stagehand.browser.tabs import COUNT_OPENS
 from pytest_stagehand.errors import HealFailed
-from pytest_stagehand.heal import recorded_element
-from pytest_stagehand.snapshot import Kept, describer, snapshot
-from pytest_stagehand.tabs import COUNT_OPENS
+from pytest_stagehand.heal.identity import recorded_element
+from pytest_stagehand.pipelines.act import verified
+from pytest_stagehand.snapshot.outline import Kept, describer, snapshot
 
 
 @pytest.fixture

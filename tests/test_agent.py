@@ -22,15 +22,15 @@ from scripted_answers import NOT_FOUND, TEST_WAIT_MS, choose, latest_snapshot, o
 from servers import PAGES
 from verbs import page_answer
 
-from pytest_stagehand import agent as agent_module
-from pytest_stagehand import prompts
-from pytest_stagehand.agent import Agent, Tool
-from pytest_stagehand.cache import RecordingStore, step_key
+from pytest_stagehand.agent import agent as agent_module
+from pytest_stagehand.agent.agent import Agent, Tool
 from pytest_stagehand.errors import AgentError, HealFailed, NeedsModelWarning, PageClosed
-from pytest_stagehand.evaluator import Recordings
-from pytest_stagehand.llm import ModelConfig, create_client
+from pytest_stagehand.model.client import ModelConfig, create_client
 from pytest_stagehand.page import AIPage
-from pytest_stagehand.scripted_model import Fault, ScriptedModelServer, ScriptedRequest
+from pytest_stagehand.pipelines.judge import Recordings
+from pytest_stagehand.prompts import texts as prompts
+from pytest_stagehand.recordings.store import RecordingStore, step_key
+from pytest_stagehand.testing.scripted_model import Fault, ScriptedModelServer, ScriptedRequest
 
 GOAL = "sign up with a new account and confirm the welcome banner"
 SECRET = "correct horse battery"

@@ -27,7 +27,7 @@ def test_playwright_stays_reachable(page, pages_server):
 # --- the fixture, in a pytest run of its own -----------------------------------------------
 
 INNER_CONFTEST = """
-from pytest_stagehand.usage import PRICES
+from pytest_stagehand.model.usage import PRICES
 
 PRICES.register("openai/scripted", 1000.0, 1000.0)  # so a tiny budget runs out
 """

@@ -11,14 +11,14 @@ import pytest
 from pydantic import BaseModel
 from scripted_answers import choose
 
-from pytest_stagehand.cache import Recordings, RecordingStore
 from pytest_stagehand.errors import (
     ElementCovered,
     InvalidArgument,
     InvalidModelChoice,
     PageClosed,
 )
-from pytest_stagehand.replay import RecordingResolver
+from pytest_stagehand.pipelines.replay import RecordingResolver
+from pytest_stagehand.recordings.store import Recordings, RecordingStore
 
 FIRST_ORDER = {"number": "#1001", "customer": "Ada Lovelace"}
 

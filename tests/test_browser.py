@@ -7,8 +7,8 @@ import stat
 
 import pytest
 
-from pytest_stagehand import browser
-from pytest_stagehand.browser import OFFLINE_FLAGS, find_chromium
+from pytest_stagehand.browser import launch as browser
+from pytest_stagehand.browser.launch import OFFLINE_FLAGS, find_chromium
 from pytest_stagehand.errors import BrowserNotFound
 
 

@@ -16,8 +16,10 @@ import diskcache
 import pytest
 from scripted_answers import choose
 
-from pytest_stagehand import cache as cache_module
-from pytest_stagehand.cache import (
+from pytest_stagehand.errors import CacheError, CacheMiss, RecordingFileError, StoreError
+from pytest_stagehand.events import Heal
+from pytest_stagehand.recordings import store as cache_module
+from pytest_stagehand.recordings.store import (
     CachePolicy,
     RecordedAction,
     RecordedElement,
@@ -30,9 +32,7 @@ from pytest_stagehand.cache import (
     render,
     step_key,
 )
-from pytest_stagehand.errors import CacheError, CacheMiss, RecordingFileError, StoreError
-from pytest_stagehand.events import Heal
-from pytest_stagehand.snapshot import Fingerprint
+from pytest_stagehand.snapshot.outline import Fingerprint
 
 
 def fingerprint(name: str = "Log in", **changes) -> Fingerprint:
@@ -435,7 +435,7 @@ CONFTEST = """
 import os
 from pathlib import Path
 
-from pytest_stagehand.cache import RecordingStore
+from pytest_stagehand.recordings.store import RecordingStore
 
 
 def pytest_sessionfinish(session):
@@ -451,10 +451,10 @@ from pathlib import Path
 
 import pytest
 
-from pytest_stagehand.cache import (
+from pytest_stagehand.recordings.store import (
     RecordedAction, RecordedElement, Recording, RecordingStore, step_key,
 )
-from pytest_stagehand.snapshot import Fingerprint
+from pytest_stagehand.snapshot.outline import Fingerprint
 
 STORE = RecordingStore(Path(os.environ["STORE"]))
 
@@ -640,7 +640,7 @@ def test_an_unwritable_recordings_directory_keeps_the_recordings_for_the_next_ru
 
 STORE_TESTS = """
 def test_records(ai_recording_store, request):
-    from pytest_stagehand.cache import RecordedAction, Recording, step_key
+    from pytest_stagehand.recordings.store import RecordedAction, Recording, step_key
 
     key = step_key("act", "press enter", "/")
     ai_recording_store.put(request.path, Recording.of(key, [RecordedAction(method="press")]))
@@ -649,14 +649,14 @@ def test_records(ai_recording_store, request):
 UNWRITABLE = """
 import errno
 
-import pytest_stagehand.cache
+import pytest_stagehand.recordings.store
 
 
 def refuse(path, text):
     raise OSError(errno.EROFS, "Read-only file system", str(path))
 
 
-pytest_stagehand.cache._write_atomically = refuse
+pytest_stagehand.recordings.store._write_atomically = refuse
 """
 
 

@@ -15,11 +15,11 @@ from scripted_answers import (
     scripted_ai_page,
 )
 
-from pytest_stagehand.chunks import count_tokens, page_parts, rank, split
 from pytest_stagehand.errors import ConfigError, ElementNotFound
-from pytest_stagehand.scripted_model import ScriptedRequest
 from pytest_stagehand.settings import resolve
-from pytest_stagehand.snapshot import snapshot
+from pytest_stagehand.snapshot.chunks import count_tokens, page_parts, rank, split
+from pytest_stagehand.snapshot.outline import snapshot
+from pytest_stagehand.testing.scripted_model import ScriptedRequest
 
 BUDGET = 2_000
 

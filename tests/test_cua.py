@@ -20,9 +20,8 @@ from pydantic import BaseModel
 from scripted_answers import TEST_WAIT_MS, scripted_ai_page
 from test_secrets import show
 
-from pytest_stagehand.agent import Agent
-from pytest_stagehand.cache import RecordingStore
-from pytest_stagehand.cua import (
+from pytest_stagehand.agent.agent import Agent
+from pytest_stagehand.agent.cua import (
     KEPT_SCREENSHOTS,
     Screen,
     Unsupported,
@@ -30,10 +29,12 @@ from pytest_stagehand.cua import (
     playwright_keys,
 )
 from pytest_stagehand.errors import ConfigError, HealFailed, ModelRefused, SafetyCheckPending
-from pytest_stagehand.evaluator import Recordings
-from pytest_stagehand.llm import ModelConfig, create_client
+from pytest_stagehand.model.client import ModelConfig, create_client
 from pytest_stagehand.page import AIPage
-from pytest_stagehand.scripted_model import (
+from pytest_stagehand.pipelines.judge import Recordings
+from pytest_stagehand.recordings.store import RecordingStore
+from pytest_stagehand.settings import resolve
+from pytest_stagehand.testing.scripted_model import (
     Broken,
     ComputerCall,
     Fault,
@@ -42,7 +43,6 @@ from pytest_stagehand.scripted_model import (
     ScriptedModelServer,
     ScriptedRequest,
 )
-from pytest_stagehand.settings import resolve
 
 GOAL = "add the backpack to the cart and report how many items the cart holds"
 BACKPACK = "add-to-cart-sauce-labs-backpack"

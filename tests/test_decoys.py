@@ -18,10 +18,10 @@ import pytest
 from playwright.sync_api import Page
 from real_widgets import RealWidgetsServer
 
-from pytest_stagehand.cache import RecordedElement
 from pytest_stagehand.errors import HealFailed
-from pytest_stagehand.heal import recorded_element, resolve
-from pytest_stagehand.snapshot import snapshot
+from pytest_stagehand.heal.identity import recorded_element, resolve
+from pytest_stagehand.recordings.store import RecordedElement
+from pytest_stagehand.snapshot.outline import snapshot
 
 
 @dataclass(frozen=True)

@@ -8,10 +8,10 @@ import pytest
 from scripted_answers import choose
 from verbs import committed_steps, page_answer, use_recordings
 
-from pytest_stagehand.cache import recordings_file
-from pytest_stagehand.dialogs import DIALOG_HOLD_S
-from pytest_stagehand.html_report import StepCapture
-from pytest_stagehand.report import StepScreenshots, page_screenshot
+from pytest_stagehand.browser.dialogs import DIALOG_HOLD_S
+from pytest_stagehand.recordings.store import recordings_file
+from pytest_stagehand.reporting.html import StepCapture
+from pytest_stagehand.reporting.report import StepScreenshots, page_screenshot
 
 NAME = "Ada Lovelace's report"  # a variable value: never in a prompt or a recording
 

@@ -51,17 +51,17 @@ from scripted_answers import (
 )
 
 from pytest_stagehand import errors
-from pytest_stagehand.cache import (
+from pytest_stagehand.pipelines.judge import Verdict
+from pytest_stagehand.recordings.store import (
     HealNote,
     RecordedAction,
     RecordedElement,
     Recording,
     read_recordings,
 )
-from pytest_stagehand.evaluator import Verdict
-from pytest_stagehand.scripted_model import ScriptedModelServer, ScriptedRequest
 from pytest_stagehand.settings import OPTIONS, Option
-from pytest_stagehand.snapshot import Fingerprint
+from pytest_stagehand.snapshot.outline import Fingerprint
+from pytest_stagehand.testing.scripted_model import ScriptedModelServer, ScriptedRequest
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # make `examples` importable
@@ -541,7 +541,7 @@ def test_every_option_is_explained(option: Option):
 
 
 def test_every_fixture_is_in_the_reference():
-    source = (ROOT / "pytest_stagehand" / "fixtures.py").read_text()
+    source = (ROOT / "pytest_stagehand" / "plugin" / "fixtures.py").read_text()
     fixtures = [
         node.name
         for node in ast.parse(source).body
@@ -569,7 +569,7 @@ def test_every_error_is_in_troubleshooting(name: str):
 def flattened_source() -> str:
     """The plugin's source with adjacent string literals joined and string constants put
     in where f-strings use them, so a message split over lines reads as one."""
-    text = "\n".join(path.read_text() for path in sorted(ROOT.glob("pytest_stagehand/*.py")))
+    text = "\n".join(path.read_text() for path in sorted(ROOT.glob("pytest_stagehand/**/*.py")))
     constants = {
         name: "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', body))
         for name, body in re.findall(r"^([A-Z_]+) = \(\n(.*?)\n\)", text, re.M | re.S)

@@ -15,14 +15,14 @@ import pytest
 from playwright.sync_api import Page
 from scripted_answers import element_id, latest_snapshot
 
-from pytest_stagehand.cache import Recording, RecordingStore, recordings_file, step_key
 from pytest_stagehand.errors import AIAssertionError, CacheMiss, ModelOutputError
-from pytest_stagehand.evaluator import Evaluator, Recordings, is_visual, run_check
 from pytest_stagehand.events import StepLog
-from pytest_stagehand.llm import ModelConfig, create_client
+from pytest_stagehand.model.client import ModelConfig, create_client
 from pytest_stagehand.page import AIPage
-from pytest_stagehand.prompts import PageTextCheck
-from pytest_stagehand.scripted_model import ScriptedModelServer, ScriptedRequest
+from pytest_stagehand.pipelines.judge import Evaluator, Recordings, is_visual, run_check
+from pytest_stagehand.prompts.texts import PageTextCheck
+from pytest_stagehand.recordings.store import Recording, RecordingStore, recordings_file, step_key
+from pytest_stagehand.testing.scripted_model import ScriptedModelServer, ScriptedRequest
 
 BADGE = "the cart badge shows 1"
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"

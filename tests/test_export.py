@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from example_runs import SECRETS, example_copy, offline, run_pytest
 
-from pytest_stagehand.export import (
+from pytest_stagehand.reporting.export import (
     PageText,
     Shows,
     Target,

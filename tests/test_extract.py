@@ -9,10 +9,10 @@ from pydantic import BaseModel, HttpUrl
 from scripted_answers import element_id, latest_snapshot, scripted_ai_page
 
 from pytest_stagehand.errors import InvalidModelChoice, ModelOutputError, ModelRequired
-from pytest_stagehand.extract import extract, merge, model_schema, split
 from pytest_stagehand.page import AIPage
-from pytest_stagehand.prompts import ExtractedText
-from pytest_stagehand.snapshot import snapshot
+from pytest_stagehand.pipelines.extract import extract, merge, model_schema, split
+from pytest_stagehand.prompts.texts import ExtractedText
+from pytest_stagehand.snapshot.outline import snapshot
 
 
 class Order(BaseModel):

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 from scripted_answers import observed
 
-from pytest_stagehand.handlers import handled_by_test, registered
+from pytest_stagehand.browser.handlers import handled_by_test, registered
 
 HOVER_PAGE = """<!doctype html><title>Menu</title>
 <style>#menu ul { display: none } #menu:hover ul { display: block }</style>

@@ -13,9 +13,8 @@ from unittest.mock import ANY
 import pytest
 from playwright.sync_api import Locator, Page
 
-from pytest_stagehand.cache import RecordedElement
 from pytest_stagehand.errors import HealFailed
-from pytest_stagehand.heal import (
+from pytest_stagehand.heal.identity import (
     Identity,
     best_match,
     identity_of,
@@ -25,7 +24,8 @@ from pytest_stagehand.heal import (
     similarity,
     verify,
 )
-from pytest_stagehand.snapshot import inspect, snapshot
+from pytest_stagehand.recordings.store import RecordedElement
+from pytest_stagehand.snapshot.outline import inspect, snapshot
 
 RENAME_IDS_AND_CLASSES = """() => {
   for (const el of document.querySelectorAll("body *")) {

@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 
 from examples.app.server import serve_shop
 from pytest_stagehand.events import Exchange, StepLog
-from pytest_stagehand.html_report import SCALE, StepCapture, TestResult, render
+from pytest_stagehand.reporting.html import SCALE, StepCapture, TestResult, render
 
 pytestmark = pytest.mark.timeout(600)
 

@@ -14,7 +14,6 @@ import fault_matrix
 import pytest
 from pydantic import BaseModel, Field, HttpUrl
 
-from pytest_stagehand import llm
 from pytest_stagehand.errors import (
     BudgetExceeded,
     ConfigError,
@@ -24,15 +23,16 @@ from pytest_stagehand.errors import (
     ModelOutputError,
     ModelUnavailable,
 )
-from pytest_stagehand.llm import Message, ModelConfig, create_client
-from pytest_stagehand.scripted_model import (
+from pytest_stagehand.model import client as llm
+from pytest_stagehand.model.client import Message, ModelConfig, create_client
+from pytest_stagehand.model.usage import PriceTable, UsageLedger
+from pytest_stagehand.testing.scripted_model import (
     LLAMA_CPP_JSON_SCHEMA_REJECTION,
     Broken,
     Fault,
     Reply,
     ScriptedModelServer,
 )
-from pytest_stagehand.usage import PriceTable, UsageLedger
 
 PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
@@ -507,7 +507,7 @@ def test_a_repaired_answer_lists_both_calls(scripted_model):
 
 def test_the_repair_log_names_what_was_asked_for(scripted_model, caplog):
     scripted_model.enqueue("not json", GOOD)
-    with caplog.at_level("INFO", logger="pytest_stagehand.llm"):
+    with caplog.at_level("INFO", logger="pytest_stagehand.model.client"):
         client_for(scripted_model, "openai").complete(ASK, Cart)
     assert "invalid answer for Cart, one repair attempt" in caplog.text
 
@@ -892,7 +892,7 @@ def test_an_outage_reads_in_a_few_lines_message_and_advice_first(pytester, scrip
 
     chained = pytester.runpytest_subprocess(*options, "-vv")
     assert "openai.InternalServerError" in chained.stdout.str()  # the chain, when asked for
-    assert "llm.py" in chained.stdout.str()
+    assert "client.py" in chained.stdout.str()
 
 
 # --- the fault matrix: every operation, both wires ---------------------------------------------

@@ -7,7 +7,7 @@ from scripted_answers import observed, scripted_ai_page
 
 from pytest_stagehand.errors import InvalidModelChoice, ModelRequired
 from pytest_stagehand.page import AIPage
-from pytest_stagehand.prompts import OBSERVE_ALL
+from pytest_stagehand.prompts.texts import OBSERVE_ALL
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page
 
-from pytest_stagehand import page_scripts
+from pytest_stagehand.browser import page_scripts
 
 # A library that counts how often a document was given it.
 LIBRARY = "(window.installs = (window.installs || 0) + 1, (x) => x * 2)"

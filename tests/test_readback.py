@@ -10,10 +10,10 @@ import pytest
 from pydantic import BaseModel
 from scripted_answers import scripted_ai_page
 
-from pytest_stagehand import readback
-from pytest_stagehand.cache import Recordings, recordings_file
 from pytest_stagehand.errors import HealFailed
-from pytest_stagehand.replay import StepRecorder
+from pytest_stagehand.pipelines import readback
+from pytest_stagehand.pipelines.replay import StepRecorder
+from pytest_stagehand.recordings.store import Recordings, recordings_file
 
 PRODUCTS = [
     ("Backpack", "$29.99"),

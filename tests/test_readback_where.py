@@ -18,11 +18,11 @@ from pydantic import BaseModel
 from real_widgets import RealWidgetsServer
 from scripted_answers import latest_snapshot, scripted_ai_page
 
-from pytest_stagehand.cache import Recordings
 from pytest_stagehand.errors import HealFailed, NeedsModelWarning
 from pytest_stagehand.page import AIPage
-from pytest_stagehand.replay import StepRecorder
-from pytest_stagehand.scripted_model import ScriptedRequest
+from pytest_stagehand.pipelines.replay import StepRecorder
+from pytest_stagehand.recordings.store import Recordings
+from pytest_stagehand.testing.scripted_model import ScriptedRequest
 
 
 @pytest.fixture(scope="module")

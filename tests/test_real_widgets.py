@@ -21,8 +21,8 @@ from scripted_answers import (
     recorded_ai_page,
 )
 
-from pytest_stagehand.covering import OVERLAY_ID, overlaid
-from pytest_stagehand.scripted_model import ScriptedRequest
+from pytest_stagehand.browser.covering import OVERLAY_ID, overlaid
+from pytest_stagehand.testing.scripted_model import ScriptedRequest
 
 # A widget's submenu or popup may take the widget's own delay, on a loaded machine, to open.
 WAIT_MS = 10_000

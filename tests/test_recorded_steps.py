@@ -11,11 +11,11 @@ import pytest
 from pydantic import BaseModel, HttpUrl
 from scripted_answers import choose, element_id, latest_snapshot, observed
 
-from pytest_stagehand.act import ModelResolver
-from pytest_stagehand.cache import Recording, Recordings, recordings_file, step_key
 from pytest_stagehand.errors import CacheMiss, HealFailed
 from pytest_stagehand.events import StepLog
-from pytest_stagehand.replay import RecordingResolver, StepRecorder
+from pytest_stagehand.pipelines.act import ModelResolver
+from pytest_stagehand.pipelines.replay import RecordingResolver, StepRecorder
+from pytest_stagehand.recordings.store import Recording, Recordings, recordings_file, step_key
 
 
 class FirstOrder(BaseModel):

@@ -20,14 +20,14 @@ import pytest
 from playwright.sync_api import Playwright
 from test_examples import EXAMPLE_TESTS, copy_of_examples, outcome, run_offline
 
-from pytest_stagehand.browser import find_chromium
+from pytest_stagehand.browser.launch import find_chromium
+from pytest_stagehand.browser.remote import RemoteBrowser
 from pytest_stagehand.errors import (
     BrowserNotFound,
     BrowserUnreachable,
     ConfigError,
     RemoteLaunchFailed,
 )
-from pytest_stagehand.remote import RemoteBrowser
 from pytest_stagehand.settings import resolve
 
 pytestmark = pytest.mark.timeout(600)

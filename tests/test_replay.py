@@ -29,13 +29,13 @@ import pytest
 from scripted_answers import act_answer, element_id
 from servers import PagesServer
 
-from pytest_stagehand.browser import system_chromium_path
+from pytest_stagehand.browser.launch import system_chromium_path
 
 try:
     import fcntl  # to share the inner runs between pytest-xdist workers
 except ImportError:  # Windows: each worker runs its own
     fcntl = None
-from pytest_stagehand.scripted_model import ScriptedModelServer, ScriptedRequest
+from pytest_stagehand.testing.scripted_model import ScriptedModelServer, ScriptedRequest
 
 PAGES = Path(__file__).parent / "pages" / "replay"
 CHECKOUT = Path(__file__).parent.parent  # the plugin under test: this checkout's, not the venv's

@@ -23,10 +23,10 @@ SECRET = "hunter2-s3cr3t"
 # The inner suites' conftest: what the ai_page fixture does, minus the browser.
 CONFTEST = f"""
 import pytest
-from pytest_stagehand import report
+from pytest_stagehand.reporting import report
 from pytest_stagehand.events import Exchange, Heal
-from pytest_stagehand.plugin import session_settings
-from pytest_stagehand.usage import CallUsage
+from pytest_stagehand.plugin.hooks import session_settings
+from pytest_stagehand.model.usage import CallUsage
 
 PNG = {PNG!r}
 

@@ -21,10 +21,17 @@ from test_agent import script as script  # the fixture
 from test_evaluator import judged
 from test_report import CONFTEST
 
-from pytest_stagehand.act import ModelResolver
-from pytest_stagehand.actions import PAGE_CHANGES
-from pytest_stagehand.agent import Agent
-from pytest_stagehand.cache import (
+from pytest_stagehand.actions.perform import PAGE_CHANGES
+from pytest_stagehand.agent.agent import Agent
+from pytest_stagehand.browser.covering import OVERLAY_ID, overlaid
+from pytest_stagehand.errors import CacheError
+from pytest_stagehand.events import StepLog
+from pytest_stagehand.model.client import ModelConfig, create_client
+from pytest_stagehand.page import AIPage
+from pytest_stagehand.pipelines.act import ModelResolver
+from pytest_stagehand.pipelines.judge import Evaluator
+from pytest_stagehand.pipelines.replay import RecordingResolver, StepRecorder
+from pytest_stagehand.recordings.store import (
     Recording,
     Recordings,
     RecordingStore,
@@ -32,15 +39,8 @@ from pytest_stagehand.cache import (
     recordings_file,
     step_key,
 )
-from pytest_stagehand.covering import OVERLAY_ID, overlaid
-from pytest_stagehand.errors import CacheError
-from pytest_stagehand.evaluator import Evaluator
-from pytest_stagehand.events import StepLog
-from pytest_stagehand.html_report import StepCapture
-from pytest_stagehand.llm import ModelConfig, create_client
-from pytest_stagehand.page import AIPage
-from pytest_stagehand.replay import RecordingResolver, StepRecorder
-from pytest_stagehand.report import page_screenshot
+from pytest_stagehand.reporting.html import StepCapture
+from pytest_stagehand.reporting.report import page_screenshot
 
 VALUE = 'Canary+Secret <"x">&y@Example.com'
 EMAIL = "Canary+Secret@Example.com"

@@ -13,12 +13,17 @@ import pytest
 from test_cache import recording
 from test_examples import EXAMPLE_TESTS, copy_of_examples, outcome, run_offline
 
-from pytest_stagehand.cache import RecordedElement, read_recordings, recordings_file, render
 from pytest_stagehand.errors import ConfigError
 from pytest_stagehand.events import Heal
-from pytest_stagehand.merge import merge
+from pytest_stagehand.recordings.merge import merge
+from pytest_stagehand.recordings.shard import select_shard, split_modules
+from pytest_stagehand.recordings.store import (
+    RecordedElement,
+    read_recordings,
+    recordings_file,
+    render,
+)
 from pytest_stagehand.settings import resolve
-from pytest_stagehand.shard import select_shard, split_modules
 
 # --- the split ---------------------------------------------------------------------------
 

@@ -16,11 +16,11 @@ import yaml
 from playwright.sync_api import Frame, Locator, Page
 from scripted_answers import choose_described, scripted_ai_page
 
-from pytest_stagehand.act import ModelResolver
-from pytest_stagehand.cache import Recordings, RecordingStore
 from pytest_stagehand.errors import ElementNotFound
-from pytest_stagehand.replay import RecordingResolver
-from pytest_stagehand.snapshot import (
+from pytest_stagehand.pipelines.act import ModelResolver
+from pytest_stagehand.pipelines.replay import RecordingResolver
+from pytest_stagehand.recordings.store import Recordings, RecordingStore
+from pytest_stagehand.snapshot.outline import (
     ElementRef,
     Fingerprint,
     LiveElement,

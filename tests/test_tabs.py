@@ -9,13 +9,13 @@ from scripted_answers import TEST_WAIT_MS, choose
 from test_agent import Script, agent_requests, call, done
 from verbs import committed_steps, page_answer, use_recordings
 
-from pytest_stagehand.agent import Agent
-from pytest_stagehand.cache import Recordings as AgentRecordings
+from pytest_stagehand.agent.agent import Agent
+from pytest_stagehand.browser.tabs import acting_page
 from pytest_stagehand.errors import ActionFailed
-from pytest_stagehand.html_report import StepCapture
 from pytest_stagehand.page import AIPage
-from pytest_stagehand.report import page_screenshot
-from pytest_stagehand.tabs import acting_page
+from pytest_stagehand.recordings.store import Recordings as AgentRecordings
+from pytest_stagehand.reporting.html import StepCapture
+from pytest_stagehand.reporting.report import page_screenshot
 
 
 @pytest.fixture

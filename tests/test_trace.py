@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from example_runs import SECRETS, example_copy, offline, run_pytest
 
-from pytest_stagehand.actions import DIRECT_BY_QUERY
+from pytest_stagehand.actions.perform import DIRECT_BY_QUERY
 from pytest_stagehand.events import Heal, StepEvent
-from pytest_stagehand.report import step_record
-from pytest_stagehand.trace import outcome_title
+from pytest_stagehand.reporting.report import step_record
+from pytest_stagehand.reporting.trace import outcome_title
 
 pytestmark = pytest.mark.timeout(600)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pytest_stagehand.errors import BudgetExceeded, ConfigError
-from pytest_stagehand.usage import (
+from pytest_stagehand.model.usage import (
     PRICES,
     CallUsage,
     Price,
@@ -193,7 +193,7 @@ def test_negative_budget_is_a_config_error(where):
 def priced_conftest(input_price: float, output_price: float) -> str:
     """An inner suite's conftest giving the scripted model a price (USD per 1M tokens)."""
     return (
-        "from pytest_stagehand.usage import PRICES\n\n"
+        "from pytest_stagehand.model.usage import PRICES\n\n"
         f'PRICES.register("openai/scripted", {input_price}, {output_price})\n'
     )
 
@@ -225,7 +225,7 @@ def test_observe(ai_page):
 def test_calls_answered_before_a_failure_count_in_every_report(pytester, scripted_model):
     """Each step gets answers that are not what it asked for, then (observe) an outage:
     every step fails, yet all five answered calls show in the summary, JUnit and Allure."""
-    from pytest_stagehand.scripted_model import Fault, Reply
+    from pytest_stagehand.testing.scripted_model import Fault, Reply
 
     unusable = Reply("I think there are two items.", input_tokens=1000, output_tokens=100)
     scripted_model.enqueue(unusable, unusable, unusable, unusable, unusable)
@@ -299,7 +299,7 @@ import pytest
 from pydantic import BaseModel
 
 from pytest_stagehand.errors import BudgetExceeded
-from pytest_stagehand.llm import Message
+from pytest_stagehand.model.client import Message
 
 
 class Answer(BaseModel):
@@ -317,7 +317,7 @@ def test_spend(ai_model_client):
 def test_the_budget_caps_the_whole_run_across_xdist_workers(pytester, scripted_model):
     """--ai-max-cost 2.50 with -n 2, both workers spending $0.50 a call: the run stops
     at the cap (one call in flight per worker may cross it), not at 2.50 per worker."""
-    from pytest_stagehand.scripted_model import Reply
+    from pytest_stagehand.testing.scripted_model import Reply
 
     scripted_model.default = Reply({"ok": True}, input_tokens=500_000, output_tokens=0)
     pytester.makeconftest(priced_conftest(1.0, 0.0))  # $0.50 a call of 500,000 in

@@ -26,8 +26,6 @@ from scripted_answers import (
     scripted_ai_page,
 )
 
-from pytest_stagehand.act import ModelResolver
-from pytest_stagehand.cache import Recordings, recordings_file
 from pytest_stagehand.errors import (
     AIAssertionError,
     ConfigError,
@@ -35,11 +33,13 @@ from pytest_stagehand.errors import (
     HealFailed,
     RegionChanged,
 )
-from pytest_stagehand.evaluator import Evaluator
-from pytest_stagehand.replay import RecordingResolver, StepRecorder
-from pytest_stagehand.scripted_model import ScriptedRequest
+from pytest_stagehand.pipelines.act import ModelResolver
+from pytest_stagehand.pipelines.judge import Evaluator
+from pytest_stagehand.pipelines.replay import RecordingResolver, StepRecorder
+from pytest_stagehand.pipelines.vision import MAX_EDGE, vision_mode
+from pytest_stagehand.recordings.store import Recordings, recordings_file
 from pytest_stagehand.settings import Settings
-from pytest_stagehand.vision import MAX_EDGE, vision_mode
+from pytest_stagehand.testing.scripted_model import ScriptedRequest
 
 VIEWPORT = 1280
 # The chart: a 400x200 canvas at (20, 60) with a 1px border; bar i spans x 30+90i..90+90i.

@@ -15,8 +15,8 @@ from scripted_answers import (
 )
 
 from pytest_stagehand.errors import AIAssertionError, HealFailed, InvalidArgument, WaitTimeout
-from pytest_stagehand.scripted_model import ScriptedRequest
-from pytest_stagehand.waiting import DEFAULT_TIMEOUT_MS
+from pytest_stagehand.pipelines.waiting import DEFAULT_TIMEOUT_MS
+from pytest_stagehand.testing.scripted_model import ScriptedRequest
 
 HELLO = "Hello World!"
 CLAIM = "the page says Hello World!"

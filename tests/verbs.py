@@ -9,10 +9,10 @@ from typing import Any
 
 from scripted_answers import Answer, act_answer
 
-from pytest_stagehand.act import ModelResolver
-from pytest_stagehand.cache import Recordings, recordings_file
-from pytest_stagehand.replay import RecordingResolver
-from pytest_stagehand.scripted_model import ScriptedRequest
+from pytest_stagehand.pipelines.act import ModelResolver
+from pytest_stagehand.pipelines.replay import RecordingResolver
+from pytest_stagehand.recordings.store import Recordings, recordings_file
+from pytest_stagehand.testing.scripted_model import ScriptedRequest
 
 
 def use_recordings(ai, store, test_file, mode: str, *, has_model: bool) -> None:

@@ -1,0 +1,1 @@
+"""The action value and performing it on a page."""

@@ -1,0 +1,1 @@
+"""Multi-step goals: the DOM agent and the computer-use agent."""

@@ -1,0 +1,121 @@
+"""What is drawn over the page for one screenshot: marks for the model to name (vision) and,
+over every field and text that shows one of the test's secret values, a grey box with the
+value's placeholder. Every screenshot goes through it (to a model, a report, an evidence
+folder), so a value typed into a plain text field or echoed by the page never leaves as
+pixels. The overlay is removed before anything else is done to the page.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Frame, Page
+
+from pytest_stagehand.events import SHORT_SECRET
+
+OVERLAY_ID = "__stagehand_overlay"
+
+# Draws the overlay in one frame's document: `boxes` ([mark, x, y, width, height], in its
+# viewport) outlined and labelled, and a cover over each field, and each text's element, in
+# the document and its open shadow roots, that holds a secret: [value, shown, word], where
+# `word` is the pattern a short value must match, as a whole word (`_word`).
+OVERLAY = """([id, boxes, secrets]) => {
+  document.getElementById(id)?.remove();
+  // Every part lets the mouse through: "all:initial" would make it a target again, and a
+  // part under the pointer would take the hover from the page (a hover menu closes).
+  const drawn = "all:initial;pointer-events:none;position:fixed;";
+  const root = document.createElement("div");
+  root.id = id;
+  root.style.cssText = `${drawn}inset:0;z-index:2147483647`;
+  // A margin around the box: glyphs overhang it, and a scaled-down image blends its edge.
+  const cover = (r, shown) => {
+    if (!r.width || !r.height) return;
+    const box = document.createElement("div");
+    box.textContent = shown;
+    box.style.cssText = `${drawn}left:${r.x - 2}px;top:${r.y - 2}px;` +
+      `width:${r.width + 4}px;height:${r.height + 4}px;background:#777;color:#fff;` +
+      "font:11px/1 monospace;overflow:hidden";
+    root.append(box);
+  };
+  const matchers = secrets.map(([value, shown, word]) => [word
+    ? ((pattern) => (text) => pattern.test(text))(new RegExp(word, "iu"))
+    : ((lower) => (text) => text.toLowerCase().includes(lower))(value.toLowerCase()), shown]);
+  const holds = (text) => matchers.find(([matches]) => matches(text));
+  const visit = (scope) => {
+    const walker = document.createTreeWalker(scope, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (node.nodeType === Node.TEXT_NODE) {
+        const found = holds(node.data);
+        const parent = node.parentElement;
+        if (found && parent) cover(parent.getBoundingClientRect(), found[1]);
+        continue;
+      }
+      if (["input", "textarea", "select"].includes(node.localName)) {
+        // A closed select shows its chosen option's text, which may not be its value.
+        const chosen = node.selectedOptions ? [...node.selectedOptions].map((o) => o.text) : [];
+        const found = holds([String(node.value || ""), ...chosen].join(" "));
+        if (found) cover(node.getBoundingClientRect(), found[1]);
+      }
+      if (node.shadowRoot) visit(node.shadowRoot);
+    }
+  };
+  if (matchers.length) visit(document.documentElement);
+  const colours = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#008080"];
+  boxes.forEach(([mark, x, y, w, h], i) => {
+    const colour = colours[i % colours.length];
+    const box = document.createElement("div");
+    box.style.cssText = `${drawn}left:${x}px;top:${y}px;width:${w}px;` +
+      `height:${h}px;outline:2px solid ${colour};outline-offset:-1px;box-sizing:border-box`;
+    const label = document.createElement("div");
+    label.textContent = mark;
+    const above = y >= 14;
+    label.style.cssText = `${drawn}left:${x}px;top:${above ? y - 14 : y}px;` +
+      `background:${colour};color:#fff;font:bold 11px/14px monospace;padding:0 2px`;
+    root.append(box, label);
+  });
+  if (root.childElementCount) document.documentElement.append(root);
+}"""
+
+REMOVE = "id => document.getElementById(id)?.remove()"
+
+
+@contextmanager
+def overlaid(
+    page: Page, secrets: Mapping[str, str] | None = None, boxes: Sequence[Sequence] = ()
+) -> Iterator[None]:
+    """For a screenshot taken inside: `boxes` marked in the main frame, and `secrets`
+    (value -> shown, StepLog.secrets) covered in every frame. Costs nothing without either.
+    A frame that goes away meanwhile is passed over: it shows nothing any more."""
+    hidden = [[value, shown, _word(value)] for value, shown in (secrets or {}).items()]
+    frames: list[Frame] = [page.main_frame] if boxes or hidden else []
+    if hidden:
+        frames += [frame for frame in page.frames if frame is not page.main_frame]
+    drawn = []
+    try:
+        for frame in frames:
+            marks = boxes if frame is page.main_frame else []
+            try:
+                frame.evaluate(OVERLAY, [OVERLAY_ID, marks, hidden])
+            except PlaywrightError:
+                if frame is page.main_frame:
+                    raise
+                continue
+            drawn.append(frame)
+        yield
+    finally:
+        for frame in drawn:
+            with suppress(PlaywrightError):
+                frame.evaluate(REMOVE, OVERLAY_ID)
+
+
+def _word(value: str) -> str:
+    """The JavaScript pattern (flags "iu") a value shorter than SHORT_SECRET must match, as
+    a whole word, as the log's mask matches it ("2" and "yes" occur everywhere by chance);
+    "" for a longer value, covered wherever it occurs."""
+    if len(value) >= SHORT_SECRET:
+        return ""
+    escaped = re.sub(r"[\\^$.*+?()[\]{}|/]", lambda m: "\\" + m.group(), value)
+    return rf"(?<![\p{{L}}\p{{N}}_]){escaped}(?![\p{{L}}\p{{N}}_])"

@@ -1,0 +1,1 @@
+"""Which element a recording means: identity, scoring and the heal rule."""

@@ -1,0 +1,1 @@
+"""Talking to models: clients per provider, usage and prices."""

@@ -1,0 +1,1 @@
+"""One pipeline per verb: act, observe, extract, judge, waiting, vision, replay."""

@@ -1,0 +1,1 @@
+"""pytest wiring: hooks, options and fixtures."""

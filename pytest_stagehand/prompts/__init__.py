@@ -1,0 +1,1 @@
+"""Every text sent to a model, and the answer schemas."""

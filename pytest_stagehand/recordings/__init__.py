@@ -1,0 +1,1 @@
+"""Recorded steps on disk: keys, format, store, merge, shard."""

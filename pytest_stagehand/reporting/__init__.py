@@ -1,0 +1,1 @@
+"""What a run leaves behind: terminal summary, reports, traces, export."""

@@ -1,0 +1,545 @@
+"""A live page as a compact outline for the model, plus a map from short ids to elements.
+
+`snapshot(page)` runs one JavaScript tree walk per frame (`snapshot.js`) and stitches the
+frames together. The outline is what the model reads; each id in it maps to an `ElementRef`
+holding a frame-aware locator for acting now, selector candidates for the cache, and a
+fingerprint for recognising the element later when its selectors no longer match.
+
+The outline has one line per meaningful node, indented two spaces per level::
+
+    e3 textbox "Username" placeholder="standard_user" required
+    e7 link -> /product.html?id=4
+      e8 heading "Sauce Labs Backpack" level=3
+    list
+      e9 listitem: In stock
+    text "$29.99"
+    e10 button "Add to cart" disabled
+
+A line is its id, where it has one, then `role "accessible name"`, then states (`value=`,
+`checked`, `selected`, `expanded=false`, `disabled`, `required`, `level=2`, `clickable`,
+...), then `-> url` for links (a path when same-origin) and `: text` for a node holding a
+single run of text. A name spelled out by the lines under it is not repeated. Ids go to
+controls and to nodes that carry text; structure (lists, rows, landmarks) and `text "..."`
+runs have none, except short text standing on its own in an element (a badge, a count, a
+status word of up to three words: `e4 text "2"`), which a check can then point at.
+Wrappers without meaning are dropped and their children move up; hidden content is left
+out. Frame content is nested under its `iframe` line and shadow-DOM content under its host.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import cache
+from importlib import resources
+from typing import Any, NamedTuple
+from urllib.parse import urlsplit
+
+from playwright.sync_api import ElementHandle, Frame, FrameLocator, Locator, Page
+from playwright.sync_api import Error as PlaywrightError
+
+from pytest_stagehand.browser import page_scripts
+from pytest_stagehand.errors import ElementNotFound
+
+CHARS_PER_TOKEN = 4
+
+
+def estimate_tokens(text: str) -> int:
+    """Token estimate: one token per 4 characters, the usual rule for English and markup."""
+    return math.ceil(len(text) / CHARS_PER_TOKEN)
+
+
+ELEMENT_ID = r"e\d+"  # an element's id as the outline writes it, first on its line
+ID_AT_LINE_START = re.compile(rf"^( *){ELEMENT_ID} ", re.MULTILINE)
+
+
+def without_ids(text: str) -> str:
+    """The outline to read, not to point into: the same lines without element ids."""
+    return ID_AT_LINE_START.sub(r"\1", text)
+
+
+@cache
+def _script() -> str:
+    """Read once per process: every snapshot and every replay check sends it."""
+    return resources.files(__package__).joinpath("js", "snapshot.js").read_text(encoding="utf-8")
+
+
+# Where the page keeps what a look found (KEEP), for the action that reads it.
+KEPT = 'window[Symbol.for("pytest-stagehand.kept")]'
+# The elements a look at the page found, kept in the page for the action that follows:
+# it then acts on the very element that was verified, without finding it again (see
+# actions.DIRECT_BY_QUERY). Returns the key the action asks for them by; each look
+# replaces what the one before kept.
+KEEP = f"""(elements) => {{
+  const key = Math.random().toString(36).slice(2);
+  {KEPT} = {{ key, elements }};
+  return key;
+}}"""
+
+
+class Kept(NamedTuple):
+    """An element a look kept in the page (KEEP): the look's key and the element's index."""
+
+    key: str
+    index: int
+    # Where our role query found the element for a role selector (heal.LIGHT_HITS), which
+    # Playwright's engine has not looked at: the plain selector that finds it alone.
+    confirmed_by: str = ""
+    # Where the look readied a click on it, its guard set (heal.LOOK): the click follows.
+    point: tuple[float, float] | None = None
+
+
+# The one element found, described (`describer`) and kept (KEEP); else how many were found.
+# As JSON: Playwright's own serialization of a nested value costs more than the look.
+INSPECT = f"""(describe, elements) => JSON.stringify(elements.length === 1
+  ? {{ ...describe(elements[0]), kept: ({KEEP})([elements[0]]) }}
+  : {{ count: elements.length }})"""
+
+
+@cache
+def _inspect_script() -> str:
+    """INSPECT with the describer sent along: for a frame, which page_scripts does not keep."""
+    return f"elements => ({INSPECT})({describer()}, elements)"
+
+
+@dataclass(frozen=True)
+class Fingerprint:
+    """What an element looked like, scored against fresh elements to heal a stale selector."""
+
+    tag: str
+    role: str
+    name: str
+    text: str  # text content, whitespace-collapsed, at most 120 characters
+    test_id: str | None  # data-testid / data-test-id / data-test / data-qa
+    id: str | None
+    classes: tuple[str, ...]
+    attributes: dict[str, str]  # stable attributes as written: type, name, href, aria-label...
+    path: tuple[str, ...]  # ancestors, root first, as "tag#id.first-class"; crosses shadow roots
+    frame_path: tuple[str, ...] = ()
+    # The labels of the containers around it, nearest first, as (kind, label): ("dialog",
+    # "Delete project"), ("row", "Order 1001"), ("column", "Price"), ("heading", "Backpack").
+    containers: tuple[tuple[str, str], ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        data = {
+            "tag": self.tag,
+            "role": self.role,
+            "name": self.name,
+            "text": self.text,
+            "test_id": self.test_id,
+            "id": self.id,
+            "classes": list(self.classes),
+            "attributes": dict(self.attributes),
+            "path": list(self.path),
+            "frame_path": list(self.frame_path),
+        }
+        if self.containers:  # most elements of a plain page have none
+            data["containers"] = [list(place) for place in self.containers]
+        return data
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Fingerprint:
+        return cls(
+            tag=d["tag"],
+            role=d["role"],
+            name=d["name"],
+            text=d["text"],
+            test_id=d.get("test_id"),
+            id=d.get("id"),
+            classes=tuple(d.get("classes", ())),
+            attributes=dict(d.get("attributes", {})),
+            path=tuple(d.get("path", ())),
+            frame_path=tuple(d.get("frame_path", ())),
+            containers=tuple((kind, label) for kind, label in d.get("containers", ())),
+        )
+
+
+@dataclass(frozen=True)
+class ElementRef:
+    """One outlined element: how to reach it now, and how to find it again later."""
+
+    id: str
+    role: str
+    name: str  # full accessible name, even where the outline leaves it to the child lines
+    frame_path: tuple[str, ...]  # selector of each <iframe>, top document first
+    selector: str  # matches exactly this element inside its frame
+    # Alternatives for the cache, most robust first: test id, role+name, label, text, CSS path,
+    # XPath. Each matches this element; role, label and text ones may match others too.
+    candidates: tuple[str, ...]
+    fingerprint: Fingerprint
+    href: str | None  # absolute
+    states: dict[str, object]
+
+    def locator(self, page: Page) -> Locator:
+        return frame_scope(page, self.frame_path).locator(self.selector)
+
+
+def frame_scope(page: Page, frame_path: Sequence[str]) -> Page | FrameLocator:
+    """Where selectors of an element in the frame at `frame_path` are resolved."""
+    scope: Page | FrameLocator = page
+    for frame_selector in frame_path:
+        scope = scope.frame_locator(frame_selector)
+    return scope
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The outline of a page at one moment, and the elements its ids stand for."""
+
+    url: str
+    title: str
+    text: str
+    elements: Mapping[str, ElementRef]  # built on first access: see _Elements
+    tokens: int
+
+    def element(self, element_id: str) -> ElementRef | None:
+        return self.elements.get(element_id)
+
+    def locator(self, page: Page, element_id: str) -> Locator:
+        """Locator for an id; KeyError if the id is not in this snapshot."""
+        ref = self.elements.get(element_id)
+        if ref is None:
+            raise KeyError(f"no element {element_id!r} in this snapshot")
+        return ref.locator(page)
+
+
+def snapshot(page: Page, scope: str | None = None) -> Snapshot:
+    """Outline `page`, or only the subtree of the first element matching `scope`.
+
+    Ids and locators stay valid page-wide when scoped. `scope` is resolved in the main frame.
+    """
+    root = None
+    if scope is not None:
+        target = page.locator(scope).first
+        if not target.count():
+            raise ElementNotFound(
+                f"No element matches the snapshot scope {scope!r}. "
+                "Check the selector, or snapshot the whole page."
+            )
+        root = target.element_handle()
+    builder = _Builder(origin_of(page.url))
+    try:
+        title = builder.add_frame(page.main_frame, (), 0, root)
+    finally:
+        if root is not None:
+            root.dispose()
+    text = "\n".join(builder.lines)
+    return Snapshot(page.url, title, text, builder.elements, estimate_tokens(text))
+
+
+@dataclass(frozen=True)
+class LiveElement:
+    """What a locator hits now: how many elements and, when exactly one, how it looks."""
+
+    count: int
+    fingerprint: Fingerprint | None = None  # computed as a snapshot's, to compare with one
+    context: str = ""  # the text of the card, row or form around it
+    # Looked up just before an action: what a person would click for it (actions.STAND_IN:
+    # "" itself, "label:<i>", "point:<what>"); None when not read.
+    stand_in: str | None = field(default=None, compare=False)
+    # Where the page keeps the element for the action (KEEP); None when it does not.
+    kept: Kept | None = field(default=None, compare=False)
+
+
+def inspect(locator: Locator, frame_path: tuple[str, ...] = ()) -> LiveElement:
+    """Count the hits of `locator` and describe the one element it hits, in one round trip
+    and without waiting: a cached step checks its element this way before acting on it.
+    `frame_path` is the locator's frame path, if any. Raises PlaywrightError for an invalid
+    selector or a frame that went away."""
+    if frame_path:
+        seen = locator.evaluate_all(_inspect_script())
+    else:  # the describer is sent to the document once
+        seen = page_scripts.call_on_all(locator, [describer()], INSPECT)
+    data = json.loads(seen)
+    if "element" not in data:
+        return LiveElement(data["count"])
+    fingerprint = _placed(
+        _fingerprint(_Record(*data["element"]), _Ancestry(data["rows"]), frame_path), data
+    )
+    kept = Kept(data["kept"], 0) if "kept" in data and not frame_path else None
+    return LiveElement(1, fingerprint, data["context"], kept=kept)
+
+
+@cache  # one string: every look hands it to page_scripts, which hashes it
+def describer() -> str:
+    """JavaScript `(el, memo) => description`: one element as `inspect` describes it, for
+    other page scripts (readback.js) to describe the elements they find; see `described`.
+    A script describing several elements in one call passes them one `memo` object (and
+    the page no change in between): what is read from the whole document is read once.
+    Its `byRole(role, name, memo, most)` finds the elements a `role_selector` finds (the
+    first `most`), by the same roles and names (snapshot.js), without Playwright's engine.
+    Its `prepare()` runs both once on a document (PREPARE); its `snapshot` is snapshot.js."""
+    return (
+        f"(snapshot => {{ const describe = Object.assign("
+        f"(el, memo) => JSON.parse(snapshot({{ target: el, origin: '', memo }})),"
+        " { byRole: (role, name, memo, most) =>"
+        " snapshot({ byRole: [role, name, most], origin: '', memo }) });"
+        f" describe.prepare = () => ({PREPARE})(describe); describe.snapshot = snapshot;"
+        " return describe;"
+        f" }})({_script()})"
+    )
+
+
+# The describer's first use on a document compiles it as it goes, which costs a replayed
+# step's look more than the look itself. The page's first settle runs it once instead,
+# while it waits for the page to be quiet anyway (actions.SETTLE): on a control, and a
+# role query that reads every button's role and rules out its name. Reads only; a failure
+# here is the look's to meet.
+PREPARE = """(describe) => {
+  if (describe.prepared) return;
+  describe.prepared = true;
+  try {
+    const memo = {};
+    const control = document.querySelector("button, a[href], input, select, textarea");
+    if (control) describe(control, memo);
+    describe.byRole("button", String.fromCharCode(0), memo, 1);
+  } catch {}
+}"""
+
+
+# A main frame's outline, by the snapshot.js its document holds (page_scripts).
+OUTLINE = "(describe, args) => describe.snapshot(args)"
+
+
+ROLE_SELECTOR = re.compile(r'role=([a-z]+)\[name="((?:[^"\\]|\\.)*)"s\]')
+
+
+def role_selector(role: str, name: str) -> str:
+    """The selector a recording keeps for an element by its role and exact name."""
+    return f"role={role}[name={_quote(name)}s]"
+
+
+def role_and_name(selector: str) -> tuple[str, str] | None:
+    """The role and exact name of a `role_selector`; None for any other selector."""
+    match = ROLE_SELECTOR.fullmatch(selector)
+    if match is None:
+        return None
+    return match.group(1), re.sub(r"\\(.)", r"\1", match.group(2))
+
+
+def described(data: dict[str, Any], frame_path: tuple[str, ...] = ()) -> tuple[ElementRef, str]:
+    """The ElementRef (selectors, fingerprint) and surroundings of a `describer` description."""
+    record = _Record(*data["element"])
+    ref = _element_ref("", record, _Ancestry(data["rows"]), frame_path)
+    return replace(ref, fingerprint=_placed(ref.fingerprint, data)), data["context"]
+
+
+def _placed(fingerprint: Fingerprint, data: dict[str, Any]) -> Fingerprint:
+    """The fingerprint with the labels of its containers, as a look at one element reads
+    them (snapshot.js containersOf)."""
+    places = tuple((kind, label) for kind, label in data.get("containers", ()))
+    return replace(fingerprint, containers=places)
+
+
+def origin_of(url: str) -> str:
+    """Links to this origin are shown as paths ("" for about:blank and the like: never)."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}" if parts.netloc else ""
+
+
+class _Builder:
+    """Collects outline lines and element refs across frames, numbering ids in outline order."""
+
+    def __init__(self, origin: str) -> None:
+        self.origin = origin
+        self.lines: list[str] = []
+        self.elements = _Elements()
+
+    def add_frame(
+        self,
+        frame: Frame,
+        frame_path: tuple[str, ...],
+        depth: int,
+        root: ElementHandle | None = None,
+    ) -> str:
+        """Outline one frame (and, recursively, the frames it shows); returns its title."""
+        children = frame.child_frames
+        handles = [_frame_element(child) for child in children]
+        args = {"root": root, "frames": handles, "origin": self.origin}
+        try:
+            if frame.parent_frame is None:  # the page's own document holds the describer
+                raw = page_scripts.call(frame.page, [describer()], OUTLINE, args)
+            else:
+                raw = frame.evaluate(_script(), args)
+        finally:
+            for handle in handles:
+                if handle is not None:
+                    handle.dispose()
+        data = json.loads(raw)
+        ancestry = _Ancestry(data["rows"])
+        iframes = {child: exact or ancestry.css(row) for child, row, exact in data["frames"]}
+        for line_depth, index, body, child in data["lines"]:
+            indent = "  " * (depth + line_depth)
+            if index < 0:
+                self.lines.append(indent + body)
+            else:
+                element_id = f"e{len(self.elements) + 1}"
+                self.elements.add(element_id, data["elements"][index], ancestry, frame_path)
+                self.lines.append(f"{indent}{element_id} {body}")
+            if child >= 0:
+                # A frame that navigates or goes away mid-snapshot is shown empty.
+                with contextlib.suppress(PlaywrightError):
+                    nested = (*frame_path, iframes[child])
+                    self.add_frame(children[child], nested, depth + line_depth + 1)
+        return data["title"]
+
+
+class _Ancestry:
+    """snapshot.js's shared table of ancestors, expanded into CSS paths, XPaths and paths.
+
+    Rows are `[parent row, css tag, nth-of-type, anchor, path item, xpath-able]`, parents
+    first; nth-of-type 0 where the tag alone tells the element from its siblings. A row is
+    expanded when an element that needs it is, so a large page costs only what is used.
+    """
+
+    def __init__(self, rows: list[list[Any]]) -> None:
+        self.rows = rows
+        self._css: dict[int, str] = {}
+        self._xpath: dict[int, str | None] = {}
+        self._path: dict[int, tuple[str, ...]] = {}
+
+    def css(self, row: int) -> str:
+        return self._expanded(self._css, row, self._css_step)
+
+    def xpath(self, row: int) -> str | None:
+        return self._expanded(self._xpath, row, self._xpath_step)
+
+    def path(self, row: int) -> tuple[str, ...]:
+        return self._expanded(self._path, row, self._path_step)
+
+    def _expanded(self, memo: dict[int, Any], row: int, step: Any) -> Any:
+        """memo[row], computing the rows above it first (a loop: pages can be deep)."""
+        chain = []
+        while row >= 0 and row not in memo:
+            chain.append(row)
+            row = self.rows[row][0]
+        for below in reversed(chain):
+            parent = self.rows[below][0]
+            memo[below] = step(below, memo[parent] if parent >= 0 else None)
+        return memo[chain[0]] if chain else memo[row]
+
+    def _css_step(self, row: int, up: str | None) -> str:
+        _, tag, nth, anchor, _, _ = self.rows[row]
+        step = f"{tag}:nth-of-type({nth})" if nth else tag
+        return anchor or f"{up} > {step}"
+
+    def _xpath_step(self, row: int, up: str | None) -> str | None:
+        _, tag, nth, _, _, xpathable = self.rows[row]
+        step = f"{tag}[{nth}]" if nth else tag
+        return f"{up or ''}/{step}" if xpathable else None
+
+    def _path_step(self, row: int, up: tuple[str, ...] | None) -> tuple[str, ...]:
+        parent = self.rows[row][0]
+        return (*up, self.rows[parent][4]) if up is not None else ()
+
+
+class _Elements(Mapping[str, "ElementRef"]):
+    """A snapshot's ids and the ElementRefs they stand for, each built when first asked for:
+    a prompt needs the outline and one or two elements, not thousands of fingerprints."""
+
+    def __init__(self) -> None:
+        self._pending: dict[str, tuple[list[Any], _Ancestry, tuple[str, ...]]] = {}
+        self._built: dict[str, ElementRef] = {}
+
+    def add(self, element_id: str, data: list[Any], ancestry: _Ancestry, frames: tuple) -> None:
+        self._pending[element_id] = (data, ancestry, frames)
+
+    def __getitem__(self, element_id: str) -> ElementRef:
+        ref = self._built.get(element_id)
+        if ref is None:
+            data, ancestry, frame_path = self._pending[element_id]
+            ref = _element_ref(element_id, _Record(*data), ancestry, frame_path)
+            self._built[element_id] = ref
+        return ref
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._pending)
+
+    def __len__(self) -> int:
+        return len(self._pending)
+
+
+def _quote(value: str) -> str:
+    """A double-quoted string as CSS and Playwright's attribute selectors read it."""
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+class _Record(NamedTuple):
+    """One element as snapshot.js describes it (see `describe` there): the fields it
+    leaves out at the end are empty."""
+
+    row: int  # in the ancestry table
+    tag: str
+    role: str
+    name: str
+    states: dict[str, object]
+    attributes: dict[str, str]
+    own_text: int = 0  # the name is the element's own text: a text= selector finds it
+    text: str | None = None  # None: the same as the name
+    href: str | None = None
+    id: str = ""
+    classes: str = ""
+    label: str = ""
+    test_id_attribute: str = ""
+    test_id: str = ""
+    test_id_unique: int = 0
+    exact: str = ""  # a pinned selector where the CSS path alone is ambiguous
+
+
+def _element_ref(
+    element_id: str, record: _Record, ancestry: _Ancestry, frame_path: tuple[str, ...]
+) -> ElementRef:
+    name = record.name
+    selector = record.exact or ancestry.css(record.row)
+    # Most robust first: a test id survives restyling and rewording, role+name survives
+    # restructuring, label and text survive restructuring of forms and copy; paths do not.
+    candidates = []
+    if record.test_id_unique:
+        candidates.append(f"[{record.test_id_attribute}={_quote(record.test_id)}]")
+    if name and record.role not in ("generic", "iframe"):
+        candidates.append(role_selector(record.role, name))
+    if record.label:
+        candidates.append(f"internal:label={json.dumps(record.label, ensure_ascii=False)}s")
+    if record.own_text:
+        candidates.append(f"text={_quote(name)}")
+    if selector not in candidates:
+        candidates.append(selector)
+    if xpath := ancestry.xpath(record.row):
+        candidates.append(f"xpath={xpath}")
+    return ElementRef(
+        id=element_id,
+        role=record.role,
+        name=name,
+        frame_path=frame_path,
+        selector=selector,
+        candidates=tuple(candidates),
+        fingerprint=_fingerprint(record, ancestry, frame_path),
+        href=record.href,
+        states=record.states,
+    )
+
+
+def _fingerprint(record: _Record, ancestry: _Ancestry, frame_path: tuple[str, ...]) -> Fingerprint:
+    return Fingerprint(
+        tag=record.tag,
+        role=record.role,
+        name=record.name,
+        text=record.name if record.text is None else record.text,
+        test_id=record.test_id or None,
+        id=record.id or None,
+        classes=tuple(record.classes.split()),
+        attributes=record.attributes,
+        path=ancestry.path(record.row),
+        frame_path=frame_path,
+    )
+
+
+def _frame_element(frame: Frame) -> ElementHandle | None:
+    try:
+        return frame.frame_element()
+    except PlaywrightError:
+        return None  # detached while we looked
