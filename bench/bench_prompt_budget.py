@@ -31,8 +31,10 @@ sys.path.insert(0, str(Path(__file__).parent))
 from bench_snapshot import catalogue
 
 from pytest_stagehand.browser.launch import find_chromium
+from pytest_stagehand.model.messages import Message
 from pytest_stagehand.prompts import texts as prompts
-from pytest_stagehand.snapshot.chunks import DEFAULT_BUDGET, count_tokens, parts_for, token_counter
+from pytest_stagehand.prompts.chunks import count_tokens, parts_for, token_counter
+from pytest_stagehand.settings import DEFAULT_BUDGET
 from pytest_stagehand.snapshot.outline import ElementRef, Snapshot, snapshot
 
 # --- pages -------------------------------------------------------------------------------
@@ -362,7 +364,7 @@ PAGES: dict[str, Callable[[], str]] = {
 }
 
 
-def messages_for(case: Case, url: str) -> Callable[[str], list[prompts.Message]]:
+def messages_for(case: Case, url: str) -> Callable[[str], list[Message]]:
     """The prompt of the case's kind, for a given snapshot text."""
     if case.kind == "act":
         return lambda text: prompts.act_messages(case.instruction, url, text)
@@ -371,7 +373,7 @@ def messages_for(case: Case, url: str) -> Callable[[str], list[prompts.Message]]
     return lambda text: prompts.judge_messages(case.instruction, url, text, None)
 
 
-def prompt_size(messages: list[prompts.Message]) -> int:
+def prompt_size(messages: list[Message]) -> int:
     return count_tokens("\n\n".join(m.text for m in messages))
 
 

@@ -33,7 +33,7 @@ from pathlib import Path
 from playwright.sync_api import Page, sync_playwright
 
 from pytest_stagehand.browser.launch import find_chromium
-from pytest_stagehand.snapshot.chunks import count_tokens, token_counter
+from pytest_stagehand.prompts.chunks import count_tokens, token_counter
 from pytest_stagehand.snapshot.outline import _script, snapshot
 
 INTERACTIVE = {

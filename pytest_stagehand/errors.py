@@ -11,7 +11,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pytest_stagehand.model.usage import CallUsage
+    from pytest_stagehand.calls import CallUsage
 
 
 class StagehandError(Exception):

@@ -17,8 +17,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from pytest_stagehand.calls import CallUsage
 from pytest_stagehand.errors import StagehandError
-from pytest_stagehand.model.usage import CallUsage
 
 # Besides the verbs: "dialog" (one no step answered, dismissed), "download" (a file a step
 # started), "tab" (a page a step opened: the next steps act there).

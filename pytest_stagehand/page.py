@@ -30,7 +30,7 @@ from pytest_stagehand.pipelines.replay import RecordingResolver, StepRecorder
 from pytest_stagehand.pipelines.vision import VisionMode, vision_mode
 from pytest_stagehand.pipelines.waiting import DEFAULT_TIMEOUT_MS, Waiting, WaitingResolver
 from pytest_stagehand.recordings.store import Recordings
-from pytest_stagehand.snapshot.chunks import DEFAULT_BUDGET
+from pytest_stagehand.settings import DEFAULT_BUDGET
 
 T = TypeVar("T", bound=BaseModel)
 D = TypeVar("D")

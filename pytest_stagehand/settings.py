@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pytest_stagehand.errors import ConfigError
-from pytest_stagehand.snapshot.chunks import DEFAULT_BUDGET, MIN_BUDGET
 
 CacheMode = Literal["auto", "offline", "refresh", "off"]
 CACHE_MODES: tuple[str, ...] = ("auto", "offline", "refresh", "off")
@@ -27,6 +26,9 @@ AgentMode = Literal["dom", "cua"]  # computer-use agents (issue 17)
 AGENT_MODES: tuple[str, ...] = ("dom", "cua")
 
 # Which model to use when only a key is present in the environment.
+DEFAULT_BUDGET = 6_000  # tokens of page outline in one prompt
+MIN_BUDGET = 1_000
+
 DEFAULT_MODELS = {
     "OPENAI_API_KEY": "openai/gpt-4.1-mini",
     "ANTHROPIC_API_KEY": "anthropic/claude-sonnet-4-5",

@@ -22,7 +22,7 @@ from pytest_stagehand.pipelines.act import ModelResolver
 from pytest_stagehand.pipelines.judge import Evaluator
 from pytest_stagehand.pipelines.replay import RecordingResolver, StepRecorder
 from pytest_stagehand.recordings.store import Recordings, RecordingStore
-from pytest_stagehand.snapshot.chunks import DEFAULT_BUDGET
+from pytest_stagehand.settings import DEFAULT_BUDGET
 from pytest_stagehand.testing.scripted_model import ScriptedModelServer, ScriptedRequest
 
 Answer = Callable[[ScriptedRequest], dict[str, Any]]

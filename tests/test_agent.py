@@ -22,8 +22,9 @@ from scripted_answers import NOT_FOUND, TEST_WAIT_MS, choose, latest_snapshot, o
 from servers import PAGES
 from verbs import page_answer
 
-from pytest_stagehand.agent import agent as agent_module
-from pytest_stagehand.agent.agent import Agent, Tool
+from pytest_stagehand.agent import run as agent_run
+from pytest_stagehand.agent.agent import Agent
+from pytest_stagehand.agent.run import Tool
 from pytest_stagehand.errors import AgentError, HealFailed, NeedsModelWarning, PageClosed
 from pytest_stagehand.model.client import ModelConfig, create_client
 from pytest_stagehand.page import AIPage
@@ -224,14 +225,14 @@ def test_the_time_limit_ends_the_run_and_keeps_what_was_gathered(
     ai, script, scripted_model, monkeypatch
 ):
     clock = WaitClock()
-    monkeypatch.setattr(agent_module, "time", clock)
-    wait = agent_module._Run.tool_wait
+    monkeypatch.setattr(agent_run, "time", clock)
+    wait = agent_run.Run.tool_wait
 
     def waiting(run, call):
         clock.now += call.seconds
         return wait(run, call)
 
-    monkeypatch.setattr(agent_module._Run, "tool_wait", waiting)
+    monkeypatch.setattr(agent_run.Run, "tool_wait", waiting)
     ai.goto("agent/home.html")
     script.steps(
         call("extract", instruction="the price of a plan"),

@@ -16,8 +16,8 @@ from scripted_answers import (
 )
 
 from pytest_stagehand.errors import ConfigError, ElementNotFound
+from pytest_stagehand.prompts.chunks import count_tokens, page_parts, rank, split
 from pytest_stagehand.settings import resolve
-from pytest_stagehand.snapshot.chunks import count_tokens, page_parts, rank, split
 from pytest_stagehand.snapshot.outline import snapshot
 from pytest_stagehand.testing.scripted_model import ScriptedRequest
 

@@ -26,7 +26,7 @@ import pytest
 from pytest_stagehand.reporting import report
 from pytest_stagehand.events import Exchange, Heal
 from pytest_stagehand.plugin.hooks import session_settings
-from pytest_stagehand.model.usage import CallUsage
+from pytest_stagehand.calls import CallUsage
 
 PNG = {PNG!r}
 

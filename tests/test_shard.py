@@ -15,6 +15,7 @@ from test_examples import EXAMPLE_TESTS, copy_of_examples, outcome, run_offline
 
 from pytest_stagehand.errors import ConfigError
 from pytest_stagehand.events import Heal
+from pytest_stagehand.plugin.cli import merge_lines
 from pytest_stagehand.recordings.merge import merge
 from pytest_stagehand.recordings.shard import select_shard, split_modules
 from pytest_stagehand.recordings.store import (
@@ -153,7 +154,7 @@ def test_two_shards_healing_one_step_differently_is_a_conflict_shown_not_won(tmp
     merged = steps_of(repo)
     assert merged["click the login button"] == login  # the repository's version is kept
     assert merged["click log out"].actions[0].element.selectors[0] == "#bye"
-    assert any(line.startswith("conflicts (1)") for line in report.lines())
+    assert any(line.startswith("conflicts (1)") for line in merge_lines(report))
 
 
 def test_a_step_a_shard_pruned_is_removed_unless_another_changed_it(tmp_path: Path):

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from pytest_stagehand.calls import CallUsage
 from pytest_stagehand.errors import BudgetExceeded, ConfigError
 from pytest_stagehand.model.usage import (
     PRICES,
-    CallUsage,
     Price,
     PriceTable,
     SharedSpend,

@@ -28,10 +28,12 @@ from pytest_stagehand.browser.covering import OVERLAY_ID
 from pytest_stagehand.browser.dialogs import DIALOG_METHODS, answer_dialog, blocked, may_open
 from pytest_stagehand.browser.files import SavedDownload, upload
 from pytest_stagehand.browser.tabs import TAKE_OPENS, switch_tab
+from pytest_stagehand.calls import CallUsage
 from pytest_stagehand.errors import ElementCovered, HealFailed
 from pytest_stagehand.events import CacheStatus
-from pytest_stagehand.model.usage import CallUsage, UsageTotals
-from pytest_stagehand.prompts.texts import ChoiceProblem, Method
+from pytest_stagehand.model.inference import ChoiceProblem
+from pytest_stagehand.model.usage import UsageTotals
+from pytest_stagehand.prompts.texts import Method
 from pytest_stagehand.recordings.store import RecordedPoint
 from pytest_stagehand.snapshot.outline import (
     KEPT,

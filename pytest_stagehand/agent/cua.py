@@ -28,15 +28,15 @@ from playwright.sync_api import Page
 from pydantic import ValidationError
 
 from pytest_stagehand.actions.perform import VARIABLE, Action, from_ref, settle, substitute
-from pytest_stagehand.agent.agent import (
+from pytest_stagehand.agent.run import (
     PAGE_ERRORS,
     AgentResult,
     AgentStep,
+    Outcome,
+    Run,
     Status,
-    _done_tool,
-    _infrastructure,
-    _Outcome,
-    _Run,
+    done_tool,
+    infrastructure,
 )
 from pytest_stagehand.browser.covering import overlaid
 from pytest_stagehand.errors import (
@@ -50,6 +50,7 @@ from pytest_stagehand.errors import (
 from pytest_stagehand.events import Exchange
 from pytest_stagehand.heal.identity import recorded_element, unique_first
 from pytest_stagehand.model.client import ModelClient
+from pytest_stagehand.model.inference import NO_MODEL
 from pytest_stagehand.pipelines.act import field_refusal
 from pytest_stagehand.prompts import texts as prompts
 from pytest_stagehand.recordings.store import RecordedElement, Recording
@@ -768,7 +769,7 @@ SESSIONS: dict[str, type[Session]] = {
 # --- the run ---------------------------------------------------------------------------
 
 
-class CuaRun(_Run):
+class CuaRun(Run):
     """One `execute` in mode "cua": the DOM run's limits, fence, recording and replay, with
     the provider's computer-use loop in place of the tool loop."""
 
@@ -783,7 +784,7 @@ class CuaRun(_Run):
             if isinstance(allow_safety_checks, bool)
             else frozenset(allow_safety_checks)
         )
-        self.done_model = _done_tool(self.output)
+        self.done_model = done_tool(self.output)
         schema = self.done_model.model_json_schema()
         schema["properties"].pop("tool", None)
         schema["required"] = [name for name in schema.get("required", []) if name != "tool"]
@@ -797,7 +798,7 @@ class CuaRun(_Run):
         if self.client is None:
             raise ModelRequired(
                 f"agent.execute({self.goal!r}, mode='cua') needs a computer-use model, but "
-                f"{prompts.NO_MODEL}"
+                f"{NO_MODEL}"
             )
         provider = self.client.config.provider
         if provider not in SESSIONS:
@@ -846,7 +847,7 @@ class CuaRun(_Run):
                         return ended
                     results.append(ended)
         except Exception as exc:
-            if isinstance(exc, ModelRequired | ModelRefused) or not _infrastructure(exc, self.page):
+            if isinstance(exc, ModelRequired | ModelRefused) or not infrastructure(exc, self.page):
                 raise
             return self.finish(None, "error", str(exc))
 
@@ -900,7 +901,7 @@ class CuaRun(_Run):
         """Do a computer call's actions, or say why not; a screenshot of the result."""
         assert self.screen is not None
         acknowledged = self.checked(call)
-        outcome = _Outcome(call.problem or "", ok=call.problem is None)
+        outcome = Outcome(call.problem or "", ok=call.problem is None)
         shown = {"problem": call.problem} if call.problem else {}
         for action in call.actions if outcome.ok else ():
             shown = {"action": action.describe()}
@@ -909,7 +910,7 @@ class CuaRun(_Run):
                 break
         fenced = self.back_on_origin()
         if fenced:
-            outcome = _Outcome(f"{outcome.text} {fenced}".strip(), False)
+            outcome = Outcome(f"{outcome.text} {fenced}".strip(), False)
         self.steps.append(
             AgentStep(number, call.actions[0].kind if call.actions else "computer", shown,
                       outcome.text, outcome.ok)
@@ -934,7 +935,7 @@ class CuaRun(_Run):
             f"agent.execute(..., allow_safety_checks={sorted(codes)!r}) (or True for any)."
         )
 
-    def attempt_action(self, action: ScreenAction) -> _Outcome:
+    def attempt_action(self, action: ScreenAction) -> Outcome:
         """Do one action, as an event of its own (reports, evidence); page errors become its
         (failed) outcome."""
         assert self.screen is not None
@@ -942,30 +943,30 @@ class CuaRun(_Run):
             try:
                 outcome = self.do(action)
             except PAGE_ERRORS as exc:
-                if _infrastructure(exc, self.page):
+                if infrastructure(exc, self.page):
                     raise
-                outcome = _Outcome(str(exc).strip(), ok=False)
+                outcome = Outcome(str(exc).strip(), ok=False)
             event.method, event.result = action.kind, outcome.text
             event.ok = outcome.ok
         return outcome
 
-    def do(self, action: ScreenAction) -> _Outcome:
+    def do(self, action: ScreenAction) -> Outcome:
         assert self.screen is not None
         mouse, keyboard = self.page.mouse, self.page.keyboard
         kind = action.kind
         if kind == "screenshot":
-            return _Outcome("Here is the screen.")
+            return Outcome("Here is the screen.")
         if kind == "wait":
             seconds = min(action.seconds, MAX_WAIT_S)
             self.page.wait_for_timeout(seconds * 1000)
             settle(self.page)
             self.tape.add("wait", seconds=seconds)
-            return _Outcome(f"Waited {seconds:g} s.")
+            return Outcome(f"Waited {seconds:g} s.")
         if kind == "key":
             pressed = Action("press", (action.text,), f"press {action.text}")
             keyboard.press(action.text)
             self.done_with(pressed)
-            return _Outcome(f"Pressed {action.text}.")
+            return Outcome(f"Pressed {action.text}.")
         if kind == "type":
             return self.typed(action.text)
         if kind == "navigate":
@@ -975,7 +976,7 @@ class CuaRun(_Run):
         assert action.point is not None
         x, y = self.screen.to_page(*action.point)
         if not (0 <= x < self.screen.width and 0 <= y < self.screen.height):
-            return _Outcome(f"{action.describe()} is off the screen.", ok=False)
+            return Outcome(f"{action.describe()} is off the screen.", ok=False)
         spot = _spot(self.page, x, y)
         methods = {"click": "click", "double_click": "double_click", "move": "hover"}
         element = spot.ref is not None and kind in methods
@@ -1012,26 +1013,26 @@ class CuaRun(_Run):
                 self.coordinates(kind, spot, x, y)
         settle(self.page, after_action=True)
         on = f" on {spot.ref.role} {spot.ref.name!r}" if spot.ref is not None else f" on {spot.at}"
-        return _Outcome(f"Did {action.describe()}{on}.")
+        return Outcome(f"Did {action.describe()}{on}.")
 
-    def typed(self, text: str) -> _Outcome:
+    def typed(self, text: str) -> Outcome:
         """Type into the focused field; a variable's value only into a field for it."""
         values = substitute(text, self.values)
         spot = _spot(self.page, focused=True)
         if spot.ref is None:
             if VARIABLE.search(text):
-                return _Outcome("No field has the focus: click the field first.", ok=False)
+                return Outcome("No field has the focus: click the field first.", ok=False)
             self.page.keyboard.type(values)
             self.tape.add("screen", method="type", text=text, at=spot.at)
-            return _Outcome(f"Typed {text!r}.")
+            return Outcome(f"Typed {text!r}.")
         action = _element_action(self.page, spot, "type", (text,), "type into")
         refusal = field_refusal(action, self.fields)
         if refusal:
-            return _Outcome(f"Refused: {refusal}", ok=False)
+            return Outcome(f"Refused: {refusal}", ok=False)
         self.page.keyboard.type(values)
         self.done_with(action)
         settle(self.page, after_action=True)
-        return _Outcome(f"Typed {text!r} into {action.element}.")
+        return Outcome(f"Typed {text!r} into {action.element}.")
 
     def done_with(self, action: Action) -> None:
         """Record an action on an element (or a key press) as the DOM agent records acts."""

@@ -31,7 +31,6 @@ from playwright.sync_api import Dialog, Page
 from pytest_stagehand.browser.handlers import handled_by_test, listen
 from pytest_stagehand.errors import ActionFailed
 from pytest_stagehand.events import StepLog
-from pytest_stagehand.prompts import texts as prompts
 
 DIALOG_METHODS: frozenset[str] = frozenset({"accept_dialog", "dismiss_dialog"})
 DIALOG_HOLD_S = 2.0  # how long a Playwright call may stay blocked by a held dialog
@@ -185,12 +184,6 @@ class Dialogs:
         with self.steplog.step("dialog", f"{dialog.type} {dialog.message!r}", self.page.url) as e:
             e.result = result
 
-    def outline(self) -> str | None:
-        """What the model reads instead of the page while a dialog blocks it."""
-        if self.pending is None:
-            return None
-        dialog = self.pending
-        return prompts.dialog_outline(dialog.type, dialog.message, dialog.default_value)
 
 
 _DIALOGS: WeakKeyDictionary[Page, Dialogs] = WeakKeyDictionary()

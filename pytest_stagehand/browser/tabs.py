@@ -15,11 +15,9 @@ from weakref import WeakKeyDictionary
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
-from pytest_stagehand.browser.dialogs import blocked, dialogs_of
+from pytest_stagehand.browser.dialogs import blocked
 from pytest_stagehand.browser.handlers import listen
 from pytest_stagehand.errors import ActionFailed
-from pytest_stagehand.prompts import texts as prompts
-from pytest_stagehand.snapshot.outline import Snapshot, estimate_tokens, snapshot
 
 POPUP_LOAD_MS = 10_000  # how long a new tab may take to open and show its document
 
@@ -155,18 +153,6 @@ def acting_page(page: Page) -> Page:
     return page if current.is_closed() else current
 
 
-def outline(page: Page) -> Snapshot:
-    """What the model reads of the page: the dialog that blocks it, else its snapshot, with
-    the open tabs listed after it when there are several."""
-    dialogs = dialogs_of(page)
-    blocking = dialogs.outline() if dialogs is not None else None
-    if blocking is not None:
-        return Snapshot(page.url, "", blocking, {}, estimate_tokens(blocking))
-    seen = snapshot(page)
-    tabs = _TABS.get(page)
-    pages = tabs.pages if tabs is not None else []
-    if len(pages) < 2:
-        return seen
-    listed = prompts.open_tabs([(tab.title(), tab.url, tab is page) for tab in pages])
-    text = f"{seen.text}\n\n{listed}"
-    return Snapshot(seen.url, seen.title, text, seen.elements, estimate_tokens(text))
+def tabs_of(page: Page) -> Tabs | None:
+    """The tabs watched for the page a test began on, if any step watched them yet."""
+    return _TABS.get(page)

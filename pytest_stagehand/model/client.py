@@ -32,6 +32,7 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ValidationError
 
+from pytest_stagehand.calls import CallUsage
 from pytest_stagehand.errors import (
     ConfigError,
     MissingApiKey,
@@ -40,8 +41,8 @@ from pytest_stagehand.errors import (
     ModelOutputError,
     ModelUnavailable,
 )
-from pytest_stagehand.model.usage import PRICES, CallUsage, PriceTable, UsageLedger
-from pytest_stagehand.prompts.texts import REPAIR_INSTRUCTION, SCHEMA_INSTRUCTION, Message
+from pytest_stagehand.model.messages import REPAIR_INSTRUCTION, SCHEMA_INSTRUCTION, Message
+from pytest_stagehand.model.usage import PRICES, PriceTable, UsageLedger
 
 __all__ = [
     "Completion",

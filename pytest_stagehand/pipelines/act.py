@@ -31,7 +31,6 @@ from pytest_stagehand.actions.perform import (
     settle,
 )
 from pytest_stagehand.browser.dialogs import blocked
-from pytest_stagehand.browser.tabs import outline
 from pytest_stagehand.errors import (
     ActionFailed,
     ElementNotFound,
@@ -41,12 +40,15 @@ from pytest_stagehand.errors import (
 from pytest_stagehand.events import Heal, StepEvent, StepLog
 from pytest_stagehand.heal.identity import describe, recorded_element, resolve
 from pytest_stagehand.model.client import Message, ModelClient
+from pytest_stagehand.model.inference import ChoiceProblem, ask_checked
 from pytest_stagehand.pipelines import vision
+from pytest_stagehand.pipelines.outline import outline
 from pytest_stagehand.pipelines.vision import Look, VisionMode
 from pytest_stagehand.prompts import texts as prompts
-from pytest_stagehand.prompts.texts import ActChoice, ChoiceProblem, VisionActChoice
+from pytest_stagehand.prompts.chunks import LINE, parts_for
+from pytest_stagehand.prompts.texts import ActChoice, VisionActChoice
 from pytest_stagehand.recordings.store import RecordedElement
-from pytest_stagehand.snapshot.chunks import DEFAULT_BUDGET, LINE, parts_for
+from pytest_stagehand.settings import DEFAULT_BUDGET
 from pytest_stagehand.snapshot.outline import Snapshot, snapshot
 
 
@@ -260,8 +262,9 @@ class ModelResolver:
 
         schema = ActChoice if seen is None else VisionActChoice
         try:
-            return prompts.ask_checked(
-                self.client, messages, schema, check, event=event, steplog=self.steplog
+            return ask_checked(
+                self.client, messages, schema, check,
+                feedback=prompts.feedback, event=event, steplog=self.steplog,
             )
         except ChoiceProblem as exc:
             raise InvalidModelChoice(

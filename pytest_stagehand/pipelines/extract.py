@@ -25,11 +25,12 @@ from pytest_stagehand.actions.perform import element_id, settle
 from pytest_stagehand.errors import InvalidModelChoice, ModelOutputError
 from pytest_stagehand.events import StepEvent, StepLog
 from pytest_stagehand.model.client import ModelClient
+from pytest_stagehand.model.inference import ChoiceProblem, ask_checked
 from pytest_stagehand.pipelines import vision
 from pytest_stagehand.pipelines.vision import Look, VisionMode
 from pytest_stagehand.pipelines.waiting import Waiting, is_empty
 from pytest_stagehand.prompts import texts as prompts
-from pytest_stagehand.prompts.texts import ChoiceProblem, ExtractedText
+from pytest_stagehand.prompts.texts import ExtractedText
 from pytest_stagehand.snapshot.outline import Snapshot, estimate_tokens, snapshot, without_ids
 
 if TYPE_CHECKING:
@@ -136,14 +137,14 @@ def _ask(
         if seen is not None:
             messages = prompts.with_screenshot(messages, seen.caption, seen.image, pointing=False)
         try:
-            answer = prompts.ask_checked(
+            answer = ask_checked(
                 client,
                 messages,
                 asked,
                 lambda value: links_to_urls(
                     wanted, value.model_dump(mode="json", by_alias=True), page_snapshot
                 ),
-                event=event,
+                feedback=prompts.feedback, event=event,
                 steplog=steplog,
             )
         except ChoiceProblem as exc:

@@ -49,15 +49,16 @@ from pytest_stagehand.errors import (
 from pytest_stagehand.events import Heal, StepEvent, StepLog, each_text
 from pytest_stagehand.heal.identity import describe, recorded_element, resolve
 from pytest_stagehand.model.client import Message, ModelClient
+from pytest_stagehand.model.inference import ChoiceProblem, ask_checked
 from pytest_stagehand.pipelines import vision
 from pytest_stagehand.pipelines.readback import kept_words, line_of
 from pytest_stagehand.pipelines.vision import look_signature, same_look
 from pytest_stagehand.pipelines.waiting import Waiting
 from pytest_stagehand.prompts import texts as prompts
+from pytest_stagehand.prompts.chunks import parts_for
 from pytest_stagehand.prompts.texts import (
     CheckMatch,
     CheckProperty,
-    ChoiceProblem,
     ElementCheck,
     JudgedAnswer,
     JudgedAnswers,
@@ -74,8 +75,7 @@ from pytest_stagehand.recordings.store import (
     StepKey,
     recordings_file,
 )
-from pytest_stagehand.settings import JudgeInputs
-from pytest_stagehand.snapshot.chunks import DEFAULT_BUDGET, parts_for
+from pytest_stagehand.settings import DEFAULT_BUDGET, JudgeInputs
 from pytest_stagehand.snapshot.outline import Snapshot, snapshot
 
 Basis = Literal["page text", "screenshot", "page text and screenshot", "recorded check"]
@@ -706,8 +706,9 @@ class Evaluator:
         """The judge's answer; an unusable one gets the model layer's one retry, then a
         ModelOutputError naming what was judged (never a verdict made up)."""
         try:
-            return prompts.ask_checked(
-                self.client, messages, schema, check, event=event, steplog=self.steplog
+            return ask_checked(
+                self.client, messages, schema, check,
+                feedback=prompts.feedback, event=event, steplog=self.steplog,
             )
         except (ModelOutputError, ChoiceProblem) as exc:
             raise ModelOutputError(

@@ -13,12 +13,14 @@ from pytest_stagehand.errors import InvalidModelChoice
 from pytest_stagehand.events import StepEvent, StepLog
 from pytest_stagehand.heal.identity import context_of, unique_first
 from pytest_stagehand.model.client import Message, ModelClient
+from pytest_stagehand.model.inference import ChoiceProblem, ask_checked
 from pytest_stagehand.pipelines import vision
 from pytest_stagehand.pipelines.vision import Look, VisionMode
 from pytest_stagehand.pipelines.waiting import Waiting
 from pytest_stagehand.prompts import texts as prompts
-from pytest_stagehand.prompts.texts import ChoiceProblem, Observation, VisionObservation
-from pytest_stagehand.snapshot.chunks import DEFAULT_BUDGET, parts_for
+from pytest_stagehand.prompts.chunks import parts_for
+from pytest_stagehand.prompts.texts import Observation, VisionObservation
+from pytest_stagehand.settings import DEFAULT_BUDGET
 from pytest_stagehand.snapshot.outline import Snapshot, snapshot
 
 if TYPE_CHECKING:
@@ -93,24 +95,24 @@ def _ask(
     try:
         for part in [] if by_sight else parts:
             note = prompts.part_note(part.number, part.count, prompts.NOT_FOUND_OBSERVE)
-            actions = prompts.ask_checked(
+            actions = ask_checked(
                 client,
                 messages(part.text, note),
                 Observation,
                 lambda answer, shown=part.ids: _actions(page_snapshot, answer, shown),
-                event=event,
+                feedback=prompts.feedback, event=event,
                 steplog=steplog,
             )
             if actions:
                 break
         if not actions and vision_mode != "off":  # the most relevant part, and a screenshot
             seen = vision.look(page, page_snapshot, scope, steplog.secrets)
-            actions = prompts.ask_checked(
+            actions = ask_checked(
                 client,
                 prompts.with_screenshot(messages(parts[0].text), seen.caption, seen.image),
                 VisionObservation,
                 lambda answer: _actions(page_snapshot, answer, None, page, seen),
-                event=event,
+                feedback=prompts.feedback, event=event,
                 steplog=steplog,
             )
     except ChoiceProblem as exc:

@@ -28,7 +28,8 @@ from playwright.sync_api import Page
 from pytest_stagehand.actions.perform import Action, action_for, from_ref
 from pytest_stagehand.browser.covering import overlaid
 from pytest_stagehand.errors import ConfigError, RegionChanged
-from pytest_stagehand.prompts.texts import ChoiceProblem, Method
+from pytest_stagehand.model.inference import ChoiceProblem
+from pytest_stagehand.prompts.texts import Method
 from pytest_stagehand.recordings.store import RecordedPoint
 from pytest_stagehand.settings import VISION_MODES, VisionMode
 from pytest_stagehand.snapshot.outline import Snapshot, described, describer

@@ -9,47 +9,24 @@ and records the call's usage and the exchange on the step.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
-from pytest_stagehand.errors import ModelError, ModelRequired
-from pytest_stagehand.events import Exchange, StepEvent, StepLog
+from pytest_stagehand.model.messages import Message
 
 if TYPE_CHECKING:
-    from pytest_stagehand.model.client import ModelClient
+    pass
 
 PROMPT_VERSION = "2"
 
 
-# --- the model layer's own instructions (llm.py) --------------------------------------------
+T = TypeVar("T", bound=BaseModel)
+R = TypeVar("R")
 
-SCHEMA_INSTRUCTION = (
-    "Answer with a single JSON object, and nothing else, that conforms to this JSON schema:\n"
-    "{schema}"
-)
-REPAIR_INSTRUCTION = (
-    "Your answer above could not be used: {problem}\n"
-    "Answer the same request again with only the corrected JSON."
-)
+# --- answer shapes ---------------------------------------------------------------------
 
-
-@dataclass(frozen=True)
-class Message:
-    """One chat message; `images` (PNG or JPEG bytes) only in user messages."""
-
-    role: Literal["system", "user", "assistant"]
-    text: str
-    images: tuple[bytes, ...] = ()
-
-    def __post_init__(self) -> None:
-        if self.role not in ("system", "user", "assistant"):
-            raise ValueError(f"unknown message role {self.role!r}")
-        object.__setattr__(self, "images", tuple(self.images))
-        if self.images and self.role != "user":
-            raise ValueError("images can only be sent in user messages")
 
 Method = Literal[
     "click",
@@ -69,11 +46,6 @@ Method = Literal[
     "dismiss_dialog",
     "switch_tab",
 ]
-
-T = TypeVar("T", bound=BaseModel)
-R = TypeVar("R")
-
-# --- answer shapes ---------------------------------------------------------------------
 
 
 class ActChoice(BaseModel):
@@ -325,63 +297,6 @@ def open_tabs(tabs: Sequence[tuple[str, str, bool]]) -> str:
 
 
 # --- sending -----------------------------------------------------------------------------
-
-NO_MODEL = (
-    "no model may be called: none is configured, or --ai-cache=offline forbids calls. "
-    "Configure one with OPENAI_API_KEY or ANTHROPIC_API_KEY, or --ai-model (ini ai_model, "
-    "env STAGEHAND_MODEL) plus --ai-base-url for a local OpenAI-compatible server such as "
-    "Ollama. Steps recorded by a run with a model replay without one."
-)
-
-
-def ask(
-    client: ModelClient | None,
-    messages: Sequence[Message],
-    schema: type[T],
-    *,
-    event: StepEvent,
-    steplog: StepLog,
-) -> T:
-    """Ask the model for a `schema` answer with every secret masked; record it on `event`."""
-    if client is None:
-        raise ModelRequired(f"{event.kind} {event.instruction!r} needs a model, but {NO_MODEL}")
-    masked = [Message(m.role, steplog.mask(m.text), m.images) for m in messages]
-    prompt = "\n\n".join(f"[{m.role}]\n{m.text}" for m in masked)
-    try:
-        completion = client.complete(masked, schema, purpose=event.kind)
-    except ModelError as exc:  # answered calls were paid for: every report counts them
-        event.calls.extend(exc.calls)
-        if exc.raw is not None:
-            event.exchanges.append(Exchange(event.kind, prompt, exc.raw))
-        raise
-    event.calls.extend(completion.calls)
-    event.exchanges.append(Exchange(event.kind, prompt, completion.raw))
-    return completion.value
-
-
-class ChoiceProblem(Exception):
-    """An answer that cannot be used; the message is feedback the model can act on."""
-
-
-def ask_checked(
-    client: ModelClient | None,
-    messages: Sequence[Message],
-    schema: type[T],
-    check: Callable[[T], R],
-    *,
-    event: StepEvent,
-    steplog: StepLog,
-) -> R:
-    """`ask`, then `check` the answer; a ChoiceProblem earns one retry with it as feedback.
-
-    A second ChoiceProblem propagates: the caller turns it into its own error.
-    """
-    answer = ask(client, messages, schema, event=event, steplog=steplog)
-    try:
-        return check(answer)
-    except ChoiceProblem as exc:
-        retry = feedback(messages, answer, str(exc))
-    return check(ask(client, retry, schema, event=event, steplog=steplog))
 
 
 # --- evaluator (issue 6): judging claims and questions about the page ---------------------

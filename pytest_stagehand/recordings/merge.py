@@ -12,21 +12,17 @@ depends only on the files, not on the order of the DIRs, and merging again chang
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pytest_stagehand.errors import RecordingFileError
 from pytest_stagehand.recordings.store import (
     RECORDINGS_DIR,
     Recording,
     read_recordings,
     write_recordings,
 )
-from pytest_stagehand.reporting.report import summary_lines
 
 SKIPPED_DIRS = {".git", ".venv", "venv", "node_modules", "__pycache__"}
 LAST_RUN = "last-run.json"
@@ -50,24 +46,6 @@ class MergeReport:
     conflicts: list[Conflict] = field(default_factory=list)
     runs: list[dict] = field(default_factory=list)  # each shard's last-run summary
 
-    def lines(self) -> list[str]:
-        lines = [f"merged {len(self.runs)} shard summaries; wrote {len(self.written)} file(s)"]
-        lines += [f"  {path}" for path in self.written]
-        for run in self.runs:
-            steps = run["steps"]
-            tests = len({step["test"] for step in steps})
-            shard = run.get("shard") or "?"
-            lines.append(f"shard {shard}: {len(steps)} AI steps in {tests} test(s)")
-        lines += summary_lines(
-            [step for run in self.runs for step in run["steps"]],
-            [entry for run in self.runs for entry in run.get("unused", [])],
-            [error for run in self.runs for error in run.get("recording_errors", [])],
-            [warning for run in self.runs for warning in run.get("warnings", [])],
-        )
-        if self.conflicts:
-            lines.append(f"conflicts ({len(self.conflicts)}), the repository's version kept:")
-            lines += [f"  {conflict}" for conflict in self.conflicts]
-        return lines
 
 
 def _walk(directory: Path) -> Iterator[Path]:
@@ -191,24 +169,3 @@ def merge(directories: Sequence[Path], into: Path) -> MergeReport:
     report.runs = [run for directory in sorted(directories) for run in last_runs(directory)]
     return report
 
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m pytest_stagehand merge",
-        description="Fold several shards' recordings, heals and usage into this repository.",
-    )
-    parser.add_argument("dirs", nargs="+", type=Path, help="a shard's workspace or artifact")
-    parser.add_argument(
-        "--into", type=Path, default=Path("."), help="the repository (default: .)"
-    )
-    options = parser.parse_args(argv)
-    missing = [str(d) for d in options.dirs if not d.is_dir()]
-    if missing:
-        parser.error(f"not a directory: {', '.join(missing)}")
-    try:
-        report = merge(options.dirs, options.into)
-    except RecordingFileError as exc:
-        print(f"pytest-stagehand merge: {exc}", file=sys.stderr)
-        return 2
-    print("\n".join(report.lines()))
-    return 1 if report.conflicts else 0

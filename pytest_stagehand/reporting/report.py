@@ -33,8 +33,9 @@ from playwright.sync_api import Page
 from pytest_stagehand.browser.covering import overlaid
 from pytest_stagehand.browser.dialogs import blocked
 from pytest_stagehand.browser.tabs import acting_page
+from pytest_stagehand.calls import CallUsage
 from pytest_stagehand.events import StepEvent, StepLog, each_text
-from pytest_stagehand.model.usage import CallUsage, UsageTotals
+from pytest_stagehand.model.usage import UsageTotals
 from pytest_stagehand.settings import Settings
 
 __all__ = [

@@ -35,10 +35,8 @@ from typing import TYPE_CHECKING
 from pytest_stagehand.snapshot.outline import ELEMENT_ID
 
 if TYPE_CHECKING:
-    from pytest_stagehand.prompts.texts import Message
+    from pytest_stagehand.model.messages import Message
 
-DEFAULT_BUDGET = 6_000
-MIN_BUDGET = 1_000
 CHUNK_SHARE = 8  # a chunk is at most 1/8 of the budget, so several sections fit in a part
 GAP = "…"
 NOTE_TOKENS = 120  # room for the note that tells the model which part it sees
