@@ -1,0 +1,175 @@
+"""The house's rule (docs/architecture.md), read from the package's own imports: each folder
+imports only the folders below it in the flow, no modules import each other in a loop, and
+no private name crosses a module's edge."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+import pytest_stagehand
+
+PACKAGE = Path(pytest_stagehand.__file__).parent
+NAME = "pytest_stagehand"
+
+# Bottom to top. A module may import its own layer and those before it.
+LAYERS = [
+    {"calls", "errors", "events", "settings"},
+    {"browser"},
+    {"snapshot"},
+    {"model"},
+    {"prompts"},
+    {"recordings"},
+    {"actions"},
+    {"heal"},
+    {"pipelines"},
+    {"page"},
+    {"agent"},
+    {"reporting"},
+    {"plugin"},
+    {"testing", "__main__", ""},  # the scripted model server, `python -m`, the package's face
+]
+
+
+def modules() -> dict[str, Path]:
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        found[".".join(parts)] = path
+    return found
+
+
+def imports(name: str, path: Path, known: dict[str, Path]) -> list[tuple[str, list[str]]]:
+    """(module imported, names taken from it) for every import of this package, including
+    those made inside functions and under TYPE_CHECKING."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+                base = base[: len(base) - node.level + 1]
+                module = ".".join([*base, *([node.module] if node.module else [])])
+            elif node.module and (node.module + ".").startswith(NAME + "."):
+                module = node.module[len(NAME) + 1 :]
+            elif node.module == NAME:
+                module = ""
+            else:
+                continue
+            for alias in node.names:
+                submodule = f"{module}.{alias.name}".lstrip(".")
+                if submodule in known:
+                    found.append((submodule, []))
+                else:
+                    found.append((module, [alias.name]))
+        elif isinstance(node, ast.Import):
+            found += [
+                (alias.name[len(NAME) + 1 :], [])
+                for alias in node.names
+                if alias.name.startswith(NAME + ".")
+            ]
+    return found
+
+
+def layer(module: str) -> int:
+    top = module.split(".")[0]
+    return next(index for index, names in enumerate(LAYERS) if top in names)
+
+
+KNOWN = modules()
+GRAPH = {name: imports(name, path, KNOWN) for name, path in KNOWN.items()}
+
+
+def test_the_architecture_page_lists_the_layers_in_order():
+    table = (PACKAGE.parent / "docs" / "architecture.md").read_text().split("## Folders")[1]
+    rows = [
+        {name.removesuffix("/").removesuffix(".py") for name in re.findall(r"`([\w/.]+)`", cells)}
+        for cells in re.findall(r"^\| (`[^|]+)\|", table, re.MULTILINE)
+    ]
+    assert rows == [*LAYERS[:-1], {"testing"}]
+
+
+def test_every_module_has_a_place():
+    assert [name for name in KNOWN if not any(name.split(".")[0] in s for s in LAYERS)] == []
+
+
+@pytest.mark.parametrize("name", sorted(KNOWN))
+def test_imports_only_go_down_the_flow(name):
+    upward = [
+        target for target, _ in GRAPH[name] if target != name and layer(target) > layer(name)
+    ]
+    assert upward == [], f"{name} imports from above it: {upward}"
+
+
+def test_no_modules_import_each_other_in_a_loop():
+    edges = {
+        name: {target for target, _ in targets if target != name and target in KNOWN}
+        for name, targets in GRAPH.items()
+    }
+    loops = []
+
+    def visit(name: str, path: list[str]) -> None:
+        for target in sorted(edges[name]):
+            if target in path:
+                loops.append([*path[path.index(target) :], target])
+            elif target not in done:
+                visit(target, [*path, target])
+        done.add(name)
+
+    done: set[str] = set()
+    for name in sorted(edges):
+        if name not in done:
+            visit(name, [name])
+    assert loops == []
+
+
+def test_no_private_name_crosses_a_module_edge():
+    crossing = [
+        f"{name} takes {taken} from {target}"
+        for name, targets in GRAPH.items()
+        for target, names in targets
+        for taken in names
+        if taken.startswith("_") and target != name
+    ]
+    assert crossing == []
+
+
+@pytest.mark.parametrize(
+    ("folder", "allowed"),
+    [
+        ("model", {"calls", "errors", "events", "model"}),
+        ("prompts", {"model.messages", "snapshot", "prompts"}),
+        ("recordings", {"calls", "errors", "events", "settings", "snapshot", "recordings"}),
+    ],
+)
+def test_the_narrow_folders_import_only_what_they_need(folder, allowed):
+    """The model layer knows no page, the prompts know only messages and snapshots, and
+    the recordings know no pipeline."""
+    taken = {
+        target
+        for name, targets in GRAPH.items()
+        if name.split(".")[0] == folder
+        for target, _ in targets
+    }
+    assert {t for t in taken if not any(t == a or t.startswith(a + ".") for a in allowed)} == set()
+
+
+def test_the_model_layer_never_touches_playwright():
+    assert [
+        name
+        for name, path in KNOWN.items()
+        if name.startswith("model.") and "playwright" in path.read_text()
+    ] == []
+
+
+def test_no_playwright_private_attribute_is_used():
+    used = [
+        path.relative_to(PACKAGE).as_posix()
+        for path in KNOWN.values()
+        if "_impl_obj" in path.read_text()
+    ]
+    assert used == []
