@@ -38,6 +38,7 @@ from pytest_stagehand.errors import (
     SafetyCheckPending,
     StagehandError,
     StoreError,
+    WaitTimeout,
 )
 from pytest_stagehand.page import AIPage
 from pytest_stagehand.pipelines.judge import Evaluator, Verdict
@@ -80,4 +81,5 @@ __all__ = [
     "StagehandError",
     "StoreError",
     "Verdict",
+    "WaitTimeout",
 ]

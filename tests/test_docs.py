@@ -50,6 +50,7 @@ from scripted_answers import (
     pointing,
 )
 
+import pytest_stagehand
 from pytest_stagehand import errors
 from pytest_stagehand.pipelines.judge import Verdict
 from pytest_stagehand.recordings.store import (
@@ -558,6 +559,16 @@ def public_errors() -> dict[str, type]:
         for name, value in vars(errors).items()
         if isinstance(value, type) and issubclass(value, errors.StagehandError)
     }
+
+
+def test_the_package_exports_exactly_the_documented_names():
+    api = page("reference.md").split("## Python API")[1].split("\n### ")[0]
+    block = re.search(r"from pytest_stagehand import \((.*?)\)", api, re.S)[1]
+    documented = set(re.findall(r"\b[A-Z]\w+", re.sub(r"#.*", "", block)))
+    exported = pytest_stagehand.__all__
+    assert exported == sorted(exported)
+    assert set(exported) == documented | set(public_errors())  # every error is exported
+    assert all(hasattr(pytest_stagehand, name) for name in exported)
 
 
 @pytest.mark.parametrize("name", sorted(public_errors()))
