@@ -34,6 +34,7 @@ from pytest_stagehand.browser.launch import find_chromium
 from pytest_stagehand.model.messages import Message
 from pytest_stagehand.prompts import texts as prompts
 from pytest_stagehand.prompts.chunks import count_tokens, parts_for, token_counter
+from pytest_stagehand.prompts.judge import judge_messages
 from pytest_stagehand.settings import DEFAULT_BUDGET
 from pytest_stagehand.snapshot.outline import ElementRef, Snapshot, snapshot
 
@@ -370,7 +371,7 @@ def messages_for(case: Case, url: str) -> Callable[[str], list[Message]]:
         return lambda text: prompts.act_messages(case.instruction, url, text)
     if case.kind == "observe":
         return lambda text: prompts.observe_messages(case.instruction, url, text)
-    return lambda text: prompts.judge_messages(case.instruction, url, text, None)
+    return lambda text: judge_messages(case.instruction, url, text, None)
 
 
 def prompt_size(messages: list[Message]) -> int:

@@ -42,6 +42,8 @@ ROOT = HERE.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from pytest_stagehand.prompts import agent as agent_texts  # noqa: E402
+from pytest_stagehand.prompts import judge as judge_texts  # noqa: E402
 from pytest_stagehand.prompts import texts as prompts  # noqa: E402
 from pytest_stagehand.snapshot.outline import without_ids  # noqa: E402
 from pytest_stagehand.testing.scripted_model import (  # noqa: E402
@@ -308,7 +310,7 @@ FIELD = re.compile(r"^- (?P<field>[^:\n]+): (?P<value>.*)$", re.M)
 def answer_observe(prompt: str) -> dict[str, Any]:
     instruction = asked(prompt, "Instruction")
     lines = snapshot_lines(prompt)
-    if instruction.startswith(prompts.FILL_FORM.split("\n")[0]):
+    if instruction.startswith(agent_texts.FILL_FORM.split("\n")[0]):
         picks = [fill(m["field"], m["value"]) for m in FIELD.finditer(instruction)]
     elif instruction in OBSERVE:
         picks = OBSERVE[instruction]
@@ -589,7 +591,7 @@ PIPELINES: dict[str, Callable[[str], dict[str, Any]]] = {
     prompts.ACT_SYSTEM: answer_act,
     prompts.OBSERVE_SYSTEM: answer_observe,
     prompts.EXTRACT_SYSTEM: answer_extract,
-    prompts.JUDGE_SYSTEM: answer_judge,
+    judge_texts.JUDGE_SYSTEM: answer_judge,
 }
 ANSWERED: Counter[str] = Counter()
 
@@ -614,7 +616,7 @@ def answer(request: ScriptedRequest) -> Any:
     try:
         if request.api == "responses":
             pipeline, value = "computer use", answer_computer_use(request)
-        elif system.startswith(prompts.AGENT_SYSTEM.split("\n")[0]):
+        elif system.startswith(agent_texts.AGENT_SYSTEM.split("\n")[0]):
             pipeline, value = "agent", answer_agent(asking[0], asking[-1])
         elif request.images and system.startswith(prompts.ACT_SYSTEM):
             pipeline, value = "vision", answer_seen(request, asking[-1])

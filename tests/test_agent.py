@@ -29,7 +29,7 @@ from pytest_stagehand.errors import AgentError, HealFailed, NeedsModelWarning, P
 from pytest_stagehand.model.client import ModelConfig, create_client
 from pytest_stagehand.page import AIPage
 from pytest_stagehand.pipelines.judge import Recordings
-from pytest_stagehand.prompts import texts as prompts
+from pytest_stagehand.prompts.agent import LAST_STEP, STAGNATED, STILL_FIRM, STILL_NUDGE
 from pytest_stagehand.recordings.store import RecordingStore, step_key
 from pytest_stagehand.testing.scripted_model import Fault, ScriptedModelServer, ScriptedRequest
 
@@ -204,7 +204,7 @@ def test_the_last_step_offers_only_done_and_keeps_what_was_gathered(ai, script, 
     assert [schema_of(r)["name"] for r in asked] == ["NextStep", "NextStep", "FinalStep"]
     assert offered_tools(asked[0]) >= {"act", "fill_form", "goto", "page_tree", "done"}
     assert offered_tools(asked[-1]) == {"done"}
-    assert "Step 3 of 3." in asked[-1].text and prompts.LAST_STEP in asked[-1].text
+    assert "Step 3 of 3." in asked[-1].text and LAST_STEP in asked[-1].text
     assert (result.success, result.completed, result.status) == (False, False, "max_steps")
     assert result.output == Plan(price="$9 a month", subscribed=False)
     assert result.message.startswith("Stopped: the step limit (3) was reached.")
@@ -262,11 +262,11 @@ def test_a_stalled_run_is_nudged_then_offered_only_done(ai, script, scripted_mod
 
     asked = agent_requests(scripted_model)
     assert len(asked) == 6
-    nudge, firm = prompts.STILL_NUDGE.format(steps=3), prompts.STILL_FIRM.format(steps=4)
+    nudge, firm = STILL_NUDGE.format(steps=3), STILL_FIRM.format(steps=4)
     assert not any("no progress" in r.text.lower() for r in asked[:3])
     assert nudge in asked[3].text and firm in asked[4].text
     assert offered_tools(asked[5]) == {"done"}
-    assert prompts.STAGNATED.format(steps=5) in asked[5].text
+    assert STAGNATED.format(steps=5) in asked[5].text
     assert result.status == "stagnated" and not result.success
     assert len(result.steps) == 5
     # Older steps are summarised in a line each; the last four are shown in full.

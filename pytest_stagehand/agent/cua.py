@@ -52,7 +52,8 @@ from pytest_stagehand.heal.identity import recorded_element, unique_first
 from pytest_stagehand.model.client import ModelClient
 from pytest_stagehand.model.inference import NO_MODEL
 from pytest_stagehand.pipelines.act import field_refusal
-from pytest_stagehand.prompts import texts as prompts
+from pytest_stagehand.prompts import agent as agent_texts
+from pytest_stagehand.prompts import cua as cua_texts
 from pytest_stagehand.recordings.store import RecordedElement, Recording
 from pytest_stagehand.snapshot.outline import ElementRef, described, describer, snapshot
 
@@ -488,7 +489,7 @@ class AnthropicSession(Session):
             "type": ANTHROPIC_TOOL, "name": "computer",
             "display_width_px": width, "display_height_px": height,
         }  # fmt: skip
-        done = {"name": "done", "description": prompts.CUA_DONE, "input_schema": self.done_schema}
+        done = {"name": "done", "description": cua_texts.CUA_DONE, "input_schema": self.done_schema}
         kwargs: dict[str, Any] = {
             "model": self.client.config.name,
             "max_tokens": MAX_TOKENS,
@@ -590,7 +591,7 @@ class OpenAISession(Session):
             "environment": "browser",
         }  # fmt: skip
         done = {
-            "type": "function", "name": "done", "description": prompts.CUA_DONE,
+            "type": "function", "name": "done", "description": cua_texts.CUA_DONE,
             "parameters": self.done_schema, "strict": False,
         }  # fmt: skip
         kwargs: dict[str, Any] = {
@@ -690,7 +691,7 @@ class GeminiSession(Session):
             excluded_predefined_functions=GEMINI_EXCLUDED,
         )
         done = types.FunctionDeclaration(
-            name="done", description=prompts.CUA_DONE, parameters_json_schema=self.done_schema
+            name="done", description=cua_texts.CUA_DONE, parameters_json_schema=self.done_schema
         )
         config = types.GenerateContentConfig(
             system_instruction=self.system,
@@ -805,11 +806,11 @@ class CuaRun(Run):
             raise AgentError(f"mode='cua' has no computer-use tool for the provider {provider}.")
         deadline = time.monotonic() + timeout_s
         self.screen = Screen.of(self.page)
-        system = prompts.cua_system(self.origins, self.instructions)
+        system = cua_texts.cua_system(self.origins, self.instructions)
         session = SESSIONS[provider](
             self.client, self.screen, self.ai.steplog.mask(system), self.done_schema
         )
-        task = prompts.agent_task(self.goal, sorted(self.values), [])
+        task = agent_texts.agent_task(self.goal, sorted(self.values), [])
         results: list[CallResult] = []
         number = 0
         try:
@@ -820,11 +821,11 @@ class CuaRun(Run):
                 why = self.reason(limit)
                 if time.monotonic() > deadline:
                     limit, why = "timeout", f"the time limit ({timeout_s:g} s) was hit"
-                    notice = prompts.DONE_ONLY.format(why=prompts.CUT_SHORT.format(why=why))
+                    notice = agent_texts.DONE_ONLY.format(why=agent_texts.CUT_SHORT.format(why=why))
                 elif self.stopped_talking and limit is None:
-                    notice, why = prompts.CUA_CALL_DONE, "the model stopped without calling done"
+                    notice, why = cua_texts.CUA_CALL_DONE, "the model stopped without calling done"
                 final = limit is not None or self.stopped_talking
-                step = prompts.CUA_STEP.format(step=number, max_steps=self.max_steps)
+                step = cua_texts.CUA_STEP.format(step=number, max_steps=self.max_steps)
                 secrets = self.ai.steplog.secrets
                 image = b"" if session.started else self.screen.shot(self.page, secrets)
                 answer = self.ask(session, task, image, results, f"{step} {notice or ''}", final)
@@ -893,7 +894,7 @@ class CuaRun(Run):
         if unearned is None or self.sent_back or final:
             return self.finish(done, limit, why, unearned)
         self.sent_back = True
-        text = prompts.SUCCESS_SENT_BACK.format(why=unearned)
+        text = agent_texts.SUCCESS_SENT_BACK.format(why=unearned)
         self.steps.append(AgentStep(number, "done", dict(call.done or {}), text, ok=False))
         return CallResult(call, text, ok=False)
 
@@ -970,9 +971,9 @@ class CuaRun(Run):
         if kind == "type":
             return self.typed(action.text)
         if kind == "navigate":
-            return self.tool_goto(prompts.GotoTool(tool="goto", url=action.text))
+            return self.tool_goto(agent_texts.GotoTool(tool="goto", url=action.text))
         if kind == "back":
-            return self.tool_back(prompts.BackTool(tool="back"))
+            return self.tool_back(agent_texts.BackTool(tool="back"))
         assert action.point is not None
         x, y = self.screen.to_page(*action.point)
         if not (0 <= x < self.screen.width and 0 <= y < self.screen.height):

@@ -36,8 +36,9 @@ from pytest_stagehand.pipelines.extract import split
 from pytest_stagehand.pipelines.outline import outline
 from pytest_stagehand.pipelines.readback import ground, needs_model, reread, unreadable_fields
 from pytest_stagehand.pipelines.replay import recorded_action, resolved_action
+from pytest_stagehand.prompts import agent as agent_texts
 from pytest_stagehand.prompts import texts as prompts
-from pytest_stagehand.prompts.texts import DoneTool
+from pytest_stagehand.prompts.agent import DoneTool
 from pytest_stagehand.recordings.steps import RecordedStep, Replayed, Stale
 from pytest_stagehand.recordings.store import (
     RecordedAction,
@@ -143,12 +144,14 @@ def _tool_name(model: type[BaseModel]) -> str:
     return get_args(model.model_fields["tool"].annotation)[0]
 
 
-BUILTIN_NAMES = frozenset(_tool_name(model) for model in (*prompts.BUILTIN_TOOLS, DoneTool))
+BUILTIN_NAMES = frozenset(
+    _tool_name(model) for model in (*agent_texts.BUILTIN_TOOLS, DoneTool)
+)
 
 
 def _tool_line(model: type[BaseModel], description: str | None = None) -> str:
     fields = [name for name in model.model_fields if name != "tool"]
-    return prompts.tool_line(_tool_name(model), description or model.__doc__ or "", fields)
+    return agent_texts.tool_line(_tool_name(model), description or model.__doc__ or "", fields)
 
 
 def done_tool(output: type[BaseModel] | None) -> type[BaseModel]:
@@ -158,7 +161,7 @@ def done_tool(output: type[BaseModel] | None) -> type[BaseModel]:
         "DoneTool",
         __base__=DoneTool,
         __doc__=DoneTool.__doc__,
-        output=(answer | None, Field(description=prompts.DONE_OUTPUT)),
+        output=(answer | None, Field(description=agent_texts.DONE_OUTPUT)),
     )
 
 
@@ -168,7 +171,8 @@ def _step_schema(tools: Sequence[type[BaseModel]]) -> type[BaseModel]:
         name, call = "FinalStep", tools[0]
     else:
         name, call = "NextStep", Annotated[Union[tuple(tools)], Field(discriminator="tool")]  # noqa: UP007
-    return create_model(name, thought=(str, Field(description=prompts.THOUGHT)), call=(call, ...))
+    thought = (str, Field(description=agent_texts.THOUGHT))
+    return create_model(name, thought=thought, call=(call, ...))
 
 
 # --- the agent ---------------------------------------------------------------------------
@@ -271,10 +275,10 @@ class Run:
         self.still = 0  # steps in a row that changed neither the page nor the data
         self.repeats: Counter[tuple[Any, ...]] = Counter()
         done = done_tool(output)
-        tools = [*prompts.BUILTIN_TOOLS, *(tool.arguments for tool in self.custom.values())]
+        tools = [*agent_texts.BUILTIN_TOOLS, *(tool.arguments for tool in self.custom.values())]
         self.schema = _step_schema([*tools, done])
         self.final_schema = _step_schema([done])
-        self.tool_lines = [_tool_line(model) for model in prompts.BUILTIN_TOOLS]
+        self.tool_lines = [_tool_line(model) for model in agent_texts.BUILTIN_TOOLS]
         self.tool_lines += [_tool_line(t.arguments, t.description) for t in self.custom.values()]
         self.tool_lines.append(_tool_line(done))
         self.instructions = system_prompt
@@ -321,14 +325,14 @@ class Run:
         self.still = self.still + 1 if signature == self.signature else 0
         self.signature = signature
         if number >= self.max_steps:
-            return prompts.DONE_ONLY.format(why=prompts.LAST_STEP), "max_steps"
+            return agent_texts.DONE_ONLY.format(why=agent_texts.LAST_STEP), "max_steps"
         if self.still >= STILL_DONE:
-            why = prompts.STAGNATED.format(steps=self.still)
-            return prompts.DONE_ONLY.format(why=why), "stagnated"
+            why = agent_texts.STAGNATED.format(steps=self.still)
+            return agent_texts.DONE_ONLY.format(why=why), "stagnated"
         if self.still >= STILL_FIRM:
-            return prompts.STILL_FIRM.format(steps=self.still), None
+            return agent_texts.STILL_FIRM.format(steps=self.still), None
         if self.still >= STILL_NUDGE:
-            return prompts.STILL_NUDGE.format(steps=self.still), None
+            return agent_texts.STILL_NUDGE.format(steps=self.still), None
         return None, None
 
     def reason(self, limit: Status | None) -> str | None:
@@ -341,17 +345,17 @@ class Run:
     def ask(self, number: int, notice: str | None, *, only_done: bool) -> Any:
         assert self.view is not None
         parts = split(self.view.outline, PAGE_VIEW_TOKENS)
-        outline = parts[0] + ("\n" + prompts.AGENT_PAGE_CUT if len(parts) > 1 else "")
-        state = prompts.agent_state(
+        outline = parts[0] + ("\n" + agent_texts.AGENT_PAGE_CUT if len(parts) > 1 else "")
+        state = agent_texts.agent_state(
             number, self.max_steps, list(self.data.items()), self.view.url, self.view.title,
             outline, notice,
         )  # fmt: skip
         older, recent = self.turns[:-RECENT_STEPS], self.turns[-RECENT_STEPS:]
-        task = prompts.agent_task(self.goal, sorted(self.values), [t.summary for t in older])
+        task = agent_texts.agent_task(self.goal, sorted(self.values), [t.summary for t in older])
         shown = [(t.answer, t.result(t is self.turns[-1])) for t in recent]
         image = recent[-1].outcome.image if recent else None
-        system = prompts.agent_system(self.tool_lines, self.origins, self.instructions)
-        messages = prompts.agent_messages(system, task, shown, state, [image] if image else [])
+        system = agent_texts.agent_system(self.tool_lines, self.origins, self.instructions)
+        messages = agent_texts.agent_messages(system, task, shown, state, [image] if image else [])
         schema = self.final_schema if only_done else self.schema
         return ask_checked(
             self.ai.client, messages, schema, self.check,
@@ -383,7 +387,7 @@ class Run:
     def send_back(self, number: int, answer: Any, unearned: str) -> None:
         """Refuse a success claim once, as the done call's (failed) result."""
         self.sent_back = True
-        outcome = Outcome(prompts.SUCCESS_SENT_BACK.format(why=unearned), ok=False)
+        outcome = Outcome(agent_texts.SUCCESS_SENT_BACK.format(why=unearned), ok=False)
         arguments = answer.call.model_dump(mode="json", exclude={"tool"})
         self.steps.append(AgentStep(number, "done", arguments, outcome.text, ok=False))
         summary = f"{number}. done success=true → sent back: {unearned}"
@@ -393,7 +397,7 @@ class Run:
         """One final request offering only done, so what was gathered is kept."""
         if self.view is None:
             return self.finish(None, limit, why)
-        notice = prompts.DONE_ONLY.format(why=prompts.CUT_SHORT.format(why=why))
+        notice = agent_texts.DONE_ONLY.format(why=agent_texts.CUT_SHORT.format(why=why))
         try:
             answer = self.ask(len(self.turns) + 1, notice, only_done=True)
         except (ModelError, ChoiceProblem):
@@ -477,7 +481,7 @@ class Run:
             return Outcome(f"{outcome.text} {fenced}".strip(), False, outcome.tree, outcome.image)
         return outcome
 
-    def tool_act(self, call: prompts.ActTool) -> Outcome:
+    def tool_act(self, call: agent_texts.ActTool) -> Outcome:
         # The agent's model decides what to do when a step finds nothing (it may take a
         # screenshot): its acts, observes and extracts do not fall back to vision.
         result = self.ai.act(
@@ -486,9 +490,9 @@ class Run:
         self.performed("act", result.actions, instruction=call.instruction)
         return Outcome(f"Done: {result.message}.")
 
-    def tool_fill_form(self, call: prompts.FillFormTool) -> Outcome:
+    def tool_fill_form(self, call: agent_texts.FillFormTool) -> Outcome:
         fields = [(f.field, f.value) for f in call.fields]
-        found = self.ai.observe(prompts.fill_form_instruction(fields), vision=False)
+        found = self.ai.observe(agent_texts.fill_form_instruction(fields), vision=False)
         if not found:
             return Outcome("No form fields matching these were found.", ok=False)
         for action in found:
@@ -496,7 +500,7 @@ class Run:
         self.performed("fill_form", found, fields=[name for name, _ in fields])
         return Outcome("Filled: " + "; ".join(f"{a.description} ({a.method})" for a in found))
 
-    def tool_extract(self, call: prompts.ExtractTool) -> Outcome:
+    def tool_extract(self, call: agent_texts.ExtractTool) -> Outcome:
         value = self.ai.extract(call.instruction, vision=False)
         self.data[call.instruction] = value
         # Where the page shows it: a replay reads it from there again (readback.py).
@@ -505,12 +509,12 @@ class Run:
         self.tape.add("extract", instruction=call.instruction, value=value, reads=reads)
         return Outcome(f"Saved: {value}")
 
-    def tool_observe(self, call: prompts.ObserveTool) -> Outcome:
+    def tool_observe(self, call: agent_texts.ObserveTool) -> Outcome:
         found = self.ai.observe(call.instruction, vision=False)
         lines = [f"- {a.description}: {a.method} {list(a.arguments) or ''}" for a in found]
         return Outcome("\n".join(["Found:", *lines]) if lines else "Nothing matches.")
 
-    def tool_goto(self, call: prompts.GotoTool) -> Outcome:
+    def tool_goto(self, call: agent_texts.GotoTool) -> Outcome:
         url = urljoin(self.base, call.url)
         if _origin(url) is None or self.outside(url):
             return Outcome(
@@ -525,20 +529,20 @@ class Run:
         self.tape.add("goto", url=normalise_url(url) if same_origin else url)
         return Outcome(f"Opened {self.page.url}.")
 
-    def tool_scroll(self, call: prompts.ScrollTool) -> Outcome:
+    def tool_scroll(self, call: agent_texts.ScrollTool) -> Outcome:
         pixels = call.amount if call.direction == "down" else -call.amount
         action = Action("scroll", (str(pixels),), f"scroll {call.direction} {call.amount} px")
         self.ai.act(action)
         self.performed("scroll", [action])
         return Outcome(f"Scrolled {call.direction} {call.amount} px.")
 
-    def tool_wait(self, call: prompts.WaitTool) -> Outcome:
+    def tool_wait(self, call: agent_texts.WaitTool) -> Outcome:
         self.page.wait_for_timeout(call.seconds * 1000)
         settle(self.page)
         self.tape.add("wait", seconds=call.seconds)
         return Outcome(f"Waited {call.seconds:g} s.")
 
-    def tool_back(self, call: prompts.BackTool) -> Outcome:
+    def tool_back(self, call: agent_texts.BackTool) -> Outcome:
         before = self.page.url
         self.page.go_back()
         settle(self.page)
@@ -547,25 +551,25 @@ class Run:
         self.tape.add("back")
         return Outcome(f"Back on {self.page.url}.")
 
-    def tool_switch_tab(self, call: prompts.SwitchTabTool) -> Outcome:
+    def tool_switch_tab(self, call: agent_texts.SwitchTabTool) -> Outcome:
         self.ai.switch_to(call.tab)
         self.tape.add("switch_tab", tab=call.tab)
         return Outcome(f"Now on the tab {self.page.title()!r} ({self.page.url}).")
 
-    def tool_refresh(self, call: prompts.RefreshTool) -> Outcome:
+    def tool_refresh(self, call: agent_texts.RefreshTool) -> Outcome:
         self.page.reload()
         settle(self.page)
         self.tape.add("refresh")
         return Outcome("Reloaded the page.")
 
-    def tool_screenshot(self, call: prompts.ScreenshotTool) -> Outcome:
+    def tool_screenshot(self, call: agent_texts.ScreenshotTool) -> Outcome:
         if blocked(self.page):  # the call would wait until the dialog expired, dismissing it
             return Outcome("A browser dialog blocks the page: answer it first.", ok=False)
         with overlaid(self.page, self.ai.steplog.secrets):
             image = self.page.screenshot()
         return Outcome("The screenshot is attached.", image=image)
 
-    def tool_page_tree(self, call: prompts.PageTreeTool) -> Outcome:
+    def tool_page_tree(self, call: agent_texts.PageTreeTool) -> Outcome:
         assert self.view is not None
         return Outcome("The whole page:", tree=self.view.outline)
 

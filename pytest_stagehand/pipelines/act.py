@@ -46,7 +46,9 @@ from pytest_stagehand.pipelines.outline import outline
 from pytest_stagehand.pipelines.vision import Look, VisionMode
 from pytest_stagehand.prompts import texts as prompts
 from pytest_stagehand.prompts.chunks import LINE, parts_for
-from pytest_stagehand.prompts.texts import ActChoice, VisionActChoice
+from pytest_stagehand.prompts.parts import NOT_FOUND_ACT, part_note
+from pytest_stagehand.prompts.texts import ActChoice
+from pytest_stagehand.prompts.vision import VisionActChoice, with_screenshot
 from pytest_stagehand.recordings.store import RecordedElement
 from pytest_stagehand.settings import DEFAULT_BUDGET
 from pytest_stagehand.snapshot.outline import Snapshot, snapshot
@@ -161,7 +163,7 @@ class ModelResolver:
         else:
             try:
                 for part in parts:
-                    note = prompts.part_note(part.number, part.count, prompts.NOT_FOUND_ACT)
+                    note = part_note(part.number, part.count, NOT_FOUND_ACT)
                     chosen = self._choose(
                         messages(part.text, note), before, request, event, part.ids,
                         last=part.last,
@@ -201,7 +203,7 @@ class ModelResolver:
     ) -> tuple[Action, bool]:
         """The model's choice from the snapshot and a screenshot with its elements marked."""
         seen = vision.look(self.page, page_snapshot, secrets=self.steplog.secrets)
-        shown = prompts.with_screenshot(messages, seen.caption, seen.image)
+        shown = with_screenshot(messages, seen.caption, seen.image)
         chosen = self._choose(shown, page_snapshot, request, event, seen=seen)
         assert chosen is not None  # the last word: "not found" raised
         return chosen

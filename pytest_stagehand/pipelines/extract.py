@@ -31,6 +31,7 @@ from pytest_stagehand.pipelines.vision import Look, VisionMode
 from pytest_stagehand.pipelines.waiting import Waiting, is_empty
 from pytest_stagehand.prompts import texts as prompts
 from pytest_stagehand.prompts.texts import ExtractedText
+from pytest_stagehand.prompts.vision import with_screenshot
 from pytest_stagehand.snapshot.outline import Snapshot, estimate_tokens, snapshot, without_ids
 
 if TYPE_CHECKING:
@@ -135,7 +136,7 @@ def _ask(
             instruction, page_snapshot.url, part, number, len(parts)
         )
         if seen is not None:
-            messages = prompts.with_screenshot(messages, seen.caption, seen.image, pointing=False)
+            messages = with_screenshot(messages, seen.caption, seen.image, pointing=False)
         try:
             answer = ask_checked(
                 client,

@@ -56,7 +56,7 @@ from pytest_stagehand.pipelines.vision import look_signature, same_look
 from pytest_stagehand.pipelines.waiting import Waiting
 from pytest_stagehand.prompts import texts as prompts
 from pytest_stagehand.prompts.chunks import parts_for
-from pytest_stagehand.prompts.texts import (
+from pytest_stagehand.prompts.judge import (
     CheckMatch,
     CheckProperty,
     ElementCheck,
@@ -64,8 +64,16 @@ from pytest_stagehand.prompts.texts import (
     JudgedAnswers,
     Judgment,
     PageTextCheck,
+    ask_messages,
+    judge_feedback,
+    judge_messages,
+)
+from pytest_stagehand.prompts.parts import (
+    NOT_FOUND_ASK,
+    NOT_FOUND_JUDGE,
     PartAnswers,
     PartJudgment,
+    part_note,
 )
 from pytest_stagehand.recordings.steps import RecordedStep, RecordedSteps, Replayed, Stale
 from pytest_stagehand.recordings.store import (
@@ -525,7 +533,7 @@ class Evaluator:
             return check
 
         def messages(text: str | None, part: str = "") -> list[Message]:
-            return prompts.ask_messages(pairs, url, text, png, part)
+            return ask_messages(pairs, url, text, png, part)
 
         parts = (
             parts_for(page_snapshot.text, asked, self.prompt_budget, messages)
@@ -538,8 +546,8 @@ class Evaluator:
         found: dict[int, JudgedAnswer] = {}
         for part in parts:
             still = [i for i in range(len(pairs)) if i not in found]
-            note = prompts.part_note(part.number, part.count, prompts.NOT_FOUND_ASK)
-            prompt = prompts.ask_messages([pairs[i] for i in still], url, part.text, png, note)
+            note = part_note(part.number, part.count, NOT_FOUND_ASK)
+            prompt = ask_messages([pairs[i] for i in still], url, part.text, png, note)
             answers = self._ask(prompt, PartAnswers, one_each(len(still)), what, event)
             for i, answer in zip(still, answers, strict=True):
                 if answer.in_view:
@@ -600,7 +608,7 @@ class Evaluator:
         messages, judgment = self._judged_in_parts(claim, page_snapshot, png, event)
         verdict, witness, why = decided(judgment)
         if why and judgment.check is not None:
-            again = prompts.judge_feedback(messages, judgment, why)
+            again = judge_feedback(messages, judgment, why)
             judgment = self._ask(again, Judgment, lambda answer: answer, repr(claim), event)
             verdict, witness, why = decided(judgment)
         return verdict, witness, why
@@ -614,13 +622,13 @@ class Evaluator:
         url = self.page.url
 
         def messages(text: str | None, part: str = "") -> list[Message]:
-            return prompts.judge_messages(claim, url, text, png, part)
+            return judge_messages(claim, url, text, png, part)
 
         if page_snapshot is None:
             prompt = messages(None)
             return prompt, self._ask(prompt, Judgment, lambda answer: answer, repr(claim), event)
         for part in parts_for(page_snapshot.text, claim, self.prompt_budget, messages):
-            note = prompts.part_note(part.number, part.count, prompts.NOT_FOUND_JUDGE)
+            note = part_note(part.number, part.count, NOT_FOUND_JUDGE)
             prompt = messages(part.text, note)
             schema = Judgment if part.whole else PartJudgment
             judgment = self._ask(prompt, schema, lambda answer: answer, repr(claim), event)

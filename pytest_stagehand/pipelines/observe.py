@@ -19,7 +19,9 @@ from pytest_stagehand.pipelines.vision import Look, VisionMode
 from pytest_stagehand.pipelines.waiting import Waiting
 from pytest_stagehand.prompts import texts as prompts
 from pytest_stagehand.prompts.chunks import parts_for
-from pytest_stagehand.prompts.texts import Observation, VisionObservation
+from pytest_stagehand.prompts.parts import NOT_FOUND_OBSERVE, part_note
+from pytest_stagehand.prompts.texts import Observation
+from pytest_stagehand.prompts.vision import VisionObservation, with_screenshot
 from pytest_stagehand.settings import DEFAULT_BUDGET
 from pytest_stagehand.snapshot.outline import Snapshot, snapshot
 
@@ -94,7 +96,7 @@ def _ask(
     actions: list[Action] = []
     try:
         for part in [] if by_sight else parts:
-            note = prompts.part_note(part.number, part.count, prompts.NOT_FOUND_OBSERVE)
+            note = part_note(part.number, part.count, NOT_FOUND_OBSERVE)
             actions = ask_checked(
                 client,
                 messages(part.text, note),
@@ -109,7 +111,7 @@ def _ask(
             seen = vision.look(page, page_snapshot, scope, steplog.secrets)
             actions = ask_checked(
                 client,
-                prompts.with_screenshot(messages(parts[0].text), seen.caption, seen.image),
+                with_screenshot(messages(parts[0].text), seen.caption, seen.image),
                 VisionObservation,
                 lambda answer: _actions(page_snapshot, answer, None, page, seen),
                 feedback=prompts.feedback, event=event,
