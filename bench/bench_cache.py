@@ -50,7 +50,8 @@ from pytest_stagehand.actions.perform import settle
 from pytest_stagehand.browser.launch import find_chromium
 from pytest_stagehand.events import StepLog
 from pytest_stagehand.heal import identity as heal
-from pytest_stagehand.model.client import ModelConfig, create_client
+from pytest_stagehand.model.client import ModelConfig
+from pytest_stagehand.model.providers import create_client
 from pytest_stagehand.page import AIPage
 from pytest_stagehand.pipelines import act as act_module
 from pytest_stagehand.pipelines import replay

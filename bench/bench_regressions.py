@@ -62,7 +62,8 @@ from pytest_stagehand.agent.agent import Agent  # noqa: E402
 from pytest_stagehand.browser.launch import system_chromium_path  # noqa: E402
 from pytest_stagehand.errors import StagehandError  # noqa: E402
 from pytest_stagehand.events import StepLog  # noqa: E402
-from pytest_stagehand.model.client import ModelConfig, create_client  # noqa: E402
+from pytest_stagehand.model.client import ModelConfig  # noqa: E402
+from pytest_stagehand.model.providers import create_client  # noqa: E402
 from pytest_stagehand.page import AIPage  # noqa: E402
 from pytest_stagehand.pipelines.act import ModelResolver  # noqa: E402
 from pytest_stagehand.pipelines.judge import Evaluator  # noqa: E402

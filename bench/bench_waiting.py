@@ -77,7 +77,8 @@ def measure(reps: int) -> dict[str, list[float]]:
 
     from pytest_stagehand.browser.launch import find_chromium
     from pytest_stagehand.events import StepLog
-    from pytest_stagehand.model.client import ModelConfig, create_client
+    from pytest_stagehand.model.client import ModelConfig
+    from pytest_stagehand.model.providers import create_client
     from pytest_stagehand.page import AIPage
     from pytest_stagehand.pipelines.act import ModelResolver
     from pytest_stagehand.pipelines.judge import Evaluator

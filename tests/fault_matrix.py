@@ -22,7 +22,8 @@ from scripted_answers import choose, observed
 
 from pytest_stagehand.agent.agent import Agent
 from pytest_stagehand.errors import StagehandError
-from pytest_stagehand.model.client import ModelConfig, create_client
+from pytest_stagehand.model.client import ModelConfig
+from pytest_stagehand.model.providers import create_client
 from pytest_stagehand.page import AIPage
 from pytest_stagehand.testing.scripted_model import (
     BROKEN_KINDS,

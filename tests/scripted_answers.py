@@ -16,7 +16,8 @@ from typing import Any
 from playwright.sync_api import Page
 
 from pytest_stagehand.events import StepLog
-from pytest_stagehand.model.client import ModelConfig, create_client
+from pytest_stagehand.model.client import ModelConfig
+from pytest_stagehand.model.providers import create_client
 from pytest_stagehand.page import AIPage
 from pytest_stagehand.pipelines.act import ModelResolver
 from pytest_stagehand.pipelines.judge import Evaluator

@@ -26,7 +26,8 @@ from pytest_stagehand.agent import run as agent_run
 from pytest_stagehand.agent.agent import Agent
 from pytest_stagehand.agent.run import Tool
 from pytest_stagehand.errors import AgentError, HealFailed, NeedsModelWarning, PageClosed
-from pytest_stagehand.model.client import ModelConfig, create_client
+from pytest_stagehand.model.client import ModelConfig
+from pytest_stagehand.model.providers import create_client
 from pytest_stagehand.page import AIPage
 from pytest_stagehand.pipelines.judge import Recordings
 from pytest_stagehand.prompts.agent import LAST_STEP, STAGNATED, STILL_FIRM, STILL_NUDGE

@@ -29,7 +29,8 @@ from pytest_stagehand.agent.cua import (
     playwright_keys,
 )
 from pytest_stagehand.errors import ConfigError, HealFailed, ModelRefused, SafetyCheckPending
-from pytest_stagehand.model.client import ModelConfig, create_client
+from pytest_stagehand.model.client import ModelConfig
+from pytest_stagehand.model.providers import create_client
 from pytest_stagehand.page import AIPage
 from pytest_stagehand.pipelines.judge import Recordings
 from pytest_stagehand.recordings.store import RecordingStore

@@ -17,7 +17,8 @@ from scripted_answers import element_id, latest_snapshot
 
 from pytest_stagehand.errors import AIAssertionError, CacheMiss, ModelOutputError
 from pytest_stagehand.events import StepLog
-from pytest_stagehand.model.client import ModelConfig, create_client
+from pytest_stagehand.model.client import ModelConfig
+from pytest_stagehand.model.providers import create_client
 from pytest_stagehand.page import AIPage
 from pytest_stagehand.pipelines.judge import Evaluator, Recordings, is_visual, run_check
 from pytest_stagehand.prompts.judge import PageTextCheck

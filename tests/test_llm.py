@@ -23,8 +23,9 @@ from pytest_stagehand.errors import (
     ModelOutputError,
     ModelUnavailable,
 )
-from pytest_stagehand.model import client as llm
-from pytest_stagehand.model.client import Message, ModelConfig, create_client
+from pytest_stagehand.model import openai_client
+from pytest_stagehand.model.client import Message, ModelConfig
+from pytest_stagehand.model.providers import create_client
 from pytest_stagehand.model.usage import PriceTable, UsageLedger
 from pytest_stagehand.testing.scripted_model import (
     LLAMA_CPP_JSON_SCHEMA_REJECTION,
@@ -58,7 +59,7 @@ def no_real_provider(monkeypatch: pytest.MonkeyPatch) -> None:
         "GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL",
     ):  # fmt: skip
         monkeypatch.delenv(name, raising=False)
-    monkeypatch.setattr(llm, "_ENDPOINT_MODES", {})
+    monkeypatch.setattr(openai_client, "_ENDPOINT_MODES", {})
 
 
 def client_for(server: ScriptedModelServer, provider: str, ledger=None, **options):
@@ -892,7 +893,7 @@ def test_an_outage_reads_in_a_few_lines_message_and_advice_first(pytester, scrip
 
     chained = pytester.runpytest_subprocess(*options, "-vv")
     assert "openai.InternalServerError" in chained.stdout.str()  # the chain, when asked for
-    assert "client.py" in chained.stdout.str()
+    assert "openai_client.py" in chained.stdout.str()
 
 
 # --- the fault matrix: every operation, both wires ---------------------------------------------

@@ -26,7 +26,8 @@ from pytest_stagehand.agent.agent import Agent
 from pytest_stagehand.browser.covering import OVERLAY_ID, overlaid
 from pytest_stagehand.errors import CacheError
 from pytest_stagehand.events import StepLog
-from pytest_stagehand.model.client import ModelConfig, create_client
+from pytest_stagehand.model.client import ModelConfig
+from pytest_stagehand.model.providers import create_client
 from pytest_stagehand.page import AIPage
 from pytest_stagehand.pipelines.act import ModelResolver
 from pytest_stagehand.pipelines.judge import Evaluator

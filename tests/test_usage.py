@@ -299,7 +299,7 @@ import pytest
 from pydantic import BaseModel
 
 from pytest_stagehand.errors import BudgetExceeded
-from pytest_stagehand.model.client import Message
+from pytest_stagehand.model.messages import Message
 
 
 class Answer(BaseModel):

@@ -20,7 +20,8 @@ from pytest_stagehand.errors import (
     MissingApiKey,
     RemoteLaunchFailed,
 )
-from pytest_stagehand.model.client import ModelClient, create_client
+from pytest_stagehand.model.client import ModelClient
+from pytest_stagehand.model.providers import create_client
 from pytest_stagehand.model.usage import UsageLedger
 from pytest_stagehand.page import AIPage
 from pytest_stagehand.pipelines.act import ModelResolver
