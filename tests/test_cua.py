@@ -21,13 +21,9 @@ from scripted_answers import TEST_WAIT_MS, scripted_ai_page
 from test_secrets import show
 
 from pytest_stagehand.agent.agent import Agent
-from pytest_stagehand.agent.cua import (
-    KEPT_SCREENSHOTS,
-    Screen,
-    Unsupported,
-    gemini_action,
-    playwright_keys,
-)
+from pytest_stagehand.agent.cua.actions import Unsupported, gemini_action, playwright_keys
+from pytest_stagehand.agent.cua.screen import Screen
+from pytest_stagehand.agent.cua.sessions import KEPT_SCREENSHOTS
 from pytest_stagehand.errors import ConfigError, HealFailed, ModelRefused, SafetyCheckPending
 from pytest_stagehand.model.client import ModelConfig
 from pytest_stagehand.model.providers import create_client

@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from pytest_stagehand.actions.perform import settle
-from pytest_stagehand.agent.cua import CuaRun
+from pytest_stagehand.agent.cua.run import CuaRun
 from pytest_stagehand.agent.run import (
     DEFAULT_TIMEOUT_S,
     MODES,
