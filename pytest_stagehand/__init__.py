@@ -6,7 +6,7 @@ for replaying actions, and for catching errors.
 
 from pytest_stagehand.actions.perform import Action, ActResult
 from pytest_stagehand.agent.agent import Agent
-from pytest_stagehand.agent.run import AgentResult
+from pytest_stagehand.agent.values import AgentResult
 from pytest_stagehand.browser.files import SavedDownload
 from pytest_stagehand.errors import (
     ActionError,

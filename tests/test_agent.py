@@ -24,7 +24,7 @@ from verbs import page_answer
 
 from pytest_stagehand.agent import run as agent_run
 from pytest_stagehand.agent.agent import Agent
-from pytest_stagehand.agent.run import Tool
+from pytest_stagehand.agent.values import Tool
 from pytest_stagehand.errors import AgentError, HealFailed, NeedsModelWarning, PageClosed
 from pytest_stagehand.model.client import ModelConfig
 from pytest_stagehand.model.providers import create_client

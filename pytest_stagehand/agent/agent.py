@@ -23,15 +23,8 @@ from pydantic import BaseModel
 
 from pytest_stagehand.actions.perform import settle
 from pytest_stagehand.agent.cua.run import CuaRun
-from pytest_stagehand.agent.run import (
-    DEFAULT_TIMEOUT_S,
-    MODES,
-    AgentResult,
-    Mode,
-    RecordedRun,
-    Run,
-    Tool,
-)
+from pytest_stagehand.agent.run import DEFAULT_TIMEOUT_S, RecordedRun, Run
+from pytest_stagehand.agent.values import MODES, AgentResult, Mode, Tool
 from pytest_stagehand.errors import AgentError
 from pytest_stagehand.model.client import ModelClient
 from pytest_stagehand.page import AIPage

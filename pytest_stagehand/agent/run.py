@@ -3,26 +3,33 @@ values a run reports (`AgentResult`, `AgentStep`). cua.py builds its screen loop
 
 from __future__ import annotations
 
-import inspect
 import json
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal, Union, get_args, get_type_hints
+from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, Request, Route
-from pydantic import BaseModel, Field, ValidationError, create_model
+from pydantic import BaseModel, ValidationError
 
 from pytest_stagehand.actions.perform import SETTLE_CAP_S, Action, settle
+from pytest_stagehand.agent.tools import done_tool, step_schema, tool_line
+from pytest_stagehand.agent.values import (
+    PAGE_ERRORS,
+    AgentResult,
+    AgentStep,
+    Outcome,
+    Status,
+    Tool,
+    infrastructure,
+)
 from pytest_stagehand.browser.covering import overlaid
 from pytest_stagehand.browser.dialogs import blocked
 from pytest_stagehand.errors import (
-    ActionError,
-    AgentError,
     HealFailed,
     ModelError,
     ModelOutputError,
@@ -49,136 +56,12 @@ from pytest_stagehand.recordings.store import (
 )
 from pytest_stagehand.snapshot.outline import without_ids
 
-Status = Literal["completed", "partial", "failed", "max_steps", "stagnated", "error", "timeout"]
-Mode = Literal["dom", "cua"]  # the tool loop over the page's elements, or computer use (cua.py)
-MODES: tuple[str, ...] = get_args(Mode)
-
 DEFAULT_TIMEOUT_S = 300.0
 RECENT_STEPS = 4  # steps shown in full; older ones are summarised in a line each
 RESULT_CHARS = 2000  # a tool result longer than this is cut in the history
 PAGE_VIEW_TOKENS = 1500  # the page outline shown each step; page_tree shows all of it
 STILL_NUDGE, STILL_FIRM, STILL_DONE = 3, 4, 5  # unchanged steps before each escalation
 REPEAT_LIMIT = 2  # the same call on the same page state runs at most this often
-# Errors of the page: fed back to the model as the tool's result (unless the browser is gone).
-PAGE_ERRORS = (ActionError, HealFailed, ModelOutputError, PlaywrightError)
-
-
-# --- results -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class AgentStep:
-    """One tool call of a run and what came of it."""
-
-    number: int
-    tool: str
-    arguments: dict[str, Any]
-    outcome: str
-    ok: bool = True
-
-
-@dataclass(repr=False)
-class AgentResult:
-    """How a run ended. `success` means the goal was reached within the limits (status
-    "completed"); `completed` means the model reported it reached, even when the run was cut
-    short. `actions` replay with `ai_page.act(action)`; `output` is an instance of the output
-    model (text without one), or None when nothing usable was gathered."""
-
-    success: bool
-    completed: bool
-    status: Status
-    message: str
-    actions: list[Action]
-    steps: list[AgentStep]
-    output: Any
-    data: dict[str, str]
-    usage: UsageTotals
-    replayed: bool = False  # from the recording, with no model
-
-    def __repr__(self) -> str:  # what a failed `assert result.success` shows
-        return (
-            f"AgentResult(status={self.status!r}, success={self.success}, "
-            f"message={self.message!r}, steps={len(self.steps)}, output={self.output!r})"
-        )
-
-
-# --- tools -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Tool:
-    """A tool the test adds: a function of one pydantic argument model."""
-
-    name: str
-    description: str
-    arguments: type[BaseModel]  # the function's model, with the `tool` discriminator added
-    function: Callable[[Any], object]
-
-    @classmethod
-    def of(cls, function: Callable[[Any], object]) -> Tool:
-        name = getattr(function, "__name__", "")
-        parameters = list(inspect.signature(function).parameters)
-        try:
-            model = get_type_hints(function).get(parameters[0]) if len(parameters) == 1 else None
-        except NameError as exc:
-            raise AgentError(f"Tool {name}: its argument type is not resolvable ({exc}).") from None
-        if not (isinstance(model, type) and issubclass(model, BaseModel)):
-            raise AgentError(
-                f"Tool {name} must take exactly one argument annotated with a pydantic model, "
-                "e.g. def lookup_order(args: OrderNumber) -> str."
-            )
-        if name in BUILTIN_NAMES or not name.isidentifier():
-            raise AgentError(f"Tool name {name!r} is taken or not an identifier: rename it.")
-        if "tool" in model.model_fields:
-            raise AgentError(f"Tool {name}: {model.__name__} may not have a field named tool.")
-        description = inspect.getdoc(function) or model.__doc__
-        if not description:
-            raise AgentError(f"Tool {name} needs a docstring: it tells the model what it does.")
-        arguments = create_model(
-            model.__name__, __base__=model, __doc__=description, tool=(Literal[name], ...)
-        )
-        return cls(name, description, arguments, function)
-
-
-def _tool_name(model: type[BaseModel]) -> str:
-    return get_args(model.model_fields["tool"].annotation)[0]
-
-
-BUILTIN_NAMES = frozenset(
-    _tool_name(model) for model in (*agent_texts.BUILTIN_TOOLS, DoneTool)
-)
-
-
-def _tool_line(model: type[BaseModel], description: str | None = None) -> str:
-    fields = [name for name in model.model_fields if name != "tool"]
-    return agent_texts.tool_line(_tool_name(model), description or model.__doc__ or "", fields)
-
-
-def done_tool(output: type[BaseModel] | None) -> type[BaseModel]:
-    """DoneTool with `output` typed as the caller's model (text without one)."""
-    answer: Any = str if output is None else output
-    return create_model(
-        "DoneTool",
-        __base__=DoneTool,
-        __doc__=DoneTool.__doc__,
-        output=(answer | None, Field(description=agent_texts.DONE_OUTPUT)),
-    )
-
-
-def _step_schema(tools: Sequence[type[BaseModel]]) -> type[BaseModel]:
-    """The answer of one step: a thought and a call of one of `tools` (only done: final)."""
-    if len(tools) == 1:
-        name, call = "FinalStep", tools[0]
-    else:
-        name, call = "NextStep", Annotated[Union[tuple(tools)], Field(discriminator="tool")]  # noqa: UP007
-    thought = (str, Field(description=agent_texts.THOUGHT))
-    return create_model(name, thought=thought, call=(call, ...))
-
-
-# --- the agent ---------------------------------------------------------------------------
-
-
-# --- one run -----------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -188,14 +71,6 @@ class _View:
     url: str
     title: str
     outline: str
-
-
-@dataclass(frozen=True)
-class Outcome:
-    text: str
-    ok: bool = True
-    tree: str | None = None  # a page tree: shown with the next step only
-    image: bytes | None = None  # a screenshot: likewise
 
 
 @dataclass(frozen=True)
@@ -276,11 +151,11 @@ class Run:
         self.repeats: Counter[tuple[Any, ...]] = Counter()
         done = done_tool(output)
         tools = [*agent_texts.BUILTIN_TOOLS, *(tool.arguments for tool in self.custom.values())]
-        self.schema = _step_schema([*tools, done])
-        self.final_schema = _step_schema([done])
-        self.tool_lines = [_tool_line(model) for model in agent_texts.BUILTIN_TOOLS]
-        self.tool_lines += [_tool_line(t.arguments, t.description) for t in self.custom.values()]
-        self.tool_lines.append(_tool_line(done))
+        self.schema = step_schema([*tools, done])
+        self.final_schema = step_schema([done])
+        self.tool_lines = [tool_line(model) for model in agent_texts.BUILTIN_TOOLS]
+        self.tool_lines += [tool_line(t.arguments, t.description) for t in self.custom.values()]
+        self.tool_lines.append(tool_line(done))
         self.instructions = system_prompt
 
     # --- the loop ------------------------------------------------------------------------
@@ -882,11 +757,3 @@ def _describe(step: dict[str, Any]) -> str:
     return f"{step['tool']} {detail}".strip()
 
 
-def infrastructure(exc: Exception, page: Page) -> bool:
-    """Does `exc` mean the run cannot go on (model or browser down), not a page problem?"""
-    if isinstance(exc, ModelError):
-        return not isinstance(exc, ModelOutputError)
-    if isinstance(exc, PlaywrightError):
-        browser = page.context.browser
-        return page.is_closed() or (browser is not None and not browser.is_connected())
-    return False

@@ -36,14 +36,14 @@ from pytest_stagehand.agent.cua.sessions import (
     OpenAISession,
     Session,
 )
-from pytest_stagehand.agent.run import (
+from pytest_stagehand.agent.run import Run
+from pytest_stagehand.agent.tools import done_tool
+from pytest_stagehand.agent.values import (
     PAGE_ERRORS,
     AgentResult,
     AgentStep,
     Outcome,
-    Run,
     Status,
-    done_tool,
     infrastructure,
 )
 from pytest_stagehand.errors import (
