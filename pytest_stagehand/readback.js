@@ -100,10 +100,17 @@
     if (!tableRows.has(table)) tableRows.set(table, query(table, "tr, [role=row]").filter((r) => tableOf(r) === table));
     return tableRows.get(table);
   };
+  const rowsByNumber = new Map();  // table -> its rows by number
   const partsOf = (row) => {
     const number = isTableRow(row) && rowNumberOf(row);
     const table = number && tableOf(row);
-    return table ? rowsOfTable(table).filter((r) => rowNumberOf(r) === number) : [row];
+    if (!table) return [row];
+    if (!rowsByNumber.has(table)) {
+      const byNumber = new Map();
+      for (const r of rowsOfTable(table)) byNumber.set(rowNumberOf(r), [...(byNumber.get(rowNumberOf(r)) || []), r]);
+      rowsByNumber.set(table, byNumber);
+    }
+    return rowsByNumber.get(table).get(number) || [row];
   };
   const columnOf = (cell) => {
     const numbered = Number(cell.getAttribute("aria-colindex"));
