@@ -5,7 +5,8 @@ Run: .venv/bin/python bench/bench_real_apps.py [--only APP] [--errors]
 The apps are the libraries as released on npm (tests/real/package.json), set up by the
 host pages in tests/real/pages as their docs show, and TodoMVC's own vanilla JS build:
 jQuery UI's menu, Bootstrap 5 dropdowns, Shoelace's web components (shadow DOM), flatpickr,
-Choices.js, Tabulator, SweetAlert2, Swagger UI, TodoMVC, and widgets inside nested frames.
+Choices.js, Tabulator, SweetAlert2, Swagger UI, TodoMVC, widgets inside nested frames, and
+AG Grid (a pinned column).
 
 Each flow is recorded in `auto` mode with the scripted widgets oracle (`oracle` below): it
 is NOT a model; it reads the snapshot in each prompt it receives and answers as a correct
@@ -68,9 +69,21 @@ class Names(BaseModel):
     names: list[str]
 
 
+class Member(BaseModel):
+    name: str
+    city: str
+    age: int
+
+
+class Members(BaseModel):
+    """Rows of several fields read off a grid, in its order."""
+
+    members: list[Member]
+
+
 # --- a flow: acts, extracts, the test's own dialog handler, and the truth ------------------
 
-Reader = Callable[[list[Line]], list[str]]
+Reader = Callable[[list[Line]], list[Any]]
 
 
 @dataclass(frozen=True)
@@ -86,7 +99,12 @@ class Extract:
 
     instruction: str
     read: Reader
-    truth: tuple[str, ...]
+    truth: tuple[Any, ...]
+    schema: type[BaseModel] = Names  # one field: the list
+
+    @property
+    def field(self) -> str:
+        return next(iter(self.schema.model_fields))
 
 
 @dataclass(frozen=True)
@@ -145,28 +163,46 @@ def names_of(role: str, after: str | None = None, until: str | None = None) -> R
     return read
 
 
+def table_rows(lines: list[Line]) -> list[dict[str, str]]:
+    """The body rows of a grid of gridcells (Tabulator, AG Grid) or an HTML table whose
+    first cell is a link (Datasette), each cell under its column header, as a model reads
+    them. A grid that shows a pinned column apart (its header row and rows in a part of
+    their own, then the other columns' part: AG Grid) is joined part by part, row by row."""
+    rows: list[tuple[bool, list[str]]] = []  # (a header row, its cells' names)
+    row: Line | None = None
+    for line in lines:
+        if line.role == "row":
+            row = line
+            rows.append((True, []))
+        elif row is not None and line.depth == row.depth + 1 and line.role in (
+            "columnheader", "gridcell", "cell", "link"
+        ):
+            header, cells = rows[-1]
+            rows[-1] = (header and line.role == "columnheader", [*cells, line.name])
+    heads = [cells for header, cells in rows if header and cells]
+    body = [cells for header, cells in rows if not header and cells]
+    count = len(body) // max(len(heads), 1)
+    parts = [body[at * count:(at + 1) * count] for at in range(len(heads))]
+    names = [name for head in heads for name in head]
+    joined = [[cell for part in parts for cell in part[at]] for at in range(count)]
+    return [dict(zip(names, cells, strict=False)) for cells in joined]
+
+
 def column(header: str) -> Reader:
-    """The cells under the column header named `header` (or starting with it), row by row:
-    a grid of gridcells (Tabulator) or an HTML table whose first cell is a link (Datasette)."""
+    """The cells under the column header named `header` (or starting with it), row by row."""
 
     def read(lines: list[Line]) -> list[str]:
-        headers = [line.name for line in lines if line.role == "columnheader"]
-        at = next(i for i, name in enumerate(headers) if name.startswith(header))
-        cells: list[str] = []
-        row: Line | None = None
-        count = 0
-        for line in lines:
-            if line.role == "row":
-                row, count = line, 0
-            elif row is not None and line.depth == row.depth + 1 and line.role in (
-                "gridcell", "cell", "link"
-            ):
-                if count == at:
-                    cells.append(line.name)
-                count += 1
-        return cells
+        rows = table_rows(lines)
+        named = next(name for name in rows[0] if name.startswith(header))
+        return [row[named] for row in rows]
 
     return read
+
+
+def members(lines: list[Line]) -> list[dict[str, Any]]:
+    """Each row's name, city and age."""
+    return [{"name": row["Name"], "city": row["City"], "age": int(row["Age"])}
+            for row in table_rows(lines)]
 
 
 def jq_menu(*path: str, end: str = "click") -> tuple[Step, ...]:
@@ -200,6 +236,25 @@ TITLES = tuple(title for title, _, _ in BOOK_ROWS)
 AUTHORS = tuple(author for _, author, _ in BOOK_ROWS)
 TEAM = ("Ada Lovelace", "Grace Hopper", "Alan Turing", "Katherine Johnson", "Linus Torvalds")
 AGES = ("36", "85", "41", "101", "55")
+
+
+CITIES = ("London", "Arlington", "Wilmslow", "Hampton", "Portland")
+ROLES = ("Engineer", "Admiral", "Researcher", "Mathematician", "Maintainer")
+MEMBERS = tuple({"name": name, "city": city, "age": int(age)}
+                for name, city, age in zip(TEAM, CITIES, AGES, strict=True))
+AG = "/pages/ag-grid.html"
+
+
+def ag_row(verb: str, name: str) -> Act:
+    """Promote (the row's button) or select (its checkbox) the row of `name`. The pinned
+    Name column is drawn apart, so the oracle finds the row by its other cells: the button
+    after the row's role, the checkbox (its first cell) after the row before it."""
+    at = TEAM.index(name)
+    if "Promote" in verb:
+        return Act(f"{verb} {name}", Pick("button", "Promote", after=f'gridcell "{ROLES[at]}"'))
+    before = f'gridcell "{ROLES[at - 1]}"' if at else 'columnheader "Action"'
+    return Act(f"{verb} {name}", Pick("checkbox", "Press Space to toggle row selection",
+                                      after=before, prefix=True))
 
 
 def bs(menu: str, item: str, role: str = "button") -> tuple[Step, ...]:
@@ -422,6 +477,23 @@ FLOWS: list[Flow] = [
     Flow("Frames", FRAMES, bs("Account", "Orders", "link"), "Chosen: Orders", frames=("#menus",)),
     Flow("Frames", FRAMES, bs("Sort by", "Price, high to low"), "Chosen: Price, high to low",
          frames=("#menus",)),
+    # AG Grid: the Name column pinned (its cells in rows of their own, joined to the other
+    # columns' rows by aria-rowindex), row selection by checkboxes, a button drawn per row
+    Flow("AG Grid", AG, (Extract("the names in the team grid", column("Name"), TEAM),), None),
+    Flow("AG Grid", AG, (Extract("the ages in the team grid", column("Age"), AGES),), None),
+    Flow("AG Grid", AG, (Extract("the cities in the team grid", column("City"), CITIES),), None),
+    Flow("AG Grid", AG, (Extract("each team member's name, city and age", members,
+                                 MEMBERS, Members),), None),
+    Flow("AG Grid", AG, (ag_row("click Promote in the row of", "Grace Hopper"),),
+         "Promoted: Grace Hopper"),
+    Flow("AG Grid", AG, (ag_row("click Promote in the row of", "Linus Torvalds"),),
+         "Promoted: Linus Torvalds"),
+    Flow("AG Grid", AG, (ag_row("select the row of", "Alan Turing"),), "Selected: Alan Turing"),
+    Flow("AG Grid", AG, (ag_row("select the row of", "Ada Lovelace"),
+                         ag_row("select the row of", "Katherine Johnson"),
+                         Extract("each team member's name, city and age", members, MEMBERS,
+                                 Members)),
+         "Selected: Ada Lovelace, Katherine Johnson"),
 ]
 
 
@@ -431,12 +503,13 @@ FLOWS: list[Flow] = [
 def oracle(flow: Flow) -> Callable[[ScriptedRequest], dict[str, Any]]:
     """Answers `flow`'s acts and extracts by reading the snapshot each prompt carries."""
     acts = {step.instruction: step.pick for step in flow.steps if isinstance(step, Act)}
-    extracts = {step.instruction: step.read for step in flow.steps if isinstance(step, Extract)}
+    extracts = {step.instruction: step for step in flow.steps if isinstance(step, Extract)}
 
     def answer(request: ScriptedRequest) -> dict[str, Any]:
         prompt = request.text
         if "\n\nExtract: " in prompt:
-            return {"names": extracts[asked(prompt, "Extract")](snapshot_lines(prompt))}
+            step = extracts[asked(prompt, "Extract")]
+            return {step.field: step.read(snapshot_lines(prompt))}
         pick = acts[asked(prompt, "Instruction")]
         line = find(snapshot_lines(prompt), pick.role, pick.name, prefix=pick.prefix,
                     after=pick.after)
@@ -466,7 +539,8 @@ def run(ai: AIPage, flow: Flow) -> tuple[list[list[str]], str]:
         elif isinstance(step, Act):
             ai.act(step.instruction)
         else:
-            extracted.append(ai.extract(step.instruction, schema=Names).names)
+            got = ai.extract(step.instruction, schema=step.schema).model_dump()[step.field]
+            extracted.append(got)
     return extracted, unlike(page, flow)
 
 

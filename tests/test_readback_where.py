@@ -407,3 +407,218 @@ def test_a_value_the_model_made_is_said_when_it_is_recorded(ai, scripted_model, 
     use(ai, store, tmp_path, "offline")
     with pytest.raises(HealFailed, match="cannot be read again from the page: total"):
         ai.extract("the total of all prices", schema=Total)
+
+
+# --- tables and ARIA grids: a column, rows of several fields ----------------------------------
+
+
+def grid_rows(outline: str) -> list[dict[str, str]]:
+    """The body rows of the grid or table in a snapshot, each cell under its column header,
+    as a model reads them. A grid that shows a pinned column apart (its header row and rows
+    in a part of their own, then the other columns' part) is joined part by part, row by row."""
+    rows: list[tuple[bool, list[str]]] = []  # (a header row, its cells' names)
+    depth = -1
+    for line in outline.splitlines():
+        found = re.match(r'(\s*)(?:e\d+ )?(row|columnheader|gridcell|cell)\b(?: "([^"]*)")?', line)
+        if not found:
+            continue
+        indent, role, name = len(found[1]), found[2], found[3] or ""
+        if role == "row":
+            rows.append((True, []))
+            depth = indent
+        elif rows and indent == depth + 2:
+            rows[-1] = (rows[-1][0] and role == "columnheader", [*rows[-1][1], name])
+    heads = [cells for header, cells in rows if header and cells]
+    body = [cells for header, cells in rows if not header and cells]
+    count = len(body) // len(heads)
+    parts = [body[at * count : (at + 1) * count] for at in range(len(heads))]
+    names = [name for head in heads for name in head]
+    joined = [[cell for part in parts for cell in part[row]] for row in range(count)]
+    return [dict(zip(names, cells, strict=True)) for cells in joined]
+
+
+class Column(BaseModel):
+    values: list[str]
+
+
+def column_answer(header: str) -> Callable[[ScriptedRequest], Any]:
+    return answering(lambda outline: {"values": [row[header] for row in grid_rows(outline)]})
+
+
+AGES = ["36", "85", "41", "101", "55"]
+
+
+def tabulator(ai, real, page: str = "pages/tabulator.html"):
+    """The Tabulator team table, drawn (in the frame in a frame on frames.html)."""
+    ai.page.goto(real.url(page))
+    scope = ai.page
+    if page.endswith("frames.html"):
+        scope = ai.page.frame_locator("#outer").frame_locator("#team")
+    scope.get_by_role("gridcell", name="Portland").wait_for()
+    return scope
+
+
+def test_a_column_of_a_tabulator_grid_is_read_again_under_its_header(
+    ai, scripted_model, store, tmp_path, real
+):
+    tabulator(ai, real)
+    scripted_model.enqueue(column_answer("Age"))
+    recorded = ai.extract("the ages in the team table", schema=Column)
+    assert recorded.values == AGES
+    assert replayed(ai, store, tmp_path, "the ages in the team table", Column) == recorded
+    # The Age column moved first: its cells are read under its header, not at its place.
+    ai.page.evaluate("table.moveColumn('age', 'name', false)")
+    assert ai.page.get_by_role("columnheader").first.inner_text() == "Age"
+    assert replayed(ai, store, tmp_path, "the ages in the team table", Column) == recorded
+    assert scripted_model.calls == 1
+
+
+@pytest.mark.parametrize(
+    ("change", "why"),
+    [
+        ("table.updateData([{id: 2, age: 86}])",
+         r"values\[1\]: recorded '85', the page now shows '86'"),
+        ("table.setSort('age', 'asc')", r"values\[1\]: recorded '85', the page now shows '41'"),
+        # The headers of Age and City swapped: the cities are now what "Age" says.
+        ("Promise.all([table.updateColumnDefinition('age', {title: 'City'}),"
+         " table.updateColumnDefinition('city', {title: 'Age'})])",
+         r"values\[0\]: recorded '36', the page now shows 'London'"),
+    ],
+)  # fmt: skip
+def test_a_tabulator_column_whose_values_changed_fails_offline(
+    ai, scripted_model, store, tmp_path, real, change, why
+):
+    tabulator(ai, real)
+    scripted_model.enqueue(column_answer("Age"))
+    ai.extract("the ages in the team table", schema=Column)
+    ai.page.evaluate(change)
+    use(ai, store, tmp_path, "offline")
+    with pytest.raises(HealFailed, match=why):
+        ai.extract("the ages in the team table", schema=Column)
+
+
+def test_a_column_of_a_grid_in_a_frame_in_a_frame_is_read_again_there(
+    ai, scripted_model, store, tmp_path, real
+):
+    team = tabulator(ai, real, "pages/frames.html")
+    scripted_model.enqueue(column_answer("Age"))
+    recorded = ai.extract("the ages in the team table", schema=Column)
+    assert recorded.values == AGES
+    assert replayed(ai, store, tmp_path, "the ages in the team table", Column) == recorded
+    team.locator(":root").evaluate("() => table.updateData([{id: 2, age: 86}])")
+    use(ai, store, tmp_path, "offline")
+    with pytest.raises(HealFailed, match=r"values\[1\]: recorded '85', the page now shows '86'"):
+        ai.extract("the ages in the team table", schema=Column)
+
+
+def test_a_column_of_a_plain_table_is_read_again_under_its_header(
+    ai, scripted_model, store, tmp_path
+):
+    ai.goto("readback/staff.html")
+    scripted_model.enqueue(column_answer("Office"))
+    recorded = ai.extract("the offices", schema=Column)
+    assert recorded.values == ["London", "Arlington", "Manchester"]
+    assert replayed(ai, store, tmp_path, "the offices", Column) == recorded
+    ai.page.evaluate(
+        "for (const row of document.querySelectorAll('tr')) row.prepend(row.children[2])"
+    )
+    assert replayed(ai, store, tmp_path, "the offices", Column) == recorded
+    ai.page.evaluate("document.querySelectorAll('tbody td')[3].textContent = 'Boston'")
+    use(ai, store, tmp_path, "offline")
+    with pytest.raises(HealFailed, match=r"values\[1\]: recorded 'Arlington', the page now shows"):
+        ai.extract("the offices", schema=Column)
+
+
+class Member(BaseModel):
+    name: str
+    age: int
+
+
+class Members(BaseModel):
+    members: list[Member]
+
+
+def members_answer(outline: str) -> dict[str, Any]:
+    return {"members": [{"name": row["Name"], "age": int(row["Age"])}
+                        for row in grid_rows(outline)]}  # fmt: skip
+
+
+MEMBERS = "each team member's name and age"
+TEAM = [("Ada Lovelace", 36), ("Grace Hopper", 85), ("Alan Turing", 41),
+        ("Katherine Johnson", 101), ("Linus Torvalds", 55)]  # fmt: skip
+
+
+def ag_grid(ai, real) -> None:
+    ai.page.goto(real.url("pages/ag-grid.html"))
+    ai.page.get_by_role("gridcell", name="Portland").wait_for()
+
+
+def test_rows_of_an_ag_grid_split_by_its_pinned_column_are_read_again(
+    ai, scripted_model, store, tmp_path, real
+):
+    """AG Grid draws the pinned Name column's rows in a container of their own, joined to
+    the other columns' rows by aria-rowindex, and places columns by aria-colindex."""
+    ag_grid(ai, real)
+    scripted_model.enqueue(answering(members_answer))
+    recorded = ai.extract(MEMBERS, schema=Members)
+    assert [(m.name, m.age) for m in recorded.members] == TEAM
+    assert replayed(ai, store, tmp_path, MEMBERS, Members) == recorded
+    # The Age column moved before Role: the grid renumbers it, it stays last in the document.
+    ai.page.evaluate("gridApi.moveColumns(['age'], 1)")
+    assert ai.page.get_by_role("columnheader", name="Age").get_attribute("aria-colindex") == "3"
+    assert replayed(ai, store, tmp_path, MEMBERS, Members) == recorded
+    assert scripted_model.calls == 1
+
+
+@pytest.mark.parametrize(
+    ("change", "why"),
+    [
+        ("gridApi.getRowNode('1').setDataValue('age', 86)",
+         r"members\[1\]\.age: recorded 85, the page now shows 86"),
+        # Sorted, the grid moves its rows on screen and renumbers them, in the same DOM order.
+        ("gridApi.applyColumnState({state: [{colId: 'age', sort: 'desc'}]})",
+         r"members\[0\]\.name: recorded 'Ada Lovelace', the page now shows 'Katherine Johnson'"),
+        ("gridApi.setGridOption('columnDefs', gridApi.getColumnDefs().map((d) =>"
+         " ({...d, headerName: {Age: 'City', City: 'Age'}[d.headerName] || d.headerName})))",
+         r"members\[0\]\.age: the page shows 'London'"),
+    ],
+)  # fmt: skip
+def test_rows_of_an_ag_grid_whose_values_changed_fail_offline(
+    ai, scripted_model, store, tmp_path, real, change, why
+):
+    ag_grid(ai, real)
+    scripted_model.enqueue(answering(members_answer))
+    ai.extract(MEMBERS, schema=Members)
+    ai.page.evaluate(change)
+    use(ai, store, tmp_path, "offline")
+    with pytest.raises(HealFailed, match=why):
+        ai.extract(MEMBERS, schema=Members)
+
+
+# --- a custom select: its chosen value shown before its options -------------------------------
+
+
+def options_answer(outline: str) -> dict[str, Any]:
+    """The options of the open list (after the chosen value, shown in a list of its own)."""
+    open_list = outline.split('listbox hint="choices list"')[1]
+    return {"values": re.findall(r'option "([^"]+)"', open_list)}
+
+
+COUNTRIES = ["Choose a country", "France", "Germany", "Italy", "Spain"]
+
+
+def test_the_options_of_a_choices_select_are_read_again_from_its_open_list(
+    ai, scripted_model, store, tmp_path, real
+):
+    ai.page.goto(real.url("pages/choices.html"))
+    ai.page.locator(".choices").click()
+    ai.page.get_by_role("option", name="Spain").wait_for()
+    scripted_model.enqueue(answering(options_answer))
+    recorded = ai.extract("the countries the country select offers", schema=Column)
+    assert recorded.values == COUNTRIES
+    assert replayed(ai, store, tmp_path, "the countries the country select offers",
+                    Column) == recorded  # fmt: skip
+    ai.page.get_by_role("option", name="Germany").evaluate("el => el.textContent = 'Austria'")
+    use(ai, store, tmp_path, "offline")
+    with pytest.raises(HealFailed, match=r"values\[2\]: recorded 'Germany', the page now shows"):
+        ai.extract("the countries the country select offers", schema=Column)

@@ -77,42 +77,108 @@
     if (shadowless) return [...root.querySelectorAll(selector)];
     return flatBelow(root).filter((el) => el.matches(selector));
   };
-  // Table cells: a row's cells, the column a cell starts at, and the header row above.
+  // Tables and ARIA grids alike: rows (<tr>, role=row), their cells, the column a cell
+  // stands in (its aria-colindex where the grid numbers columns, else its place, spans
+  // counted), and the header row. A grid that numbers its rows (aria-rowindex) may split
+  // one row across containers (pinned columns): a row's parts are its grid's rows of its
+  // number, and their cells are its cells.
   const CELL_ROLES = new Set(["cell", "gridcell", "columnheader", "rowheader"]);
-  const cellsOf = (row) => [...row.children].filter((c) => c.localName === "td" || c.localName === "th" || CELL_ROLES.has(c.getAttribute("role")));
+  const TABLE_ROLES = new Set(["table", "grid", "treegrid"]);
+  const isTableRow = (el) => el.localName === "tr" || el.getAttribute("role") === "row";
+  const isCell = (el) => el.localName === "td" || el.localName === "th" || CELL_ROLES.has(el.getAttribute("role"));
+  const cellsOf = (row) => [...row.children].filter(isCell);
+  const spanOf = (cell) => cell.colSpan || Number(cell.getAttribute("aria-colspan")) || 1;
+  const rowNumberOf = (row) => Number(row.getAttribute("aria-rowindex")) || null;
+  const tableOf = (el) => {
+    for (let e = flatParent(el); e; e = flatParent(e)) {
+      if (e.localName === "table" || TABLE_ROLES.has(e.getAttribute("role"))) return e;
+    }
+    return null;
+  };
+  const tableRows = new Map();  // table -> its own rows (not those of a table inside it)
+  const rowsOfTable = (table) => {
+    if (!tableRows.has(table)) tableRows.set(table, query(table, "tr, [role=row]").filter((r) => tableOf(r) === table));
+    return tableRows.get(table);
+  };
+  const rowsByNumber = new Map();  // table -> its rows by number
+  const partsOf = (row) => {
+    const number = isTableRow(row) && rowNumberOf(row);
+    const table = number && tableOf(row);
+    if (!table) return [row];
+    if (!rowsByNumber.has(table)) {
+      const byNumber = new Map();
+      for (const r of rowsOfTable(table)) byNumber.set(rowNumberOf(r), [...(byNumber.get(rowNumberOf(r)) || []), r]);
+      rowsByNumber.set(table, byNumber);
+    }
+    return rowsByNumber.get(table).get(number) || [row];
+  };
   const columnOf = (cell) => {
+    const numbered = Number(cell.getAttribute("aria-colindex"));
+    if (numbered >= 1) return numbered - 1;
     let column = 0;
     for (const c of cellsOf(cell.parentElement)) {
       if (c === cell) return column;
-      column += c.colSpan || 1;
+      column += spanOf(c);
     }
     return -1;
   };
   const cellAt = (row, column) => {
-    let at = 0;
-    for (const c of cellsOf(row)) {
-      if (column >= at && column < at + (c.colSpan || 1)) return c;
-      at += c.colSpan || 1;
+    for (const part of partsOf(row)) {
+      for (const c of cellsOf(part)) {
+        const start = columnOf(c);
+        if (column >= start && column < start + spanOf(c)) return c;
+      }
     }
     return null;
   };
-  const headers = new Map();  // table -> its first row of header cells alone, or null
+  // The cell of a row that `el` is, or shows nothing but (a link filling its cell); else null.
+  const cellOf = (el) => {
+    for (let e = el; e && !isTableRow(e); e = flatParent(e)) {
+      if (isCell(e) && e.parentElement && isTableRow(e.parentElement)) {
+        return collapse(e.innerText) === collapse(el.innerText) ? e : null;
+      }
+    }
+    return null;
+  };
+  const headers = new Map();  // table -> the parts of its first row of header cells alone, or null
   const headerRow = (row) => {
-    const table = row.closest("table");
+    const table = tableOf(row);
     if (!table) return null;
     if (!headers.has(table)) {
-      const isHead = (r) => cellsOf(r).length && cellsOf(r).every((c) => c.localName === "th");
-      headers.set(table, [...table.rows].find(isHead) || null);
+      const isHead = (r) => cellsOf(r).length && cellsOf(r).every((c) => c.localName === "th" || c.getAttribute("role") === "columnheader");
+      const head = rowsOfTable(table).find(isHead);
+      headers.set(table, head ? partsOf(head) : null);
     }
     const head = headers.get(table);
-    return head === row ? null : head;
+    return head && !head.includes(row) ? head[0] : null;
   };
   // The column under the header that says `header`; -1 when no header says it (once).
   const columnNamed = (row, header) => {
     const head = headerRow(row);
     if (!head) return -1;
-    const named = cellsOf(head).filter((c) => collapse(c.innerText) === header);
+    const named = partsOf(head).flatMap(cellsOf).filter((c) => collapse(c.innerText) === header);
     return named.length === 1 ? columnOf(named[0]) : -1;
+  };
+  // Elements in the order a person reads them: a grid that numbers its rows may keep them
+  // in the document in another order (sorted by moving them on screen, or split across
+  // containers); its rows' elements are read by row number, where its first one stands.
+  const readingOrder = (elements) => {
+    const rowOf = new Map();
+    const numberedRow = (el) => {
+      if (!el) return null;
+      if (!rowOf.has(el)) rowOf.set(el, isTableRow(el) && rowNumberOf(el) ? el : numberedRow(flatParent(el)));
+      return rowOf.get(el);
+    };
+    const first = new Map();  // table -> where its first numbered row's element stands
+    const keys = elements.map((el, i) => {
+      const row = numberedRow(el);
+      const table = row && tableOf(row);
+      if (!table) return [el, i, 0, i];
+      if (!first.has(table)) first.set(table, i);
+      return [el, first.get(table), rowNumberOf(row), i];
+    });
+    keys.sort((a, b) => a[1] - b[1] || a[2] - b[2] || a[3] - b[3]);
+    return keys.map((key) => key[0]);
   };
   // Where a field stands in its row (a recorded "where"): a selector under the row, the
   // cell under a column header ({column}), the cell at a place in a table without headers
@@ -125,7 +191,7 @@
       return hits.length === 1 ? hits[0] : null;
     }
     if (where.column !== undefined || where.cell !== undefined) {
-      if (!row.parentElement || !cellsOf(row).length) return null;
+      if (!row.parentElement || !partsOf(row).some((part) => cellsOf(part).length)) return null;
       const column = where.column !== undefined ? columnNamed(row, where.column) : where.cell;
       return column < 0 ? null : cellAt(row, column);
     }
@@ -146,7 +212,7 @@
 
   // ---------------------------------------------------------------- ground
   if (args.mode === "ground") {
-    const all = flatBelow(document.body).filter((el) => visible(el));
+    const all = readingOrder(flatBelow(document.body).filter((el) => visible(el)));
     const order = new Map(all.map((el, i) => [el, i]));
     const texts = new Map(all.map((el) => [el, collapse(el.innerText)]));
     // The innermost visible elements showing one of `patterns` (or links to `url`, or a
@@ -197,7 +263,7 @@
       }
       // A table cell by its column's header, as a person finds it; by its place where the
       // table has no header.
-      const cells = targets.map((t, i) => (t.parentElement === rows[i] && cellsOf(rows[i]).includes(t) ? t : null));
+      const cells = targets.map((t, i) => (isCell(t) && partsOf(rows[i]).includes(t.parentElement) ? t : null));
       if (cells.every((c) => c)) {
         const column = columnOf(cells[0]);
         const head = headerRow(rows[0]);
@@ -238,62 +304,80 @@
       // The anchor: a field whose values tell the rows apart, each shown somewhere.
       const distinct = (name) => new Set(items.map((item) => leafOf(item, name).pattern)).size === items.length;
       const anchors = objects ? readable.filter(distinct) : readable;
-      let heads = null;
-      for (const name of anchors) {
-        const chosen = [];
-        for (const item of items) {
-          const found = showing(leafOf(item, name)).map((c) => c[0]);
-          const next = found.find((el) => after(el, chosen[chosen.length - 1]));
-          if (!next) break;
-          chosen.push(next);
+      // The rows around anchors `heads` (one per item, one after another), their container
+      // and the selectors that enumerate exactly them; or why they cannot be read again.
+      const rowsAround = (heads) => {
+        // Each row: the largest element around its anchor that holds no other row's anchor;
+        // a list of values each in a cell of its own row (a column): that row.
+        let rows = heads;
+        const cells = heads.map(cellOf);
+        if (objects) {
+          rows = heads.map((head, i) => {
+            let row = head;
+            for (let up = flatParent(row); up && up !== document.body &&
+                 !heads.some((other, j) => j !== i && contains(up, other)); up = flatParent(row)) {
+              row = up;
+            }
+            return row;
+          });
+          if (items.length === 1) {  // no neighbour to bound it: the nearest item-like ancestor
+            let row = heads[0];
+            while (flatParent(row) && !row.matches(ROW_LIKE)) row = flatParent(row);
+            rows = [row.matches(ROW_LIKE) ? row : flatParent(heads[0])];
+          }
+        } else if (cells.every((c) => c) && new Set(cells.map((c) => c.parentElement)).size === cells.length) {
+          rows = cells.map((c) => c.parentElement);
         }
-        if (chosen.length === items.length) { heads = chosen; break; }
+        let container = flatParent(rows[0]);
+        while (container && !rows.every((row) => contains(container, row) && row !== container)) container = flatParent(container);
+        if (!container) return { unreadable: "its rows have no common container" };
+        // The row selector must enumerate exactly these rows, in this order: a model's choice
+        // of some rows (the cheap ones, the first three) cannot be read again.
+        const options = [];
+        const ids = rows.map(testIdOf);
+        if (ids.every((id) => id && id[0] === ids[0][0] && id[1] === ids[0][1])) options.push(`[${ids[0][0]}=${quote(ids[0][1])}]`);
+        for (const c of [...rows[0].classList].filter((c) => rows.every((r) => r.classList.contains(c))).slice(0, 2)) options.push(`.${CSS.escape(c)}`);
+        if (rows.every((r) => r.localName === rows[0].localName)) {
+          options.push(CSS.escape(rows[0].localName));
+          if (rows[0].localName === "tr") options.push("tr:has(> td)");  // not the header row
+        }
+        const rowSelectors = options.filter((selector) => {
+          let hits;
+          try { hits = readingOrder(query(container, selector).filter((el) => visible(el))); } catch { return false; }
+          return hits.length === rows.length && hits.every((hit, i) => hit === rows[i]);
+        });
+        if (!rowSelectors.length) {
+          return { unreadable: "it is a selection of the rows the page shows (or rows without a common selector), not all of them in order" };
+        }
+        return { heads, rows, container, rowSelectors };
+      };
+      // The first rows that read again, of the anchors' values shown one after another from
+      // each place the first is shown (a select's chosen value stands before its options).
+      let found = null;
+      for (const name of anchors) {
+        for (const first of showing(leafOf(items[0], name)).slice(0, 12).map((c) => c[0])) {
+          const heads = [first];
+          for (const item of items.slice(1)) {
+            const next = showing(leafOf(item, name)).map((c) => c[0]).find((el) => after(el, heads[heads.length - 1]));
+            if (!next) break;
+            heads.push(next);
+          }
+          if (heads.length < items.length) break;  // a later start shows no more of them
+          const tried = rowsAround(heads);
+          if (!tried.unreadable) { found = tried; break; }
+          found ??= tried;
+        }
+        if (found && !found.unreadable) break;
       }
-      if (heads === null) {
+      if (found === null) {
         return { unreadable: "its items are not shown one after another on the page" };
       }
-      // Each row: the largest element around its anchor that holds no other row's anchor.
-      let rows = heads;
-      if (objects) {
-        rows = heads.map((head, i) => {
-          let row = head;
-          for (let up = flatParent(row); up && up !== document.body &&
-               !heads.some((other, j) => j !== i && contains(up, other)); up = flatParent(row)) {
-            row = up;
-          }
-          return row;
-        });
-        if (items.length === 1) {  // no neighbour to bound it: the nearest item-like ancestor
-          let row = heads[0];
-          while (flatParent(row) && !row.matches(ROW_LIKE)) row = flatParent(row);
-          rows = [row.matches(ROW_LIKE) ? row : flatParent(heads[0])];
-        }
-      }
-      let container = flatParent(rows[0]);
-      while (container && !rows.every((row) => contains(container, row) && row !== container)) container = flatParent(container);
-      if (!container) return { unreadable: "its rows have no common container" };
-      // The row selector must enumerate exactly these rows, in this order: a model's choice
-      // of some rows (the cheap ones, the first three) cannot be read again.
-      const options = [];
-      const ids = rows.map(testIdOf);
-      if (ids.every((id) => id && id[0] === ids[0][0] && id[1] === ids[0][1])) options.push(`[${ids[0][0]}=${quote(ids[0][1])}]`);
-      for (const c of [...rows[0].classList].filter((c) => rows.every((r) => r.classList.contains(c))).slice(0, 2)) options.push(`.${CSS.escape(c)}`);
-      if (rows.every((r) => r.localName === rows[0].localName)) {
-        options.push(CSS.escape(rows[0].localName));
-        if (rows[0].localName === "tr") options.push("tr:has(> td)");  // not the header row
-      }
-      const rowSelectors = options.filter((selector) => {
-        let hits;
-        try { hits = query(container, selector).filter((el) => visible(el)); } catch { return false; }
-        return hits.length === rows.length && hits.every((hit, i) => hit === rows[i]);
-      });
-      if (!rowSelectors.length) {
-        return { unreadable: "it is a selection of the rows the page shows (or rows without a common selector), not all of them in order" };
-      }
+      if (found.unreadable) return found;
+      const { heads, rows, container, rowSelectors } = found;
       const isRow = (el) => rows.includes(el);
       // What belongs to row i: what it holds, and what stands after it before the next row.
       const inRow = (i, el) => {
-        if (contains(rows[i], el)) return true;
+        if (partsOf(rows[i]).some((part) => contains(part, el))) return true;
         for (let e = rows[i].nextElementSibling; e && !isRow(e); e = e.nextElementSibling) if (contains(e, el)) return true;
         return false;
       };
@@ -305,10 +389,13 @@
         const shownRows = [];
         for (let i = 0; i < rows.length; i++) {
           const leaf = leafOf(items[i], name);
-          const found = showing(leaf).filter((c) => inRow(i, c[0]));
-          if (!found.length) break;
-          targets.push(found[0][0]);
-          shownRows.push({ source: found[0][1], text: found[0][2], token: found[0][3], index: found[0][4] });
+          const shown = showing(leaf).filter((c) => inRow(i, c[0]));
+          const own = shown.find((c) => c[0] === heads[i]) || shown[0];
+          if (!own) break;
+          // A value filling its table cell is read from the cell, under its column.
+          const cell = own[1] === "text" ? cellOf(own[0]) : null;
+          targets.push(cell && partsOf(rows[i]).includes(cell.parentElement) ? cell : own[0]);
+          shownRows.push({ source: own[1], text: own[2], token: own[3], index: own[4] });
         }
         if (targets.length !== rows.length) { fields[key] = { unreadable: "not shown in every row" }; continue; }
         const selectors = relative(rows, targets, isRow);
@@ -341,7 +428,7 @@
     const root = args.root;
     for (const selector of args.rows) {
       let rows;
-      try { rows = query(root, selector).filter((el) => visible(el)); } catch { continue; }
+      try { rows = readingOrder(query(root, selector).filter((el) => visible(el))); } catch { continue; }
       if (!rows.length) continue;
       const isRow = (el) => rows.includes(el);
       const read_rows = [];
