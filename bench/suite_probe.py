@@ -72,8 +72,14 @@ def _settle_part(original: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _install() -> None:
-    from pytest_stagehand import actions, cache, events, export, html_report, plugin, readback
+    from pytest_stagehand import events
+    from pytest_stagehand.actions import perform as actions
     from pytest_stagehand.pipelines import act as act_module
+    from pytest_stagehand.pipelines import readback
+    from pytest_stagehand.plugin import hooks as plugin
+    from pytest_stagehand.recordings import store as cache
+    from pytest_stagehand.reporting import export
+    from pytest_stagehand.reporting import html as html_report
     from pytest_stagehand.reporting import report as report_module
 
     original, settle = actions.settle, _settle_part(actions.settle)
