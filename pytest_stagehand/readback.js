@@ -6,7 +6,8 @@
 //     (rows under a container, a read per field: by selector, by the column header of a
 //     table cell, or by the element after the row, as a <dd> after its <dt>).
 //   "rows": args.root is the container of a recorded list; returns each row's fields, read
-//     with the recorded selectors, or why the structure no longer holds.
+//     with the recorded selectors (with args.describe, the description of the element that
+//     holds them), or why the structure no longer holds.
 //   "like": elements of a tag whose text fits a read rule (where a value may have moved).
 //   none: args.target's value as args.source says to read it.
 // `describeElement(el, memo)` is snapshot.js's description of one element (for selectors and
@@ -60,6 +61,12 @@
   const contains = (a, b) => {
     for (let e = b; e; e = flatParent(e)) if (e === a) return true;
     return false;
+  };
+  // The nearest element that holds all the rows (none of them itself), or null.
+  const containerOf = (rows) => {
+    let container = flatParent(rows[0]);
+    while (container && !rows.every((row) => contains(container, row) && row !== container)) container = flatParent(container);
+    return container;
   };
   // The elements under `root` in flat-tree order (`root` left out).
   const flatBelow = (root) => {
@@ -269,8 +276,7 @@
           rows = [row.matches(ROW_LIKE) ? row : flatParent(heads[0])];
         }
       }
-      let container = flatParent(rows[0]);
-      while (container && !rows.every((row) => contains(container, row) && row !== container)) container = flatParent(container);
+      const container = containerOf(rows);
       if (!container) return { unreadable: "its rows have no common container" };
       // The row selector must enumerate exactly these rows, in this order: a model's choice
       // of some rows (the cheap ones, the first three) cannot be read again.
@@ -360,7 +366,10 @@
         if (broken) break;
         read_rows.push(values);
       }
-      if (!broken) return JSON.stringify({ selector, rows: read_rows });
+      if (broken) continue;
+      // Read in another scope than the recorded container: say where the rows are now.
+      const found = args.describe ? { container: describe(containerOf(rows) || root) } : {};
+      return JSON.stringify({ selector, rows: read_rows, ...found });
     }
     return JSON.stringify({ broken: "no recorded row selector finds rows whose fields all read" });
   }
