@@ -276,23 +276,34 @@
           rows = [row.matches(ROW_LIKE) ? row : flatParent(heads[0])];
         }
       }
-      const container = containerOf(rows);
-      if (!container) return { unreadable: "its rows have no common container" };
       // The row selector must enumerate exactly these rows, in this order: a model's choice
       // of some rows (the cheap ones, the first three) cannot be read again.
-      const options = [];
-      const ids = rows.map(testIdOf);
-      if (ids.every((id) => id && id[0] === ids[0][0] && id[1] === ids[0][1])) options.push(`[${ids[0][0]}=${quote(ids[0][1])}]`);
-      for (const c of [...rows[0].classList].filter((c) => rows.every((r) => r.classList.contains(c))).slice(0, 2)) options.push(`.${CSS.escape(c)}`);
-      if (rows.every((r) => r.localName === rows[0].localName)) {
-        options.push(CSS.escape(rows[0].localName));
-        if (rows[0].localName === "tr") options.push("tr:has(> td)");  // not the header row
+      const selectorsOf = (container, rows) => {
+        const options = [];
+        const ids = rows.map(testIdOf);
+        if (ids.every((id) => id && id[0] === ids[0][0] && id[1] === ids[0][1])) options.push(`[${ids[0][0]}=${quote(ids[0][1])}]`);
+        for (const c of [...rows[0].classList].filter((c) => rows.every((r) => r.classList.contains(c))).slice(0, 2)) options.push(`.${CSS.escape(c)}`);
+        if (rows.every((r) => r.localName === rows[0].localName)) {
+          options.push(CSS.escape(rows[0].localName));
+          if (rows[0].localName === "tr") options.push("tr:has(> td)");  // not the header row
+        }
+        return options.filter((selector) => {
+          let hits;
+          try { hits = query(container, selector).filter((el) => visible(el)); } catch { return false; }
+          return hits.length === rows.length && hits.every((hit, i) => hit === rows[i]);
+        });
+      };
+      let container = containerOf(rows);
+      if (!container) return { unreadable: "its rows have no common container" };
+      let rowSelectors = selectorsOf(container, rows);
+      // Values alone in no element of their own kind (a link beside another in each table
+      // row): their rows are the items around them, one each.
+      const holders = objects ? [] : heads.map((head) => head.closest(ROW_LIKE));
+      if (!rowSelectors.length && !objects && holders.every((h, i) => h && !holders.slice(0, i).includes(h))) {
+        const around = containerOf(holders);
+        const selectors = around ? selectorsOf(around, holders) : [];
+        if (selectors.length) [rows, container, rowSelectors] = [holders, around, selectors];
       }
-      const rowSelectors = options.filter((selector) => {
-        let hits;
-        try { hits = query(container, selector).filter((el) => visible(el)); } catch { return false; }
-        return hits.length === rows.length && hits.every((hit, i) => hit === rows[i]);
-      });
       if (!rowSelectors.length) {
         return { unreadable: "it is a selection of the rows the page shows (or rows without a common selector), not all of them in order" };
       }
