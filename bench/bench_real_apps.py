@@ -1,11 +1,13 @@
 """Benchmark: plain-English flows on third-party UIs, recorded, then replayed offline.
 
-Run: .venv/bin/python bench/bench_real_apps.py [--only APP] [--errors]
+Run: .venv/bin/python bench/bench_real_apps.py [--only APP] [--errors] [--other-django DIR]
 
 The apps are the libraries as released on npm (tests/real/package.json), set up by the
 host pages in tests/real/pages as their docs show, and TodoMVC's own vanilla JS build:
 jQuery UI's menu, Bootstrap 5 dropdowns, Shoelace's web components (shadow DOM), flatpickr,
-Choices.js, Tabulator, SweetAlert2, Swagger UI, TodoMVC, and widgets inside nested frames.
+Choices.js, Tabulator, SweetAlert2, Swagger UI, TodoMVC, and widgets inside nested frames;
+and apps from PyPI: Datasette, and Django's admin on a tutorial-sized project (its login's
+password a variable; the database put back before each run and read as the truth).
 
 Each flow is recorded in `auto` mode with the scripted widgets oracle (`oracle` below): it
 is NOT a model; it reads the snapshot in each prompt it receives and answers as a correct
@@ -22,7 +24,9 @@ Targets: self-replay 100%, wrong 0, false pass 0.
 
 Then the real redesign: flows recorded on one released version of a UI are replayed
 offline on another at the same URL (jQuery UI 1.14 → 1.12, Bootstrap 5 → 4 markup of the
-same page, Swagger UI 5 → 4): wrong 0; every heal and refusal is listed with what decided it.
+same page, Swagger UI 5 → 4), and with --other-django (a folder made by `pip install
+--target DIR django==4.2.30`) Django's admin flows recorded on each release and replayed on
+the other: wrong 0; every heal and refusal is listed with what decided it.
 """
 
 from __future__ import annotations
@@ -866,7 +870,7 @@ def main() -> None:
                 "django": django}
         if datasette_url is None:
             print("Datasette is not installed (pip install datasette): its flows are left out")
-        if django is None:
+        if django_flows and django is None:
             print("Django is not installed (pip install django): its flows are left out")
         browser = playwright.chromium.launch(
             executable_path=chromium.executable_path, args=list(chromium.args))
