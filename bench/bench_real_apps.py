@@ -46,6 +46,7 @@ import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
+from itertools import takewhile
 from pathlib import Path
 from typing import Any
 
@@ -86,6 +87,9 @@ Reader = Callable[[list[Line]], list[str]]
 class Act:
     instruction: str
     pick: Pick
+    # The row header of the table row the element is in: a control its page may leave
+    # unnamed (Django 4.2's action checkboxes), as a model tells it by its row.
+    row: str | None = None
 
 
 @dataclass(frozen=True)
@@ -335,8 +339,7 @@ def log_in() -> tuple[Step, ...]:
 
 def select_books(*titles: str) -> tuple[Step, ...]:
     """Tick each book's action checkbox in the changelist."""
-    return tuple(Act(f"select the book {title}",
-                     click("checkbox", f"Select this object for an action - {title}"))
+    return tuple(Act(f"select the book {title}", click("checkbox", ""), row=title)
                  for title in titles)
 
 
@@ -589,16 +592,17 @@ FLOWS: list[Flow] = [
 
 def oracle(flow: Flow) -> Callable[[ScriptedRequest], dict[str, Any]]:
     """Answers `flow`'s acts and extracts by reading the snapshot each prompt carries."""
-    acts = {step.instruction: step.pick for step in flow.steps if isinstance(step, Act)}
+    acts = {step.instruction: step for step in flow.steps if isinstance(step, Act)}
     extracts = {step.instruction: step.read for step in flow.steps if isinstance(step, Extract)}
 
     def answer(request: ScriptedRequest) -> dict[str, Any]:
         prompt = request.text
         if "\n\nExtract: " in prompt:
             return {"names": extracts[asked(prompt, "Extract")](snapshot_lines(prompt))}
-        pick = acts[asked(prompt, "Instruction")]
-        line = find(snapshot_lines(prompt), pick.role, pick.name, prefix=pick.prefix,
-                    after=pick.after)
+        act = acts[asked(prompt, "Instruction")]
+        pick, lines = act.pick, snapshot_lines(prompt)
+        line = (find(lines, pick.role, pick.name, prefix=pick.prefix, after=pick.after)
+                if act.row is None else in_row(lines, pick.role, act.row))
         if line is None:
             return {"found": False, "element_id": None, "method": pick.method,
                     "arguments": [], "description": "not on the page", "two_step": False}
@@ -607,6 +611,17 @@ def oracle(flow: Flow) -> Callable[[ScriptedRequest], dict[str, Any]]:
                 "two_step": False}
 
     return answer
+
+
+def in_row(lines: list[Line], role: str, key: str) -> Line | None:
+    """The first `role` element in the table row whose row header is `key`."""
+    for at, row in enumerate(lines):
+        if row.role == "row":
+            inside = list(takewhile(lambda line, row=row: line.depth > row.depth,
+                                    lines[at + 1:]))
+            if any(line.role == "rowheader" and line.name == key for line in inside):
+                return next((line for line in inside if line.role == role and line.id), None)
+    return None
 
 
 # --- running a flow ------------------------------------------------------------------------
