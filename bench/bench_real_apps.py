@@ -1,12 +1,14 @@
 """Benchmark: plain-English flows on third-party UIs, recorded, then replayed offline.
 
-Run: .venv/bin/python bench/bench_real_apps.py [--only APP] [--errors]
+Run: .venv/bin/python bench/bench_real_apps.py [--only APP] [--errors] [--other-django DIR]
 
 The apps are the libraries as released on npm (tests/real/package.json), set up by the
 host pages in tests/real/pages as their docs show, and TodoMVC's own vanilla JS build:
 jQuery UI's menu, Bootstrap 5 dropdowns, Shoelace's web components (shadow DOM), flatpickr,
 Choices.js, Tabulator, SweetAlert2, Swagger UI, TodoMVC, widgets inside nested frames, and
-AG Grid (a pinned column).
+AG Grid (a pinned column); and apps from PyPI: Datasette, and Django's admin on a
+tutorial-sized project (its login's password a variable; the database put back before each
+run and read as the truth).
 
 Each flow is recorded in `auto` mode with the scripted widgets oracle (`oracle` below): it
 is NOT a model; it reads the snapshot in each prompt it receives and answers as a correct
@@ -23,12 +25,16 @@ Targets: self-replay 100%, wrong 0, false pass 0.
 
 Then the real redesign: flows recorded on one released version of a UI are replayed
 offline on another at the same URL (jQuery UI 1.14 → 1.12, Bootstrap 5 → 4 markup of the
-same page, Swagger UI 5 → 4): wrong 0; every heal and refusal is listed with what decided it.
+same page, Swagger UI 5 → 4), and with --other-django (a folder made by `pip install
+--target DIR django==4.2.30`) Django's admin flows recorded on each release and replayed on
+the other: wrong 0; every heal and refusal is listed with what decided it.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
+import importlib.util
 import re
 import shutil
 import socket
@@ -39,8 +45,9 @@ import tempfile
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
+from itertools import takewhile
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +57,9 @@ from pydantic import BaseModel
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
+from django_admin import AUTHORS as AUTHOR_NAMES  # noqa: E402
+from django_admin import BOOKS as DJANGO_BOOKS  # noqa: E402
+from django_admin import USER, DjangoAdmin  # noqa: E402
 from real_widgets import REAL, RealWidgetsServer  # noqa: E402
 from scripted_answers import recorded_ai_page  # noqa: E402
 
@@ -90,6 +100,9 @@ Reader = Callable[[list[Line]], list[Any]]
 class Act:
     instruction: str
     pick: Pick
+    # The row header of the table row the element is in: a control its page may leave
+    # unnamed (Django 4.2's action checkboxes), as a model tells it by its row.
+    row: str | None = None
 
 
 @dataclass(frozen=True)
@@ -129,7 +142,23 @@ class Flow:
     visible: str | None = None  # a selector the app shows once the flow is done
     hidden: str | None = None  # a selector the app no longer shows once the flow is done
     address: str | None = None  # a pattern the page's URL matches once the flow is done
-    server: str = "npm"  # "npm": tests/real served here; "datasette": Datasette from PyPI
+    # "npm": tests/real served here; "datasette", "django": Datasette, Django's admin (PyPI)
+    server: str = "npm"
+    # The app's own database once the flow is done: a query and the rows it must give.
+    table: tuple[str, tuple[tuple[Any, ...], ...]] | None = None
+
+
+@dataclass(frozen=True)
+class Served:
+    """An app as the flows reach it: its URL, the values of the flows' %variables%, and
+    for an app with a database, how to put it back as it was built (before each run) and
+    what its tables hold."""
+
+    url: str
+    variables: dict[str, str] = field(default_factory=dict)
+    reset: Callable[[], None] = lambda: None
+    rows: Callable[[str], list[tuple[Any, ...]]] | None = None
+    version: str = ""  # the release serving it, where two are compared
 
 
 @dataclass
@@ -195,6 +224,41 @@ def column(header: str) -> Reader:
         rows = table_rows(lines)
         named = next(name for name in rows[0] if name.startswith(header))
         return [row[named] for row in rows]
+
+    return read
+
+
+def admin_column(header: str) -> Reader:
+    """The cells under the column header named `header` (or starting or ending with it: a
+    sort link's words around it), row by row, in the table whose headers have it: a grid of
+    gridcells (Tabulator), an HTML table whose first cell is a link (Datasette), or whose
+    rows start with a checkbox and a row header (Django's admin, beside its sidebar's
+    tables)."""
+
+    def read(lines: list[Line]) -> list[str]:
+        cells: list[str] = []
+        at: int | None = None
+        headers: list[str] = []
+        row: Line | None = None
+        header_row: Line | None = None
+        count = 0
+        for line in lines:
+            if line.role == "columnheader":
+                if count or row is not header_row:
+                    headers, at, header_row = [], None, row  # another table's headers
+                if at is None and (line.name.startswith(header)
+                                   or line.name.endswith(f" {header}")):
+                    at = len(headers)
+                headers.append(line.name)
+            elif line.role == "row":
+                row, count = line, 0
+            elif row is not None and line.depth == row.depth + 1 and line.role in (
+                "gridcell", "cell", "link", "rowheader", "checkbox", "img"
+            ):
+                if count == at:
+                    cells.append(line.name)
+                count += 1
+        return cells
 
     return read
 
@@ -313,6 +377,49 @@ def todo_add(*items: str) -> tuple[Step, ...]:
                 Pick("textbox", "What needs to be done?", "press", ("Enter",))),
         )
     )
+
+
+BOOK_LIST = "/admin/library/book/"
+BOOK_ADD = "/admin/library/book/add/"
+ADDED = ".messagelist .success:has-text('was added successfully')"
+
+
+def book_query(title: str, *more: str) -> str:
+    """A query of a book as its table holds it: title, author's name, date published."""
+    columns = ("title", "(select name from library_author where id = author_id)", "published")
+    return f"select {', '.join((*columns, *more))} from library_book where title = '{title}'"
+
+
+TODAY = datetime.date.today()
+MID_MONTH = TODAY.replace(day=15).isoformat()
+# The changelist's rows (ordered by title), and how its dates show ("N j, Y")
+BY_TITLE = sorted(DJANGO_BOOKS)
+DJANGO_TITLES = tuple(title for title, _, _ in BY_TITLE)
+DJANGO_AUTHORS = tuple(AUTHOR_NAMES[author] for _, author, _ in BY_TITLE)
+MONTHS = ("Jan.", "Feb.", "March", "April", "May", "June", "July", "Aug.", "Sept.", "Oct.",
+          "Nov.", "Dec.")
+
+
+def shown_date(iso: str) -> str:
+    day = datetime.date.fromisoformat(iso)
+    return f"{MONTHS[day.month - 1]} {day.day}, {day.year}"
+
+
+DJANGO_DATES = tuple(shown_date(published) for _, _, published in BY_TITLE)
+DJANGO_BY_DATE = tuple(title for title, _, _ in sorted(DJANGO_BOOKS, key=lambda book: book[2]))
+
+
+def log_in() -> tuple[Step, ...]:
+    """Django's login form; the password is a variable, its value never in a prompt."""
+    return (Act(f"type {USER} into the username field", fill("Username:", USER)),
+            Act("type %password% into the password field", fill("Password:", "%password%")),
+            Act("click Log in", click("button", "Log in")))
+
+
+def select_books(*titles: str) -> tuple[Step, ...]:
+    """Tick each book's action checkbox in the changelist."""
+    return tuple(Act(f"select the book {title}", click("checkbox", ""), row=title)
+                 for title in titles)
 
 
 FLOWS: list[Flow] = [
@@ -494,6 +601,86 @@ FLOWS: list[Flow] = [
                          Extract("each team member's name, city and age", members, MEMBERS,
                                  Members)),
          "Selected: Ada Lovelace, Katherine Johnson"),
+    # Django's admin (PyPI) on a project of its tutorial's kind (tests/django_admin.py)
+    Flow("Django", "/admin/", (*log_in(), Extract(
+        "the models of the Library app", names_of("rowheader", after='table "Library"',
+                                                  until="main"), ("Authors", "Books"))),
+         address="/admin/$", server="django"),
+    Flow("Django", BOOK_ADD, (*log_in(),
+                              Act("type Dune into the title field", fill("Title:", "Dune")),
+                              Act("choose Grace Hopper as the author",
+                                  Pick("combobox", "Author:", "select_option", ("Grace Hopper",))),
+                              Act("open the calendar of the published date",
+                                  click("link", "Choose a Date")),
+                              Act("pick the 15th in the calendar", click("link", "15")),
+                              Act("click Save", click("button", "Save"))),
+         visible=ADDED, table=(book_query("Dune"),
+                               (("Dune", "Grace Hopper", MID_MONTH),)), server="django"),
+    Flow("Django", BOOK_ADD, (*log_in(), Act("type Hidden Figures into the title field",
+                                             fill("Title:", "Hidden Figures")),
+                              Act("choose Katherine Johnson as the author",
+                                  Pick("combobox", "Author:", "select_option",
+                                       ("Katherine Johnson",))),
+                              Act("click Today beside the published date", click("link", "Today")),
+                              Act("untick In print", click("checkbox", "In print")),
+                              Act("click Save", click("button", "Save"))),
+         visible=ADDED, table=(book_query("Hidden Figures", "in_print"),
+                               (("Hidden Figures", "Katherine Johnson", TODAY.isoformat(), 0),)),
+         server="django"),
+    Flow("Django", BOOK_LIST, (*log_in(), Act("filter the books by the author Alan Turing",
+                                              click("link", "Alan Turing", after="By author")),
+                               Extract("the titles of the books", admin_column("Title"),
+                                       ("Computing Machinery and Intelligence",
+                                        "On Computable Numbers"))),
+         address=r"author__id__exact=\d", server="django"),
+    Flow("Django", BOOK_LIST, (*log_in(), Act("type Hopper into the search field",
+                                              fill("Search", "Hopper")),
+                               Act("click Search", click("button", "Search")),
+                               Extract("the titles of the books", admin_column("Title"),
+                                       ("The Education of a Computer",))),
+         address="q=Hopper", server="django"),
+    Flow("Django", BOOK_LIST, (*log_in(), *select_books("On Computable Numbers",
+                                                        "Notes on the Analytical Engine"),
+                               Act("choose Delete selected books in the action menu",
+                                   Pick("combobox", "Action:", "select_option",
+                                        ("Delete selected books",))),
+                               Act("click Go", click("button", "Go")),
+                               Act("confirm the deletion", click("button", "Yes, I’m sure"))),
+         visible=".messagelist .success:has-text('Successfully deleted 2 books')",
+         table=("select title from library_book order by title",
+                tuple((title,) for title in sorted(DJANGO_TITLES)
+                      if title not in ("On Computable Numbers",
+                                       "Notes on the Analytical Engine"))),
+         server="django"),
+    Flow("Django", BOOK_LIST, (*log_in(), *select_books("On Computable Numbers"),
+                               Act("choose Delete selected books in the action menu",
+                                   Pick("combobox", "Action:", "select_option",
+                                        ("Delete selected books",))),
+                               Act("click Go", click("button", "Go")),
+                               Act("keep the book", click("link", "No, take me back"))),
+         address=f"{BOOK_LIST}$", table=("select count(*) from library_book",
+                                          ((len(DJANGO_TITLES),),)), server="django"),
+    Flow("Django", BOOK_LIST, (*log_in(), *select_books("Orbital Mechanics Notes"),
+                               Act("choose Mark selected books as out of print in the action menu",
+                                   Pick("combobox", "Action:", "select_option",
+                                        ("Mark selected books as out of print",))),
+                               Act("click Go", click("button", "Go"))),
+         table=("select title from library_book where not in_print",
+                (("Orbital Mechanics Notes",),)), server="django"),
+    Flow("Django", BOOK_LIST, (*log_in(), Extract("the authors of the books",
+                                                  admin_column("Author"), DJANGO_AUTHORS)),
+         server="django"),
+    Flow("Django", BOOK_LIST, (*log_in(), Extract("the published dates of the books",
+                                                  admin_column("Published"), DJANGO_DATES)),
+         server="django"),
+    Flow("Django", BOOK_LIST, (*log_in(), Act("sort the books by their published date",
+                                              click("link", "Published")),
+                               Extract("the titles of the books", admin_column("Title"),
+                                       DJANGO_BY_DATE)),
+         address=r"o=3", server="django"),
+    Flow("Django", BOOK_LIST, (*log_in(), Extract(
+        "the choices of the author filter", names_of("link", after="By author", until="By in"),
+        ("All", *AUTHOR_NAMES))), server="django"),
 ]
 
 
@@ -502,7 +689,7 @@ FLOWS: list[Flow] = [
 
 def oracle(flow: Flow) -> Callable[[ScriptedRequest], dict[str, Any]]:
     """Answers `flow`'s acts and extracts by reading the snapshot each prompt carries."""
-    acts = {step.instruction: step.pick for step in flow.steps if isinstance(step, Act)}
+    acts = {step.instruction: step for step in flow.steps if isinstance(step, Act)}
     extracts = {step.instruction: step for step in flow.steps if isinstance(step, Extract)}
 
     def answer(request: ScriptedRequest) -> dict[str, Any]:
@@ -510,9 +697,10 @@ def oracle(flow: Flow) -> Callable[[ScriptedRequest], dict[str, Any]]:
         if "\n\nExtract: " in prompt:
             step = extracts[asked(prompt, "Extract")]
             return {step.field: step.read(snapshot_lines(prompt))}
-        pick = acts[asked(prompt, "Instruction")]
-        line = find(snapshot_lines(prompt), pick.role, pick.name, prefix=pick.prefix,
-                    after=pick.after)
+        act = acts[asked(prompt, "Instruction")]
+        pick, lines = act.pick, snapshot_lines(prompt)
+        line = (find(lines, pick.role, pick.name, prefix=pick.prefix, after=pick.after)
+                if act.row is None else in_row(lines, pick.role, act.row))
         if line is None:
             return {"found": False, "element_id": None, "method": pick.method,
                     "arguments": [], "description": "not on the page", "two_step": False}
@@ -523,10 +711,21 @@ def oracle(flow: Flow) -> Callable[[ScriptedRequest], dict[str, Any]]:
     return answer
 
 
+def in_row(lines: list[Line], role: str, key: str) -> Line | None:
+    """The first `role` element in the table row whose row header is `key`."""
+    for at, row in enumerate(lines):
+        if row.role == "row":
+            inside = list(takewhile(lambda line, row=row: line.depth > row.depth,
+                                    lines[at + 1:]))
+            if any(line.role == "rowheader" and line.name == key for line in inside):
+                return next((line for line in inside if line.role == role and line.id), None)
+    return None
+
+
 # --- running a flow ------------------------------------------------------------------------
 
 
-def run(ai: AIPage, flow: Flow) -> tuple[list[list[str]], str]:
+def run(ai: AIPage, flow: Flow, app: Served) -> tuple[list[list[str]], str]:
     """Do the flow; returns what each extract gave, and how the page ended unlike it must
     ("" when it ended as it must)."""
     page = ai.page
@@ -537,15 +736,23 @@ def run(ai: AIPage, flow: Flow) -> tuple[list[list[str]], str]:
             page.once("dialog", (lambda d, s=step: d.accept(s.text) if s.accept
                                  else d.dismiss()))
         elif isinstance(step, Act):
-            ai.act(step.instruction)
+            ai.act(step.instruction, variables={
+                name: value for name, value in app.variables.items()
+                if f"%{name}%" in step.instruction} or None)
         else:
             got = ai.extract(step.instruction, schema=step.schema).model_dump()[step.field]
             extracted.append(got)
-    return extracted, unlike(page, flow)
+    return extracted, unlike(page, flow, app)
 
 
-def unlike(page: Page, flow: Flow) -> str:
-    """How the app itself, read with plain Playwright, differs from the flow's end."""
+def unlike(page: Page, flow: Flow, app: Served) -> str:
+    """How the app itself, read with plain Playwright (or its database), differs from the
+    flow's end."""
+    if flow.table is not None and app.rows is not None:
+        query, rows = flow.table
+        found = tuple(app.rows(query))
+        if found != rows:
+            return f"its database holds {found}"
     if flow.shows is not None:
         scope: Any = page
         for selector in flow.frames:
@@ -574,10 +781,12 @@ def serving(url: str, body: bytes) -> Callable[[Route], None]:
 
 def attempt(
     browser: Browser, server: ScriptedModelServer, store: RecordingStore, test_file: Path,
-    mode: str, flow: Flow, base: str, swap: dict[str, bytes] | None = None,
+    mode: str, flow: Flow, app: Served, swap: dict[str, bytes] | None = None,
 ) -> tuple[list[list[str]] | None, str, str, list[str], int]:
-    """One run of `flow` in a fresh context: extracts, how the page ended unlike it must,
-    the error, heals, model calls."""
+    """One run of `flow` in a fresh context on the app as it was built: extracts, how the
+    page ended unlike it must, the error, heals, model calls."""
+    app.reset()
+    base = app.url
     context = browser.new_context()
     for url, body in (swap or {}).items():  # another release of the UI at the same URL
         context.route(base + url, serving(url, body))
@@ -587,7 +796,7 @@ def attempt(
         with recorded_ai_page(page, server, store, test_file, mode, base_url=base,
                               wait_timeout=WAIT_MS) as ai:
             try:
-                extracted, ended = run(ai, flow)
+                extracted, ended = run(ai, flow, app)
                 error = ""
             except Exception as error_raised:  # the bench reports every failure
                 extracted, ended = None, ""
@@ -601,8 +810,10 @@ def attempt(
     return extracted, ended, error, heals, server.calls - calls
 
 
-def measure(browser: Browser, server: ScriptedModelServer, base: str, flow: Flow,
-            swap: dict[str, bytes] | None = None) -> Outcome:
+def measure(browser: Browser, server: ScriptedModelServer, app: Served, flow: Flow,
+            swap: dict[str, bytes] | None = None, replay_on: Served | None = None) -> Outcome:
+    """Record `flow` on `app`, then replay it offline (on `replay_on`: another release of
+    the app, served at another port, when given)."""
     outcome = Outcome()
     server.default = oracle(flow)
     truths = [list(step.truth) for step in flow.steps if isinstance(step, Extract)]
@@ -611,14 +822,14 @@ def measure(browser: Browser, server: ScriptedModelServer, base: str, flow: Flow
         test_file = Path(tmp) / "test_flow.py"
         try:
             got, ended, error, _, _ = attempt(
-                browser, server, store, test_file, "auto", flow, base)
+                browser, server, store, test_file, "auto", flow, app)
             outcome.recorded = not error and not ended and got == truths
             if not outcome.recorded:
                 why = error or f"{ended or 'ended as it must'}, extracted {got}"
                 outcome.error = f"record: {why}"
                 return outcome
             got, ended, error, outcome.heals, calls = attempt(
-                browser, server, store, test_file, "offline", flow, base, swap)
+                browser, server, store, test_file, "offline", flow, replay_on or app, swap)
         finally:
             store.close()
     if error:
@@ -632,7 +843,25 @@ def measure(browser: Browser, server: ScriptedModelServer, base: str, flow: Flow
     return outcome
 
 
-# --- Datasette, from PyPI -----------------------------------------------------------------
+# --- Django's admin and Datasette, from PyPI -----------------------------------------------
+
+
+@contextmanager
+def django_admin(folder: Path, django_path: Path | None = None) -> Iterator[Served | None]:
+    """Django's admin (tests/django_admin.py) on a project made in `folder`, served by the
+    installed Django or the release `pip install --target django_path` put there; None when
+    Django is not installed."""
+    if django_path is None and importlib.util.find_spec("django") is None:
+        yield None
+        return
+    folder.mkdir()
+    admin = DjangoAdmin(folder, django_path).start()
+    try:
+        yield Served(admin.url().rstrip("/"), {"password": admin.password}, admin.reset,
+                     admin.rows, admin.version)
+    finally:
+        admin.close()
+
 
 
 @contextmanager
@@ -731,22 +960,37 @@ def main() -> None:
     parser.add_argument("--only", action="append",
                         help="run only this app's flows (e.g. Shoelace); may be repeated")
     parser.add_argument("--errors", action="store_true", help="print each failure")
+    parser.add_argument("--other-django", type=Path, metavar="FOLDER",
+                        help="another Django release (pip install --target FOLDER "
+                             "django==4.2.30): Django's flows recorded on each release are "
+                             "replayed offline on the other")
     options = parser.parse_args()
     flows = [flow for flow in FLOWS if options.only is None or flow.app in options.only]
     chromium = find_chromium()
     server = RealWidgetsServer().start()
     base = server.url().rstrip("/")
     results: dict[str, list[tuple[Flow, Outcome]]] = {}
+    django_flows = [flow for flow in flows if flow.server == "django"]
     with (ScriptedModelServer() as model, sync_playwright() as playwright,
-          tempfile.TemporaryDirectory() as folder, datasette(Path(folder)) as datasette_url):
-        bases = {"npm": base, "datasette": datasette_url}
+          tempfile.TemporaryDirectory() as folder, datasette(Path(folder)) as datasette_url,
+          ExitStack() as stack):
+        django = other = None
+        if django_flows:
+            django = stack.enter_context(django_admin(Path(folder) / "django"))
+            if options.other_django:
+                other = stack.enter_context(
+                    django_admin(Path(folder) / "other-django", options.other_django))
+        apps = {"npm": Served(base), "datasette": datasette_url and Served(datasette_url),
+                "django": django}
         if datasette_url is None:
             print("Datasette is not installed (pip install datasette): its flows are left out")
+        if django_flows and django is None:
+            print("Django is not installed (pip install django): its flows are left out")
         browser = playwright.chromium.launch(
             executable_path=chromium.executable_path, args=list(chromium.args))
         for flow in flows:
-            if bases[flow.server] is not None:
-                outcome = measure(browser, model, bases[flow.server], flow)
+            if (app := apps[flow.server]) is not None:
+                outcome = measure(browser, model, app, flow)
                 results.setdefault(flow.app, []).append((flow, outcome))
         print_apps(results, options.errors)
         print("\nReal redesign: recorded on one release, replayed offline on another")
@@ -754,9 +998,15 @@ def main() -> None:
             group = [flow for flow in flows if flow.url in urls]
             if group:
                 swap = release()
-                runs = [(flow, measure(browser, model, base, flow, swap)) for flow in group]
+                runs = [(flow, measure(browser, model, Served(base), flow, swap))
+                        for flow in group]
                 print_redesign(f"{name} (runs {served(browser, base, urls[0], swap, version)})",
                                runs)
+        if django is not None and other is not None:
+            for one, another in ((django, other), (other, django)):
+                runs = [(flow, measure(browser, model, one, flow, replay_on=another))
+                        for flow in django_flows]
+                print_redesign(f"Django admin {one.version} -> {another.version}", runs)
         browser.close()
     server.close()
 

@@ -320,8 +320,13 @@ def named_words(recorded: Identity) -> frozenset[str]:
     than its own name ("Backpack" in "remove the Backpack"): the author chose the element
     by them. A recorded hit must still have them around it; a heal needs them on the
     page: a card that now shows "Bike Light" is another card, however alike the rest."""
-    said = frozenset(_step_words(recorded.instruction)) - FILLER
-    return (said & _content(recorded.context)) - _content(recorded.fingerprint.name)
+    return said_in(recorded.instruction, recorded.context) - _content(recorded.fingerprint.name)
+
+
+def said_in(instruction: str, text: str) -> frozenset[str]:
+    """The words of a step's instruction that `text` has: of a container's, what the
+    author named it by ("Account" of "the items of the Account menu")."""
+    return (frozenset(_step_words(instruction)) - FILLER) & _content(text)
 
 
 def _step_words(instruction: str) -> list[str]:

@@ -49,6 +49,7 @@ from pytest_stagehand.heal.identity import (
     differences,
     distinct_words,
     named_words,
+    said_in,
     similarity,
     told_apart,
     unique_first,
@@ -462,7 +463,7 @@ def _list_plan(page: Page, value: list[Any], found: dict[str, Any]) -> dict[str,
     if not value or not found:
         return _unreadable("an empty list has no rows to read again")
     frame_path = tuple(found.get("frame_path", ()))
-    ref, _ = described(found["container"], frame_path)
+    ref, context = described(found["container"], frame_path)
     fields = {}
     for name, shown in found["fields"].items():
         items = [item if name == "" else item[name] for item in value]
@@ -471,6 +472,8 @@ def _list_plan(page: Page, value: list[Any], found: dict[str, Any]) -> dict[str,
         "container": unique_first(page, frame_path, list(ref.candidates) or [ref.selector]),
         "row": found["rows"],
         "fields": fields,
+        # What the container says it is: a scope healed elsewhere must still say it.
+        "place": " ".join([context, *(label for _, label in ref.fingerprint.containers)]),
     }
     return {"rows": {**rows, "frame_path": list(frame_path)} if frame_path else rows}
 
@@ -788,19 +791,21 @@ def _reread_rows(page: Page, plan: dict[str, Any], path: str, reading: Reading) 
         },
     }
     script = _script("(root, args)", "{ ...args, root }")
-    scope = frame_scope(page, rows.get("frame_path", []))
+    frame_path = tuple(rows.get("frame_path", ()))
+    scope = frame_scope(page, frame_path)
     result = None
     for selector in [*rows["container"], "body"]:
         try:
             locator = scope.locator(selector)
             if locator.count() != 1:
                 continue
-            result = json.loads(locator.evaluate(script, args))
+            healed = selector != rows["container"][0]
+            result = json.loads(locator.evaluate(script, {**args, "describe": healed}))
         except PlaywrightError:
             continue
         if "broken" not in result:
-            if selector != rows["container"][0]:
-                reading.heals.append(Heal("locator", rows["container"][0], selector))
+            if healed and not _same_scope(rows, result["container"], frame_path, path, reading):
+                return []
             break
     if result is None or "broken" in result:
         reading.broken.append(
@@ -819,6 +824,30 @@ def _reread_rows(page: Page, plan: dict[str, Any], path: str, reading: Reading) 
                 )
         values.append(item[""] if set(item) == {""} else item)
     return values
+
+
+def _same_scope(
+    rows: dict[str, Any], found: dict[str, Any], frame_path: tuple[str, ...], path: str,
+    reading: Reading,
+) -> bool:
+    """Are the rows, read outside their recorded container, in a container that still
+    says what the step named of it ("Account" of "the items of the Account menu")? Noted
+    as a heal to that container when so, as broken when not: a list of another menu, table
+    or section is never read for it, however alike its rows."""
+    live, context = described(found, frame_path)
+    named = said_in(reading.instruction, rows.get("place", ""))
+    around = " ".join([context, live.fingerprint.name,
+                       *(label for _, label in live.fingerprint.containers)])
+    gone = sorted(named - said_in(reading.instruction, around))
+    if gone:
+        reading.broken.append(
+            f"{path}: its rows are no longer in their container: the rows found now are in "
+            f"{live.selector}, which does not show {', '.join(gone)}, which the step names")
+        return False
+    reading.heals.append(Heal(
+        "locator", rows["container"][0], live.selector, changed=("container",),
+        decided_by=(f"container words: {', '.join(sorted(named))}",) if named else ()))
+    return True
 
 
 def _changes(recorded: Any, now: Any, path: str) -> Iterator[str]:

@@ -6,7 +6,8 @@
 //     (rows under a container, a read per field: by selector, by the column header of a
 //     table cell, or by the element after the row, as a <dd> after its <dt>).
 //   "rows": args.root is the container of a recorded list; returns each row's fields, read
-//     with the recorded selectors, or why the structure no longer holds.
+//     with the recorded selectors (with args.describe, the description of the element that
+//     holds them), or why the structure no longer holds.
 //   "like": elements of a tag whose text fits a read rule (where a value may have moved).
 //   none: args.target's value as args.source says to read it.
 // `describeElement(el, memo)` is snapshot.js's description of one element (for selectors and
@@ -60,6 +61,12 @@
   const contains = (a, b) => {
     for (let e = b; e; e = flatParent(e)) if (e === a) return true;
     return false;
+  };
+  // The nearest element that holds all the rows (none of them itself), or null.
+  const containerOf = (rows) => {
+    let container = flatParent(rows[0]);
+    while (container && !rows.every((row) => contains(container, row) && row !== container)) container = flatParent(container);
+    return container;
   };
   // The elements under `root` in flat-tree order (`root` left out).
   const flatBelow = (root) => {
@@ -328,24 +335,34 @@
         } else if (cells.every((c) => c) && new Set(cells.map((c) => c.parentElement)).size === cells.length) {
           rows = cells.map((c) => c.parentElement);
         }
-        let container = flatParent(rows[0]);
-        while (container && !rows.every((row) => contains(container, row) && row !== container)) container = flatParent(container);
-        if (!container) return { unreadable: "its rows have no common container" };
         // The row selector must enumerate exactly these rows, in this order: a model's choice
         // of some rows (the cheap ones, the first three) cannot be read again.
-        const options = [];
-        const ids = rows.map(testIdOf);
-        if (ids.every((id) => id && id[0] === ids[0][0] && id[1] === ids[0][1])) options.push(`[${ids[0][0]}=${quote(ids[0][1])}]`);
-        for (const c of [...rows[0].classList].filter((c) => rows.every((r) => r.classList.contains(c))).slice(0, 2)) options.push(`.${CSS.escape(c)}`);
-        if (rows.every((r) => r.localName === rows[0].localName)) {
-          options.push(CSS.escape(rows[0].localName));
-          if (rows[0].localName === "tr") options.push("tr:has(> td)");  // not the header row
+        const selectorsOf = (container, rows) => {
+          const options = [];
+          const ids = rows.map(testIdOf);
+          if (ids.every((id) => id && id[0] === ids[0][0] && id[1] === ids[0][1])) options.push(`[${ids[0][0]}=${quote(ids[0][1])}]`);
+          for (const c of [...rows[0].classList].filter((c) => rows.every((r) => r.classList.contains(c))).slice(0, 2)) options.push(`.${CSS.escape(c)}`);
+          if (rows.every((r) => r.localName === rows[0].localName)) {
+            options.push(CSS.escape(rows[0].localName));
+            if (rows[0].localName === "tr") options.push("tr:has(> td)");  // not the header row
+          }
+          return options.filter((selector) => {
+            let hits;
+            try { hits = readingOrder(query(container, selector).filter((el) => visible(el))); } catch { return false; }
+            return hits.length === rows.length && hits.every((hit, i) => hit === rows[i]);
+          });
+        };
+        let container = containerOf(rows);
+        if (!container) return { unreadable: "its rows have no common container" };
+        let rowSelectors = selectorsOf(container, rows);
+        // Values alone in no element of their own kind (a link beside another in each table
+        // row): their rows are the items around them, one each.
+        const holders = objects ? [] : heads.map((head) => head.closest(ROW_LIKE));
+        if (!rowSelectors.length && !objects && holders.every((h, i) => h && !holders.slice(0, i).includes(h))) {
+          const around = containerOf(holders);
+          const selectors = around ? selectorsOf(around, holders) : [];
+          if (selectors.length) [rows, container, rowSelectors] = [holders, around, selectors];
         }
-        const rowSelectors = options.filter((selector) => {
-          let hits;
-          try { hits = readingOrder(query(container, selector).filter((el) => visible(el))); } catch { return false; }
-          return hits.length === rows.length && hits.every((hit, i) => hit === rows[i]);
-        });
         if (!rowSelectors.length) {
           return { unreadable: "it is a selection of the rows the page shows (or rows without a common selector), not all of them in order" };
         }
@@ -447,7 +464,10 @@
         if (broken) break;
         read_rows.push(values);
       }
-      if (!broken) return JSON.stringify({ selector, rows: read_rows });
+      if (broken) continue;
+      // Read in another scope than the recorded container: say where the rows are now.
+      const found = args.describe ? { container: describe(containerOf(rows) || root) } : {};
+      return JSON.stringify({ selector, rows: read_rows, ...found });
     }
     return JSON.stringify({ broken: "no recorded row selector finds rows whose fields all read" });
   }
