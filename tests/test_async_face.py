@@ -1,0 +1,80 @@
+"""The async face (pytest-playwright-asyncio): one recording serves a sync test and its
+async twin, whichever recorded it. Each run is a pytest run of its own, as the two
+Playwright plugins never load in one run."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+from scripted_answers import choose
+
+SYNC_TEST = """
+def test_flow(ai_page):
+    ai_page.goto("login.html")
+    result = ai_page.act("tick remember me")
+    assert ai_page.locator("#remember").is_checked()
+    print("CACHE", result.cache)
+"""
+
+ASYNC_TEST = """
+async def test_flow(ai_page):
+    await ai_page.goto("login.html")
+    result = await ai_page.act("tick remember me")
+    assert await ai_page.locator("#remember").is_checked()
+    print("CACHE", result.cache)
+"""
+
+# After tests/conftest.py's `-p no:playwright-asyncio`: the async plugin instead.
+ASYNC_RUN = [
+    "-p", "no:playwright", "-p", "playwright-asyncio",
+    "-o", "asyncio_mode=auto",
+    "-o", "asyncio_default_fixture_loop_scope=session",
+    "-o", "asyncio_default_test_loop_scope=session",
+]  # fmt: skip
+
+
+def _run(pytester: pytest.Pytester, source: str, face: list[str], *options: str):
+    pytester.makepyfile(test_flow=source)
+    shutil.rmtree(pytester.path / ".stagehand", ignore_errors=True)  # only the JSON carries
+    return pytester.runpytest_subprocess("-p", "no:cacheprovider", "-s", *face, *options)
+
+
+def _steps(pytester: pytest.Pytester) -> list[dict]:
+    document = json.loads((pytester.path / "__stagehand__" / "test_flow.json").read_text())
+    return [
+        {key: step[key] for key in ("kind", "instruction", "url", "variables", "actions")}
+        for step in document["steps"]
+    ]
+
+
+@pytest.mark.parametrize(
+    ("recorder", "replayer"),
+    [((SYNC_TEST, []), (ASYNC_TEST, ASYNC_RUN)), ((ASYNC_TEST, ASYNC_RUN), (SYNC_TEST, []))],
+    ids=["sync-records-async-replays", "async-records-sync-replays"],
+)
+def test_a_recording_replays_in_the_other_face(
+    pytester, scripted_model, pages_server, recorder, replayer
+):
+    scripted_model.default = choose("checkbox", "Remember me", "check")
+    base = ["--base-url", pages_server.url()]
+    recorded = _run(pytester, *recorder, *base, "--ai-model", "openai/scripted",
+                    "--ai-base-url", scripted_model.openai_base_url)
+    recorded.assert_outcomes(passed=1)
+    recorded.stdout.fnmatch_lines(["*CACHE miss*"])
+    assert len(scripted_model.requests) == 1
+    steps = _steps(pytester)
+
+    replayed = _run(pytester, *replayer, *base, "--ai-cache=offline")
+    replayed.assert_outcomes(passed=1)
+    replayed.stdout.fnmatch_lines(["*CACHE hit*"])
+    assert len(scripted_model.requests) == 1  # no model: the other face's recording served
+    assert _steps(pytester) == steps  # and it stays as it was
+
+
+def test_an_async_step_without_a_recording_fails_offline(pytester, pages_server):
+    result = _run(pytester, ASYNC_TEST, ASYNC_RUN, "--base-url", pages_server.url(),
+                  "--ai-cache=offline")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*tick remember me*"])
