@@ -12,30 +12,6 @@ from pytest_stagehand.cache import RecordingStore
 from pytest_stagehand.page import AIPage
 from pytest_stagehand.scripted_model import ScriptedModelServer
 
-# --- which Playwright plugin a pytest run started by a test loads ------------------------
-# pytest-playwright-asyncio (the async face's) is installed beside pytest-playwright, and
-# the two refuse to load in one run: a run a test starts loads the sync one unless it
-# says otherwise (`-p no:playwright` after these options, as tests/test_async_face.py).
-SYNC_ONLY = "-p no:playwright-asyncio"
-
-
-@pytest.fixture(scope="session", autouse=True)
-def _sync_playwright_in_runs() -> Iterator[None]:
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("PYTEST_ADDOPTS", SYNC_ONLY)
-        yield
-
-
-@pytest.fixture
-def pytester(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
-    """pytester, whose runs load the sync Playwright plugin (it clears PYTEST_ADDOPTS)."""
-    monkeypatch.setenv("PYTEST_ADDOPTS", SYNC_ONLY)
-    return pytester
-
-
-# --- end of Playwright plugin section ----------------------------------------------------
-
-
 # --- scripted model server (llm layer) ---------------------------------------------------
 # A scripted stand-in for OpenAI/Anthropic on 127.0.0.1: tests point the real SDKs at it.
 # No real model is ever called.

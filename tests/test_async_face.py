@@ -1,14 +1,18 @@
 """The async face (pytest-playwright-asyncio): one recording serves a sync test and its
 async twin, whichever recorded it. Each run is a pytest run of its own, as the two
-Playwright plugins never load in one run."""
+Playwright plugins never load in one run: async ones in the async environment that
+`./dev setup` makes (.venv-async), with pytest-playwright turned off."""
 
 from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 
 import pytest
 from scripted_answers import choose
+
+ASYNC_PYTHON = Path(__file__).resolve().parent.parent / ".venv-async" / "bin" / "python"
 
 SYNC_TEST = """
 def test_flow(ai_page):
@@ -26,9 +30,8 @@ async def test_flow(ai_page):
     print("CACHE", result.cache)
 """
 
-# After tests/conftest.py's `-p no:playwright-asyncio`: the async plugin instead.
 ASYNC_RUN = [
-    "-p", "no:playwright", "-p", "playwright-asyncio",
+    "-p", "no:playwright",
     "-o", "asyncio_mode=auto",
     "-o", "asyncio_default_fixture_loop_scope=session",
     "-o", "asyncio_default_test_loop_scope=session",
@@ -38,7 +41,14 @@ ASYNC_RUN = [
 def _run(pytester: pytest.Pytester, source: str, face: list[str], *options: str):
     pytester.makepyfile(test_flow=source)
     shutil.rmtree(pytester.path / ".stagehand", ignore_errors=True)  # only the JSON carries
-    return pytester.runpytest_subprocess("-p", "no:cacheprovider", "-s", *face, *options)
+    if face is not ASYNC_RUN:
+        return pytester.runpytest_subprocess("-p", "no:cacheprovider", "-s", *options)
+    if not ASYNC_PYTHON.exists():
+        pytest.fail(f"no async environment at {ASYNC_PYTHON}: run ./dev setup", pytrace=False)
+    return pytester.run(
+        ASYNC_PYTHON, "-m", "pytest", "-p", "no:cacheprovider", "-s", *face, *options,
+        timeout=300,
+    )
 
 
 def _steps(pytester: pytest.Pytester) -> list[dict]:
