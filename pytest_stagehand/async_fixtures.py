@@ -11,7 +11,8 @@ run in a greenlet over a bridge of the async page.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -19,10 +20,41 @@ import pytest_asyncio
 from pytest_stagehand.async_face import AsyncAgent, AsyncAIPage, AsyncEvaluator
 from pytest_stagehand.bridge import Bridge, greenlet_spawn
 from pytest_stagehand.cache import Recordings
+from pytest_stagehand.errors import BrowserUnreachable, RemoteLaunchFailed
 from pytest_stagehand.fixtures import open_agent, open_ai_page
 from pytest_stagehand.llm import ModelClient
+from pytest_stagehand.plugin import session_settings
+from pytest_stagehand.remote import RemoteBrowser
 from pytest_stagehand.settings import Settings
 from pytest_stagehand.usage import UsageLedger
+
+
+@pytest.fixture(scope="session")
+def launch_browser(
+    launch_browser: Callable[..., Any],
+    browser_type: Any,
+    browser_type_launch_args: dict,
+    pytestconfig: pytest.Config,
+    connect_options: dict | None,
+) -> Callable[..., Awaitable[Any]]:
+    """A connection to --ai-connect / --ai-cdp-url (the sync face's, through the bridge),
+    else pytest-playwright-asyncio's launcher."""
+    remote = RemoteBrowser.of(session_settings(pytestconfig), connect_options)
+    if remote is None:
+        return launch_browser
+
+    async def connect(**kwargs: Any) -> Any:
+        bridge = Bridge(asyncio.get_running_loop())
+        options = {**browser_type_launch_args, **kwargs}
+        try:
+            browser = await greenlet_spawn(remote.connect, bridge.wrap(browser_type), options)
+        except (BrowserUnreachable, RemoteLaunchFailed) as exc:
+            problem = str(exc)
+        else:
+            return browser.async_object
+        pytest.fail(problem, pytrace=False)
+
+    return connect
 
 
 @pytest_asyncio.fixture(loop_scope="session")
