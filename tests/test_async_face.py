@@ -6,13 +6,18 @@ Playwright plugins never load in one run: async ones in the async environment th
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 from scripted_answers import choose
+from test_examples import EXAMPLE_TESTS, outcome
+from test_remote import chromium_over_cdp, chromium_path, playwright_server  # noqa: F401 (fixtures)
 
-ASYNC_PYTHON = Path(__file__).resolve().parent.parent / ".venv-async" / "bin" / "python"
+ROOT = Path(__file__).resolve().parent.parent
+ASYNC_PYTHON = ROOT / ".venv-async" / "bin" / "python"
 
 SYNC_TEST = """
 def test_flow(ai_page):
@@ -88,3 +93,41 @@ def test_an_async_step_without_a_recording_fails_offline(pytester, pages_server)
                   "--ai-cache=offline")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*tick remember me*"])
+
+
+# --- the async example suite through remote browsers ---------------------------------------
+
+
+def copy_of_both_suites(tmp_path: Path) -> Path:
+    """examples/ and examples_async/ side by side (the async suite's recordings are a link
+    to the sync suite's)."""
+    skip = shutil.ignore_patterns("__pycache__", ".stagehand", ".pytest_cache")
+    shutil.copytree(ROOT / "examples", tmp_path / "examples", ignore=skip)
+    shutil.copytree(ROOT / "examples_async", tmp_path / "examples_async", ignore=skip,
+                    symlinks=True)
+    return tmp_path / "examples_async"
+
+
+def run_async_suite(tmp_path: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    suite = copy_of_both_suites(tmp_path)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "ANTHROPIC_"))}
+    return subprocess.run(
+        [str(ASYNC_PYTHON), "-m", "pytest", str(suite), "-q", "-p", "no:cacheprovider",
+         "--ai-cache=offline", "--ai-cache-dir", str(tmp_path / "store"), *options],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=540,
+    )  # fmt: skip
+
+
+@pytest.mark.timeout(600)
+def test_the_async_examples_replay_through_a_playwright_server(tmp_path, playwright_server):  # noqa: F811
+    run = run_async_suite(
+        tmp_path, "--ai-connect", playwright_server, "--browser-executable-path",
+        chromium_path(), "-n", "2",
+    )
+    assert outcome(run) == {"passed": EXAMPLE_TESTS}, run.stdout[-4000:] + run.stderr[-2000:]
+
+
+@pytest.mark.timeout(600)
+def test_the_async_examples_replay_through_chromium_over_cdp(tmp_path, chromium_over_cdp):  # noqa: F811
+    run = run_async_suite(tmp_path, "--ai-cdp-url", chromium_over_cdp)
+    assert outcome(run) == {"passed": EXAMPLE_TESTS}, run.stdout[-4000:] + run.stderr[-2000:]
