@@ -27,12 +27,6 @@ from greenlet import getcurrent, greenlet
 
 T = TypeVar("T")
 
-# The async API's own classes (Page, Locator, Frame, Download, Dialog, Route...).
-ASYNC_TYPES = tuple(
-    value
-    for value in vars(playwright.async_api).values()
-    if isinstance(value, type) and value.__module__.startswith("playwright.async_api")
-)
 # Made anew for each call, so kept only while the core holds them: not worth a cache entry.
 _UNCACHED = (playwright.async_api.Locator, playwright.async_api.FrameLocator,
              playwright.async_api.JSHandle)
@@ -57,6 +51,12 @@ class _Driven(greenlet):
         self.interrupt = args[0] if len(args) == 1 else args[1] or args[0]()
         self.awaiting.cancel()
         return None
+
+
+def is_async_api(value: object) -> bool:
+    """Is `value` an object of Playwright's async API (Page, Locator, Tracing, Route...)?
+    By its package: not every class is exported by name (Tracing, Clock)."""
+    return type(value).__module__.startswith("playwright.async_api")
 
 
 def in_core() -> bool:
@@ -106,7 +106,7 @@ class Bridge:
 
     def wrap(self, value: Any) -> Any:
         """`value` as the core sees it: async Playwright objects bridged, containers too."""
-        if isinstance(value, ASYNC_TYPES):
+        if is_async_api(value):
             if isinstance(value, _UNCACHED):
                 return Synced(value, self)
             kept = self._synced.get(id(value))
@@ -178,7 +178,7 @@ class Synced:
     def __getattr__(self, name: str) -> Any:
         value = getattr(self.async_object, name)
         bridge = self._bridge
-        if not callable(value) or isinstance(value, ASYNC_TYPES):
+        if not callable(value) or is_async_api(value):
             return bridge.resolve(value)
 
         def call(*args: Any, **kwargs: Any) -> Any:

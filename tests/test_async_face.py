@@ -9,6 +9,7 @@ import json
 import os
 import shutil
 import subprocess
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -81,11 +82,16 @@ def test_a_recording_replays_in_the_other_face(
     assert len(scripted_model.requests) == 1
     steps = _steps(pytester)
 
-    replayed = _run(pytester, *replayer, *base, "--ai-cache=offline")
+    output = pytester.path / "traces"
+    replayed = _run(pytester, *replayer, *base, "--ai-cache=offline", "--tracing=on",
+                    f"--output={output}")
     replayed.assert_outcomes(passed=1)
     replayed.stdout.fnmatch_lines(["*CACHE hit*"])
     assert len(scripted_model.requests) == 1  # no model: the other face's recording served
     assert _steps(pytester) == steps  # and it stays as it was
+    (trace,) = output.glob("*/trace.zip")  # the step is a group in the trace, as in sync
+    with zipfile.ZipFile(trace) as archive:
+        assert '"title":"act: tick remember me"' in archive.read("trace.trace").decode()
 
 
 def test_an_async_step_without_a_recording_fails_offline(pytester, pages_server):
