@@ -30,6 +30,9 @@ T = TypeVar("T")
 # Made anew for each call, so kept only while the core holds them: not worth a cache entry.
 _UNCACHED = (playwright.async_api.Locator, playwright.async_api.FrameLocator,
              playwright.async_api.JSHandle)
+# Where a test registers handlers the core steps aside for (handlers.py).
+_EMITTERS = (playwright.async_api.Page, playwright.async_api.BrowserContext)
+_REGISTERING = ("on", "once", "remove_listener")
 
 
 class _Driven(greenlet):
@@ -112,6 +115,8 @@ class Bridge:
             kept = self._synced.get(id(value))
             if kept is None:
                 kept = self._synced[id(value)] = (value, Synced(value, self))
+                if isinstance(value, _EMITTERS):
+                    self._route_test_handlers(value, kept[1])
             return kept[1]
         if hasattr(value, "__aenter__") and hasattr(value, "__aexit__"):
             return SyncedContext(value, self)
@@ -119,11 +124,25 @@ class Bridge:
             return type(value)(self.wrap(item) for item in value)
         return value
 
+    def _route_test_handlers(self, emitter: Any, synced: Synced) -> None:
+        """The test registers handlers on the async Page or BrowserContext itself: pass
+        them through the bridged one's `on`, `once` and `remove_listener`, which the core
+        watches (handlers.py), so its own listeners step aside for them as in sync tests."""
+        for name in _REGISTERING:
+            synced.originals[name] = getattr(emitter, name)
+
+            def registering(event: str, f: Callable[..., Any], name: str = name) -> None:
+                getattr(synced, name)(event, TestHandler(f, self))
+
+            setattr(emitter, name, registering)
+
     def unwrap(self, value: Any) -> Any:
         """`value` as Playwright's async API takes it: bridged objects back to their own,
         the core's callables (handlers, predicates) as async-API handlers."""
         if isinstance(value, Synced):
             return value.async_object
+        if isinstance(value, TestHandler):
+            return value.handler
         if type(value) in (list, tuple):  # not a named tuple of the core's
             return type(value)(self.unwrap(item) for item in value)
         if type(value) is dict:
@@ -168,15 +187,36 @@ async def _awaited(awaitable: Awaitable[T]) -> T:
     return await awaitable
 
 
+class TestHandler:
+    """A handler the test registered on an async page or context, on its way through the
+    core's watch: Playwright gets it as it is; called by the core (a `once` that noted its
+    run), it gets Playwright's async objects back."""
+
+    def __init__(self, handler: Callable[..., Any], bridge: Bridge) -> None:
+        self.handler = handler
+        self._bridge = bridge
+        self.__wrapped__ = handler  # Playwright passes as many arguments as it takes
+
+    def __call__(self, *args: Any) -> Any:
+        return self.handler(*(self._bridge.unwrap(arg) for arg in args))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TestHandler) and other.handler == self.handler
+
+    def __hash__(self) -> int:
+        return hash(self.handler)
+
+
 class Synced:
     """An async Playwright object as the core sees it: the sync API's shape."""
 
     def __init__(self, async_object: Any, bridge: Bridge) -> None:
         self.async_object = async_object
         self._bridge = bridge
+        self.originals: dict[str, Any] = {}  # the emitter's own methods, under the test's
 
     def __getattr__(self, name: str) -> Any:
-        value = getattr(self.async_object, name)
+        value = self.originals.get(name) or getattr(self.async_object, name)
         bridge = self._bridge
         if not callable(value) or is_async_api(value):
             return bridge.resolve(value)

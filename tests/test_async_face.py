@@ -137,3 +137,37 @@ def test_the_async_examples_replay_through_a_playwright_server(tmp_path, playwri
 def test_the_async_examples_replay_through_chromium_over_cdp(tmp_path, chromium_over_cdp):  # noqa: F811
     run = run_async_suite(tmp_path, "--ai-cdp-url", chromium_over_cdp)
     assert outcome(run) == {"passed": EXAMPLE_TESTS}, run.stdout[-4000:] + run.stderr[-2000:]
+
+
+# --- the test's own handlers on the async page -----------------------------------------------
+
+HANDLER_TEST = """
+async def test_own_handler(ai_page):
+    await ai_page.goto("verbs/dialogs.html")
+    answered = []
+
+    async def answer(dialog):
+        answered.append(dialog.message)
+        await dialog.dismiss()
+
+    ai_page.page.on("dialog", answer)
+    await ai_page.act("click the Delete draft button")
+    assert await ai_page.locator("#status").text_content() == "Draft kept"
+    assert answered == ["Delete the draft for good?"]
+    assert ai_page.dialogs.seen[-1].outcome == "left to the test"
+
+    ai_page.page.remove_listener("dialog", answer)  # the plugin's again: held for the next step
+    await ai_page.act("click the Delete draft button")
+    assert ai_page.dialogs.pending is not None
+    assert len(answered) == 1
+"""
+
+
+def test_the_async_tests_own_dialog_handler_wins_until_removed(
+    pytester, scripted_model, pages_server
+):
+    scripted_model.enqueue(choose("button", "Delete draft"), choose("button", "Delete draft"))
+    result = _run(pytester, HANDLER_TEST, ASYNC_RUN, "--base-url", pages_server.url(),
+                  "--ai-model", "openai/scripted", "--ai-base-url", scripted_model.openai_base_url,
+                  "--ai-cache=off")
+    result.assert_outcomes(passed=1)
