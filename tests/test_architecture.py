@@ -28,6 +28,7 @@ LAYERS = [
     {"pipelines"},
     {"page"},
     {"agent"},
+    {"async_face"},
     {"reporting"},
     {"plugin"},
     {"testing", "__main__", ""},  # the scripted model server, `python -m`, the package's face

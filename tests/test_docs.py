@@ -183,14 +183,16 @@ class PytestOptions:
 
 @cache
 def pytest_options() -> PytestOptions:
-    """Options and ini keys of pytest with every installed plugin, from `pytest --help`."""
-    help_text = subprocess.run(
-        [sys.executable, "-m", "pytest", "--help", "-p", "no:cacheprovider"],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=DOCS,
-    ).stdout
+    """Options and ini keys of pytest with every installed plugin, from `pytest --help`;
+    with the async environment's too (pytest-asyncio's keys, which async suites set)."""
+    async_python = ROOT / ".venv-async" / "bin" / "python"
+    commands = [[sys.executable, "-m", "pytest", "--help", "-p", "no:cacheprovider"]]
+    if async_python.exists():
+        commands.append([str(async_python), *commands[0][1:], "-p", "no:playwright"])
+    help_text = "\n".join(
+        subprocess.run(command, capture_output=True, text=True, check=True, cwd=DOCS).stdout
+        for command in commands
+    )
     flags: dict[str, bool] = {}
     ini_keys: set[str] = set()
     in_ini = False

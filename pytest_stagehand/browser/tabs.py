@@ -113,7 +113,7 @@ class Tabs:
     def switch(self, tab: int | str | Page) -> Page:
         """Make `tab` the page to act on: an index into `pages`, a title, a URL or a Page."""
         pages = self.pages
-        if isinstance(tab, Page):
+        if not isinstance(tab, int | str):  # a Page, or the async face's bridge of one
             found = [tab] if tab in pages else []
         elif isinstance(tab, int):
             found = [pages[tab]] if -len(pages) <= tab < len(pages) else []

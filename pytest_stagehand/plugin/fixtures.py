@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
@@ -198,6 +199,24 @@ def ai_page(
     base_url: str | None,
 ) -> Iterator[AIPage]:
     """pytest-playwright's `page` with act, observe and extract; goto honours --base-url."""
+    with open_ai_page(
+        page, request, ai_settings, ai_model_client, ai_usage, ai_recordings, base_url
+    ) as opened:
+        yield opened
+
+
+@contextmanager
+def open_ai_page(
+    page: Page,
+    request: pytest.FixtureRequest,
+    ai_settings: Settings,
+    ai_model_client: ModelClient | None,
+    ai_usage: UsageLedger,
+    ai_recordings: Recordings,
+    base_url: str | None,
+) -> Iterator[AIPage]:
+    """The AIPage of a test on `page` (a sync Page, or the async face's bridge of one),
+    with its reports, and what is closed after it: one set-up for both faces."""
     config = model_config(ai_settings, request.config.rootpath)
     client, own_client = ai_model_client, None
     if config != (ai_model_client.config if ai_model_client else None):
@@ -257,6 +276,19 @@ def agent(
     """An agent on `ai_page`: `agent.execute("goal", output=Model)` reaches a goal in steps,
     navigating only within --ai-allowed-origins (default: the base URL's origin), in
     --ai-agent-mode (dom, or cua with --ai-cua-model)."""
+    with open_agent(request, ai_page, ai_settings, ai_recordings, ai_usage) as opened:
+        yield opened
+
+
+@contextmanager
+def open_agent(
+    request: pytest.FixtureRequest,
+    ai_page: AIPage,
+    ai_settings: Settings,
+    ai_recordings: Recordings,
+    ai_usage: UsageLedger,
+) -> Iterator[Agent]:
+    """The agent of a test on `ai_page`, and its computer-use client: both faces'."""
     cua_client = None
     config = model_config(ai_settings, request.config.rootpath)
     if ai_settings.cua_model and config is not None:

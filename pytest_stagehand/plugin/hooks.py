@@ -64,6 +64,8 @@ def pytest_configure(config: pytest.Config) -> None:
     export.register(config, settings, salt=run.id)  # --ai-export
     # Imported after pytest-playwright's plugin, so its fixtures can extend Playwright's.
     config.pluginmanager.import_plugin("pytest_stagehand.plugin.fixtures")
+    if config.pluginmanager.has_plugin("playwright-asyncio"):  # its `page` is async
+        config.pluginmanager.import_plugin("pytest_stagehand.plugin.async_fixtures")
 
 
 def session_settings(config: pytest.Config) -> Settings:
