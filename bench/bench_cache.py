@@ -49,7 +49,7 @@ from playwright.sync_api import Page, sync_playwright
 from pytest_stagehand.actions.perform import settle
 from pytest_stagehand.browser.launch import find_chromium
 from pytest_stagehand.events import StepLog
-from pytest_stagehand.heal import identity as heal
+from pytest_stagehand.heal import resolve as heal
 from pytest_stagehand.model.client import ModelConfig
 from pytest_stagehand.model.providers import create_client
 from pytest_stagehand.page import AIPage

@@ -30,7 +30,9 @@ from playwright.sync_api import Page, sync_playwright
 
 from pytest_stagehand.browser.launch import find_chromium
 from pytest_stagehand.errors import HealFailed
-from pytest_stagehand.heal.identity import HEAL_MARGIN, HEAL_THRESHOLD, recorded_element, resolve
+from pytest_stagehand.heal.identity import recorded_element
+from pytest_stagehand.heal.meaning import HEAL_MARGIN, HEAL_THRESHOLD
+from pytest_stagehand.heal.resolve import resolve
 from pytest_stagehand.recordings.store import RecordedElement
 from pytest_stagehand.snapshot.outline import inspect, snapshot
 

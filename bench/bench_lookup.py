@@ -45,7 +45,8 @@ def measure(reps: int) -> dict[str, dict[str, list[float]]]:
     from pytest_stagehand.actions.perform import is_plain
     from pytest_stagehand.browser import page_scripts
     from pytest_stagehand.browser.launch import find_chromium
-    from pytest_stagehand.heal.identity import LIGHT_HITS, recorded_element, resolve
+    from pytest_stagehand.heal.identity import recorded_element
+    from pytest_stagehand.heal.resolve import LIGHT_HITS, resolve
     from pytest_stagehand.snapshot.outline import describer, snapshot
 
     try:  # what light_hits asks the page

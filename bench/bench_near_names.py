@@ -26,13 +26,13 @@ toggles that kept their test id and now say another state ("Pause" became "Play"
 controls reworded under a kept test id ("Submit" became "Send"): offline, another name is
 the model's call, so any element acted on is wrong there too. Beside them, 8 respellings
 (same words: case, spaces, punctuation, words run together) must still heal. Ours, the
-same heal without the rule that a name keeps its words (`heal._spelled` switched off), and
+same heal without the rule that a name keeps its words (`meaning.spelling_of` switched off), and
 blind.
 
 A fourth table plays icon-only buttons (no name: the icon says what they do) replaced in
 their place by another icon, in image, sprite, icon-font and markup-named forms, and the
 same icon in a restyled button, which must heal: ours, the same heal without the icon
-rule (`heal._same_icon` switched off), and blind. Its pairs were written after the rule,
+rule (`meaning._same_icon` switched off), and blind. Its pairs were written after the rule,
 with four icon libraries it did not read then (Ionicons, Phosphor, Feather, Lucide);
 reading them came after.
 
@@ -51,8 +51,9 @@ from playwright.sync_api import Page, sync_playwright
 
 from pytest_stagehand.browser.launch import find_chromium
 from pytest_stagehand.errors import HealFailed
-from pytest_stagehand.heal import identity as heal
-from pytest_stagehand.heal.identity import recorded_element, resolve
+from pytest_stagehand.heal import meaning as heal
+from pytest_stagehand.heal.identity import recorded_element
+from pytest_stagehand.heal.resolve import resolve
 from pytest_stagehand.recordings.store import RecordedElement
 from pytest_stagehand.snapshot.outline import snapshot
 
@@ -344,7 +345,7 @@ def play_in_place(page: Page, case: tuple[str, str, str, str, str], layout: str)
     element = recorded_element(page, page_snapshot, ref)
     page.set_content(in_place(role, now, test_id, layout))
     acted = {"ours": _healed(page, element, instruction)}
-    with patch.object(heal, "_spelled", lambda text: ""):
+    with patch.object(heal, "spelling_of", lambda text: ""):
         acted["without the name rule"] = _healed(page, element, instruction)
     acted["blind"] = _blind(page, element)
     return acted

@@ -45,7 +45,9 @@ from examples.record import ACT, Pick, click, fill, find, snapshot_lines  # noqa
 from pytest_stagehand.actions.perform import settle, substitute  # noqa: E402
 from pytest_stagehand.browser.launch import find_chromium  # noqa: E402
 from pytest_stagehand.errors import HealFailed  # noqa: E402
-from pytest_stagehand.heal.identity import HEAL_MARGIN, HEAL_THRESHOLD, recorded_element, resolve  # noqa: E402
+from pytest_stagehand.heal.identity import recorded_element  # noqa: E402
+from pytest_stagehand.heal.meaning import HEAL_MARGIN, HEAL_THRESHOLD  # noqa: E402
+from pytest_stagehand.heal.resolve import resolve  # noqa: E402
 from pytest_stagehand.recordings.store import RecordedElement  # noqa: E402
 from pytest_stagehand.snapshot.outline import frame_scope, snapshot  # noqa: E402
 

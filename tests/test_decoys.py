@@ -19,7 +19,8 @@ from playwright.sync_api import Page
 from real_widgets import RealWidgetsServer
 
 from pytest_stagehand.errors import HealFailed
-from pytest_stagehand.heal.identity import recorded_element, resolve
+from pytest_stagehand.heal.identity import recorded_element
+from pytest_stagehand.heal.resolve import resolve
 from pytest_stagehand.recordings.store import RecordedElement
 from pytest_stagehand.snapshot.outline import snapshot
 

@@ -14,16 +14,9 @@ import pytest
 from playwright.sync_api import Locator, Page
 
 from pytest_stagehand.errors import HealFailed
-from pytest_stagehand.heal.identity import (
-    Identity,
-    best_match,
-    identity_of,
-    light_hits,
-    recorded_element,
-    resolve,
-    similarity,
-    verify,
-)
+from pytest_stagehand.heal.identity import Identity, identity_of, recorded_element
+from pytest_stagehand.heal.meaning import best_match, similarity, verify
+from pytest_stagehand.heal.resolve import light_hits, resolve
 from pytest_stagehand.recordings.store import RecordedElement
 from pytest_stagehand.snapshot.outline import inspect, snapshot
 

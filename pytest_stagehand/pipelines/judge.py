@@ -47,7 +47,9 @@ from pytest_stagehand.errors import (
     RecordingFileError,
 )
 from pytest_stagehand.events import Heal, StepEvent, StepLog, each_text
-from pytest_stagehand.heal.identity import describe, recorded_element, resolve
+from pytest_stagehand.heal.identity import recorded_element
+from pytest_stagehand.heal.meaning import describe
+from pytest_stagehand.heal.resolve import resolve
 from pytest_stagehand.model.client import Message, ModelClient
 from pytest_stagehand.model.inference import ChoiceProblem, ask_checked
 from pytest_stagehand.pipelines import vision

@@ -39,21 +39,19 @@ from pytest_stagehand.actions.perform import NO_SHADOW_ROOTS, PLAIN_QUERY, is_pl
 from pytest_stagehand.browser import page_scripts
 from pytest_stagehand.errors import NeedsModelWarning
 from pytest_stagehand.events import Heal
-from pytest_stagehand.heal.identity import (
-    CONFIRMED_BY,
+from pytest_stagehand.heal.identity import Identity, distinct_words, unique_first
+from pytest_stagehand.heal.meaning import (
     HEAL_MARGIN,
     HEAL_THRESHOLD,
     SAME_CONTEXT,
     VERIFY_THRESHOLD,
-    Identity,
     differences,
-    distinct_words,
     named_words,
     said_in,
     similarity,
     told_apart,
-    unique_first,
 )
+from pytest_stagehand.heal.resolve import CONFIRMED_BY
 from pytest_stagehand.recordings.store import RecordedElement
 from pytest_stagehand.snapshot.outline import (
     ElementRef,

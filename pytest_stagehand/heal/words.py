@@ -1,0 +1,124 @@
+"""The words of a name or a text as the heal rule compares them: tokens, numbers with their
+signs, counts, spellings."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Collection
+from difflib import SequenceMatcher
+
+
+def normalised(text: str | None) -> str:
+    return " ".join((text or "").split()).casefold()
+
+
+def text_score(a: str | None, b: str | None) -> float | None:
+    """Similarity of two texts in [0, 1]; None when neither has one (no evidence)."""
+    a, b = normalised(a), normalised(b)
+    if not a and not b:
+        return None
+    return 1.0 if a == b else SequenceMatcher(None, a, b).ratio()
+
+
+def same_text(a: str | None, b: str | None) -> float | None:
+    if not a and not b:
+        return None
+    return 1.0 if a == b else 0.0
+
+
+def words_of(text: str) -> frozenset[str]:
+    return frozenset(normalised(text).split())
+
+
+def overlap(a: str, b: str) -> float | None:
+    """Jaccard similarity of the words of two texts; None when both have none."""
+    words_a, words_b = words_of(a), words_of(b)
+    union = words_a | words_b
+    return len(words_a & words_b) / len(union) if union else None
+
+
+def jaccard(a: Collection[str], b: Collection[str]) -> float | None:
+    if not a and not b:
+        return None
+    return len(set(a) & set(b)) / len(set(a) | set(b))
+
+
+TOKEN = re.compile(r"[^\w\s]?\d+(?:[.,]\d+)*[^\w\s]?|[^\W\d_]+(?:['’][^\W\d_]+)?")
+
+
+NUMBER = re.compile(r"\d")
+
+
+COUNT = re.compile(r"[(\[]\s*(\d+)\s*[)\]]")
+
+
+CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+
+
+# What a step calls an element's kind ("the log in button"); in a name, a word of it
+# ("Copy link" is not "Copy").
+KINDS = frozenset({"field", "box", "input", "button", "link"})
+
+
+# Words that carry no identity: a step says "click the log in button", a label "Your email".
+FILLER = frozenset({
+    "a", "an", "the", "to", "into", "in", "on", "of", "for", "and", "or", "with", "at", "by",
+    "from", "this", "that", "it", "its", "your", "my", "our", "here", "now", "please", "go",
+    "proceed", "click", "tap", "press", "type", "enter", "fill", "select", "choose", "check",
+    "uncheck", *KINDS,
+})  # fmt: skip
+
+
+def _tokens(text: str | None) -> list[str]:
+    """Words and numbers of a text, casefolded; a number keeps a currency sign or a percent
+    sign written against it, and drops its thousands separators: "$1,000" gives "$1000"."""
+    found = TOKEN.findall(CAMEL.sub(" ", text or ""))
+    return [
+        (_signed(re.sub(r",(?=\d{3}\b)", "", token)) if NUMBER.search(token) else token).casefold()
+        for token in found
+    ]
+
+
+def _signed(token: str) -> str:
+    """A number token with the signs that say what it counts (€, $, %), no other marks."""
+    if not token[-1:].isdigit() and not _is_sign(token[-1]):
+        token = token[:-1]
+    if token and not token[0].isdigit() and not token[0].isalpha() and not _is_sign(token[0]):
+        token = token[1:]
+    return token
+
+
+def _is_sign(char: str) -> bool:
+    return char == "%" or unicodedata.category(char) == "Sc"
+
+
+def numbers_in(text: str | None) -> frozenset[str]:
+    return frozenset(token for token in _tokens(text) if NUMBER.search(token))
+
+
+def counts_in(text: str | None) -> frozenset[str]:
+    """Counts shown beside a label, "(2)" or "[2]": they change as the page is used."""
+    return frozenset(COUNT.findall(text or ""))
+
+
+def words_in_order(text: str | None) -> list[str]:
+    return [token for token in _tokens(text) if not NUMBER.search(token)]
+
+
+def content_words(text: str | None) -> frozenset[str]:
+    """The words that say what something is."""
+    return frozenset(words_in_order(text)) - FILLER
+
+
+def spelling_of(text: str | None) -> str:
+    """A name's words as letters only: "Log in", "Login" and "LOG-IN!" spell one name."""
+    return "".join(words_in_order(text))
+
+
+def listed(words: frozenset[str] | set[str]) -> str:
+    return ", ".join(sorted(words)) or "none"
+
+
+def shortened(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}…"
