@@ -20,7 +20,8 @@ from pytest_stagehand.events import StepLog
 from pytest_stagehand.model.client import ModelConfig
 from pytest_stagehand.model.providers import create_client
 from pytest_stagehand.page import AIPage
-from pytest_stagehand.pipelines.judge import Evaluator, Recordings, is_visual, run_check
+from pytest_stagehand.pipelines.checks import run_check
+from pytest_stagehand.pipelines.judge import Evaluator, Recordings, is_visual
 from pytest_stagehand.prompts.judge import PageTextCheck
 from pytest_stagehand.recordings.store import Recording, RecordingStore, recordings_file, step_key
 from pytest_stagehand.testing.scripted_model import ScriptedModelServer, ScriptedRequest
