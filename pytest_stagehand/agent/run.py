@@ -40,8 +40,9 @@ from pytest_stagehand.model.inference import ChoiceProblem, ask_checked
 from pytest_stagehand.model.usage import UsageTotals
 from pytest_stagehand.page import AIPage
 from pytest_stagehand.pipelines.extract import split
+from pytest_stagehand.pipelines.grounding import ground, needs_model, unreadable_fields
 from pytest_stagehand.pipelines.outline import outline
-from pytest_stagehand.pipelines.readback import ground, needs_model, reread, unreadable_fields
+from pytest_stagehand.pipelines.readback import reread
 from pytest_stagehand.pipelines.replay import recorded_action, resolved_action
 from pytest_stagehand.prompts import agent as agent_texts
 from pytest_stagehand.prompts import texts as prompts

@@ -24,8 +24,7 @@ from __future__ import annotations
 
 import json
 import re
-import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from dataclasses import replace as replaced
 from functools import cache
@@ -37,9 +36,8 @@ from playwright.sync_api import Frame, Locator, Page
 
 from pytest_stagehand.actions.perform import NO_SHADOW_ROOTS, PLAIN_QUERY, is_plain
 from pytest_stagehand.browser import page_scripts
-from pytest_stagehand.errors import NeedsModelWarning
 from pytest_stagehand.events import Heal
-from pytest_stagehand.heal.identity import Identity, distinct_words, unique_first
+from pytest_stagehand.heal.identity import Identity, unique_first
 from pytest_stagehand.heal.meaning import (
     HEAL_MARGIN,
     HEAL_THRESHOLD,
@@ -54,7 +52,6 @@ from pytest_stagehand.heal.meaning import (
 from pytest_stagehand.heal.resolve import CONFIRMED_BY
 from pytest_stagehand.recordings.store import RecordedElement
 from pytest_stagehand.snapshot.outline import (
-    ElementRef,
     described,
     describer,
     frame_scope,
@@ -75,19 +72,19 @@ def _source() -> str:
     return resources.files(__package__).joinpath("js", "readback.js").read_text(encoding="utf-8")
 
 
-def _script(head: str, call: str) -> str:
+def script_text(head: str, call: str) -> str:
     return f"{head} => ({_source()})({call}, {describer()})"
 
 
-def _run(page: Page, frame_path: list[str] | tuple[str, ...], args: dict[str, Any]) -> Any:
+def run_script(page: Page, frame_path: list[str] | tuple[str, ...], args: dict[str, Any]) -> Any:
     """readback.js on the document of the frame at `frame_path` (the page's own for none)."""
     if not frame_path:
-        return json.loads(page.evaluate(_script("(args)", "args"), args))
+        return json.loads(page.evaluate(script_text("(args)", "args"), args))
     root = frame_scope(page, frame_path).locator(":root")
-    return json.loads(root.evaluate(_script("(root, args)", "args"), args))
+    return json.loads(root.evaluate(script_text("(root, args)", "args"), args))
 
 
-def _frames(page: Page) -> list[tuple[Frame, tuple[str, ...]]]:
+def frames_of(page: Page) -> list[tuple[Frame, tuple[str, ...]]]:
     """Every frame of the page at any depth (frames of framesets too), each with its frame
     path; the main frame first, then each frame's children after it."""
     found = [(page.main_frame, ())]
@@ -103,7 +100,7 @@ def _frames(page: Page) -> list[tuple[Frame, tuple[str, ...]]]:
     return found
 
 
-def _in_frames(seen: list[tuple[dict[str, Any], tuple[str, ...]]]) -> dict[str, Any]:
+def in_frames(seen: list[tuple[dict[str, Any], tuple[str, ...]]]) -> dict[str, Any]:
     """One "ground" answer from every frame's: a leaf's candidates from all frames, each
     with its frame path; a list from the first frame that shows all of it."""
     first = seen[0][0]
@@ -117,14 +114,14 @@ def _in_frames(seen: list[tuple[dict[str, Any], tuple[str, ...]]]) -> dict[str, 
         }
         if "parts" in first:  # no frame shows the text whole: each frame tried its parts
             merged["parts"] = [
-                _in_frames([(found["parts"][index], path) for found, path in seen])
+                in_frames([(found["parts"][index], path) for found, path in seen])
                 for index in range(len(first["parts"]))
             ]
         return merged
     if "fields" in first:
         return {
             "fields": {
-                name: _in_frames([(found["fields"][name], path) for found, path in seen])
+                name: in_frames([(found["fields"][name], path) for found, path in seen])
                 for name in first["fields"]
             }
         }
@@ -142,7 +139,7 @@ def _escape(text: str) -> str:
 # --- values -----------------------------------------------------------------------------
 
 
-def _type(value: Any) -> str | None:
+def type_of(value: Any) -> str | None:
     if isinstance(value, bool):
         return "bool"  # read from a checkbox's checked state
     if isinstance(value, int):
@@ -178,7 +175,7 @@ def joined_parts(value: str) -> tuple[list[str], list[str]]:
     return parts, joins
 
 
-def _find_pattern(value: Any) -> str:
+def find_pattern(value: Any) -> str:
     """Where `value` stands in a text, as a whole token: "2" is not found in "$29.99"."""
     alternatives = "|".join(_escape(form) for form in shown_as(value))
     if isinstance(value, str):
@@ -208,7 +205,7 @@ def parse(text: str, kind: str, pattern: str | None) -> Any:
     return text
 
 
-def _read_rule(text: str, token: str, index: int, kind: str) -> str | None:
+def read_rule(text: str, token: str, index: int, kind: str) -> str | None:
     """The pattern that takes the value at `index` out of `text`: None for the whole text."""
     if (text == token and kind == "str") or kind == "bool":
         return None
@@ -218,14 +215,14 @@ def _read_rule(text: str, token: str, index: int, kind: str) -> str | None:
     return f"{head}{NUMBER[kind]}{tail}"
 
 
-def _words(name: str) -> set[str]:
+def words_of(name: str) -> set[str]:
     spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name).replace("_", " ")
     return {word.casefold() for word in spaced.split() if len(word) > 2}
 
 
-def _stems(text: str) -> set[str]:
+def stems(text: str) -> set[str]:
     """The words of a text by their first five letters: "subscribed" is "Subscribe"."""
-    return {word[:5] for word in _words(text)}
+    return {word[:5] for word in words_of(text)}
 
 
 def _template(text: str, value: Any) -> str:
@@ -285,6 +282,21 @@ def kept_words(recorded: str, live: str) -> bool:
 LINE = "(describe, read, elements) => JSON.parse(read({ target: elements[0] }, null)).line"
 
 
+
+def line_key(seen: dict[str, Any], by_line: bool) -> str:
+    """The line of an element seen now, where the value is told by its line (see
+    RecordedElement.line)."""
+    return seen.get("line", "") if by_line else ""
+
+
+def alike(
+    page: Page, frame_path: tuple[str, ...] | list[str], tag: str, source: str, pattern: str | None
+) -> list[dict[str, Any]]:
+    """The elements of `tag` in the frame at `frame_path` whose value, read from `source`,
+    fits `pattern`: their text and their description."""
+    args = {"mode": "like", "tag": tag, "source": source, "pattern": pattern}
+    return run_script(page, frame_path, args)
+
 def line_of(locator: Locator) -> str:
     """The line of the one element `locator` hits (RecordedElement.line), with the
     scripts the document holds already (`page_scripts`)."""
@@ -292,240 +304,6 @@ def line_of(locator: Locator) -> str:
 
 
 POSITIONAL = re.compile(r"^xpath=|:nth-of-type\(| > ")  # selectors that pin a position
-
-
-# --- grounding at record time -------------------------------------------------------------
-
-
-def _tree(value: Any) -> dict[str, Any]:
-    """The answer as readback.js's "ground" mode takes it."""
-    if isinstance(value, dict):
-        return {"kind": "object", "fields": {k: _tree(v) for k, v in value.items()}}
-    if isinstance(value, list):
-        return {"kind": "list", "items": [_tree(v) for v in value]}
-    if _type(value) is None:
-        return {"kind": "none"}
-    if isinstance(value, bool):
-        return {"kind": "leaf", "checked": value}
-    url = value if isinstance(value, str) and re.match(r"https?://", value) else None
-    leaf = {"kind": "leaf", "pattern": _find_pattern(value), "url": url}
-    if isinstance(value, str) and (parts := joined_parts(value)[0]):
-        leaf["parts"] = [_tree(part) for part in parts]
-    return leaf
-
-
-def ground(page: Page, value: Any) -> dict[str, Any]:
-    """The read plan of `value` (the answer as JSON data) on the page as it is now, in
-    whichever frame shows it."""
-    args = {"mode": "ground", "tree": _tree(value)}
-    seen = []
-    for frame, path in _frames(page):
-        try:
-            seen.append((json.loads(frame.evaluate(_script("(args)", "args"), args)), path))
-        except PlaywrightError:
-            if not path:
-                raise  # the page itself: the step's to meet
-            continue  # a frame that navigated or went away shows nothing
-    return _plan(page, value, _in_frames(seen), "")
-
-
-def _unreadable(why: str) -> dict[str, Any]:
-    return {UNREADABLE: why}
-
-
-def _plan(page: Page, value: Any, found: dict[str, Any], name: str) -> dict[str, Any]:
-    if isinstance(value, dict):
-        fields = found.get("fields", {})
-        return {"fields": {k: _plan(page, v, fields.get(k, {}), k) for k, v in value.items()}}
-    if isinstance(value, list):
-        return _list_plan(page, value, found.get("list", {}))
-    if value is None:
-        return {"none": True}
-    kind = _type(value)
-    if kind is None:
-        return _unreadable("it is neither text, a number nor a yes/no")
-    plan = _leaf_plan(page, value, kind, found.get("candidates", []), name)
-    if UNREADABLE in plan and "parts" in found:
-        return _joined_plan(page, value, found["parts"], name) or plan
-    return plan
-
-
-def _joined_plan(
-    page: Page, value: str, found: list[dict[str, Any]], name: str
-) -> dict[str, Any] | None:
-    """A text the model joined from parts the page shows apart (two product names as
-    "Backpack, Bike Light"): each part read again where it is shown, joined as recorded.
-    None when a part is not shown as it was answered."""
-    parts, joins = joined_parts(value)
-    plans = [_leaf_plan(page, part, "str", seen.get("candidates", []), name)
-             for part, seen in zip(parts, found, strict=True)]  # fmt: skip
-    if any(UNREADABLE in plan for plan in plans):
-        return None
-    return {"joined": plans, "joins": joins}
-
-
-def _leaf_plan(
-    page: Page, value: Any, kind: str, candidates: list[dict[str, Any]], name: str
-) -> dict[str, Any]:
-    fitting = []
-    for candidate in candidates:
-        pattern = _read_rule(candidate["text"], candidate["token"], candidate["index"], kind)
-        if candidate["source"] in ("href", "checked"):
-            pattern = None
-        if parse(candidate["text"], kind, pattern) == value:
-            fitting.append((candidate, pattern))
-    if kind == "bool":  # any checkbox shows true or false: only one labelled for it will do
-        fitting = [(c, p) for c, p in fitting if _stems(name) & _stems(c["label"])]
-    if not fitting and kind == "bool":
-        return _unreadable(
-            f"a yes/no is the model's judgement: no checkbox labelled for {name or 'it'!r} "
-            "shows it"
-        )
-    if not fitting:
-        return _unreadable(
-            "the page does not show it as it was answered (a count, a sum or a paraphrase "
-            "the model made)"
-        )
-    if len(fitting) > 1:
-        whole = [pair for pair in fitting if pair[0]["text"] == pair[0]["token"]]
-        fitting = whole or fitting
-    if len(fitting) > 1:
-        wanted = _words(name)
-        scored = [(len(wanted & _words(c["label"] + " " + c["text"])), (c, p)) for c, p in fitting]
-        best = max(score for score, _ in scored)
-        named = [pair for score, pair in scored if score == best and best > 0]
-        if len(named) == 1:
-            fitting = named
-        elif not (kind == "str" and len(str(value)) >= 4 and re.search(r"[^\W\d_]", str(value))):
-            shown = "checkboxes show" if kind == "bool" else "the page shows"
-            return _unreadable(
-                f"{len(fitting)} {shown} {value!r}, and nothing tells which one the model read"
-            )
-    candidate, pattern = fitting[0]
-    frame_path = tuple(candidate.get("frame_path", ()))
-    ref, context = described(candidate["element"], frame_path)
-    line = "" if context else candidate.get("line", "")
-    element = RecordedElement(
-        selectors=unique_first(page, frame_path, list(ref.candidates) or [ref.selector]),
-        frame_path=list(frame_path),
-        fingerprint=ref.fingerprint,
-        context=context,
-        line=line,
-        distinct=_distinct(page, ref, context or line, candidate["source"], pattern, bool(line)),
-    )
-    return {
-        "element": element.model_dump(mode="json"),
-        "read": candidate["source"],
-        "pattern": pattern,
-        "type": kind,
-    }
-
-
-def _distinct(
-    page: Page, ref: ElementRef, around: str, source: str, pattern: str | None, by_line: bool
-) -> str:
-    """The words around the value (its card's, or `by_line` its line's) that its
-    look-alikes (its kind of element, at its depth, showing a value of its kind: the
-    balance of each payee) lack around them: a heal of the read never takes a value from a
-    place without them. Numbers left out: they change with the data."""
-    fp = ref.fingerprint
-    others = []
-    for found in _alike(page, ref.frame_path, fp.tag, source, pattern):
-        other, other_context = described(found["element"], ref.frame_path)
-        if other.selector != ref.selector and (
-            (other.fingerprint.classes, other.fingerprint.path) == (fp.classes, fp.path)
-        ):
-            others.append(other_context or _line(found, by_line))
-    distinct = distinct_words(around, others)
-    return " ".join(word for word in distinct.split() if not re.search(r"\d", word))
-
-
-def _line(seen: dict[str, Any], by_line: bool) -> str:
-    """The line of an element seen now, where the value is told by its line (see
-    RecordedElement.line)."""
-    return seen.get("line", "") if by_line else ""
-
-
-def _alike(
-    page: Page, frame_path: tuple[str, ...] | list[str], tag: str, source: str, pattern: str | None
-) -> list[dict[str, Any]]:
-    """The elements of `tag` in the frame at `frame_path` whose value, read from `source`,
-    fits `pattern`: their text and their description."""
-    args = {"mode": "like", "tag": tag, "source": source, "pattern": pattern}
-    return _run(page, frame_path, args)
-
-
-def _list_plan(page: Page, value: list[Any], found: dict[str, Any]) -> dict[str, Any]:
-    if UNREADABLE in found:
-        return _unreadable(f"a list: {found[UNREADABLE]}")
-    if not value or not found:
-        return _unreadable("an empty list has no rows to read again")
-    frame_path = tuple(found.get("frame_path", ()))
-    ref, context = described(found["container"], frame_path)
-    fields = {}
-    for name, shown in found["fields"].items():
-        items = [item if name == "" else item[name] for item in value]
-        fields[name] = _row_field(items, shown)
-    rows = {
-        "container": unique_first(page, frame_path, list(ref.candidates) or [ref.selector]),
-        "row": found["rows"],
-        "fields": fields,
-        # What the container says it is: a scope healed elsewhere must still say it.
-        "place": " ".join([context, *(label for _, label in ref.fingerprint.containers)]),
-    }
-    return {"rows": {**rows, "frame_path": list(frame_path)} if frame_path else rows}
-
-
-def _row_field(items: list[Any], shown: dict[str, Any]) -> dict[str, Any]:
-    if UNREADABLE in shown:
-        return shown
-    kinds = {_type(item) for item in items}
-    if len(kinds) != 1 or None in kinds:
-        return _unreadable("its values are not all text or all numbers")
-    kind = kinds.pop()
-    if kind == "bool" and len(set(items)) < 2:
-        return _unreadable(
-            "its rows' checkboxes all show one state: nothing tells they are what it answers"
-        )
-    rules = {
-        None
-        if row["source"] in ("href", "checked")
-        else _read_rule(row["text"], row["token"], row["index"], kind)
-        for row in shown["rows"]
-    }
-    pattern = rules.pop() if len(rules) == 1 else None
-    source = shown["rows"][0]["source"]
-    if any(
-        parse(row["text"], kind, pattern) != item
-        for row, item in zip(shown["rows"], items, strict=True)
-    ):
-        return _unreadable("its rows show it in different ways")
-    return {"selectors": shown["selectors"], "read": source, "pattern": pattern, "type": kind}
-
-
-def unreadable_fields(plan: dict[str, Any], path: str = "") -> Iterator[tuple[str, str]]:
-    """(field path, why) for every value of a plan that cannot be read again."""
-    if UNREADABLE in plan:
-        yield path or "the value", plan[UNREADABLE]
-    for name, child in plan.get("fields", {}).items():
-        yield from unreadable_fields(child, f"{path}.{name}" if path else name)
-    for name, child in plan.get("rows", {}).get("fields", {}).items():
-        yield from unreadable_fields(child, f"{path}[].{name}" if name else f"{path}[]")
-
-
-def needs_model(plan: dict[str, Any], what: str, mask: Callable[[str], str]) -> str:
-    """Said when `what` (a step) is recorded with values of `plan` that cannot be read
-    again: a NeedsModelWarning in the test's output, and the notice returned ("" when
-    every value reads again). `mask` keeps variable values out of it."""
-    fields = "; ".join(f"{name} ({why})" for name, why in unreadable_fields(plan))
-    if not fields:
-        return ""
-    notice = mask(
-        f"{what} was recorded with values the page does not show as answered: {fields}. "
-        "Replayed with no model it will fail; with a model, these are asked again each run"
-    )
-    warnings.warn(notice, NeedsModelWarning, stacklevel=3)
-    return notice
 
 
 # --- reading again at replay time ------------------------------------------------------------
@@ -657,7 +435,7 @@ def _reread_leaf(page: Page, plan: dict[str, Any], recorded: Any, path: str, rea
         ref, context = described(seen["described"], tuple(element.frame_path))
         live = RecordedElement(
             selectors=[selector], fingerprint=ref.fingerprint, context=context,
-            line=_line(seen, bool(element.line)),
+            line=line_key(seen, bool(element.line)),
         )  # fmt: skip
         if value is None or not same_element(wanted, _identity(live, value)):
             tried.append(f"{selector} → another element")
@@ -703,14 +481,14 @@ def _heal_leaf(page, plan, element, wanted, path, reading, tried, in_place):
         return None, plan
     ranked = []
     tag, frame_path = element.fingerprint.tag, element.frame_path
-    for candidate in _alike(page, frame_path, tag, plan["read"], plan["pattern"]):
+    for candidate in alike(page, frame_path, tag, plan["read"], plan["pattern"]):
         value = parse(candidate["text"], plan["type"], plan["pattern"])
         if value is None:
             continue
         ref, context = described(candidate["element"], tuple(frame_path))
         live = RecordedElement(
             selectors=[ref.selector], fingerprint=ref.fingerprint, context=context,
-            line=_line(candidate, bool(element.line)),
+            line=line_key(candidate, bool(element.line)),
         )  # fmt: skip
         identity = _identity(live, value)
         if identity.fingerprint.role != wanted.fingerprint.role or not told_apart(wanted, identity):
@@ -788,7 +566,7 @@ def _reread_rows(page: Page, plan: dict[str, Any], path: str, reading: Reading) 
             name: {"selectors": f["selectors"], "source": f["read"]} for name, f in fields.items()
         },
     }
-    script = _script("(root, args)", "{ ...args, root }")
+    script = script_text("(root, args)", "{ ...args, root }")
     frame_path = tuple(rows.get("frame_path", ()))
     scope = frame_scope(page, frame_path)
     result = None

@@ -38,7 +38,8 @@ from pytest_stagehand.events import Heal, StepEvent, StepLog, each_text
 from pytest_stagehand.heal.identity import Identity, context_of, relabelled, unique_first
 from pytest_stagehand.heal.meaning import SAME_CONTEXT, describe_recorded, differences
 from pytest_stagehand.pipelines.act import ActRequest, Resolver, element_of, verified
-from pytest_stagehand.pipelines.readback import ground, needs_model, reread, unreadable_fields
+from pytest_stagehand.pipelines.grounding import ground, needs_model, unreadable_fields
+from pytest_stagehand.pipelines.readback import reread
 from pytest_stagehand.pipelines.vision import look_signature, same_look
 from pytest_stagehand.recordings.steps import RecordedStep, RecordedSteps, Replayed, Stale
 from pytest_stagehand.recordings.store import (
