@@ -57,7 +57,8 @@ from pytest_stagehand.pipelines import act as act_module
 from pytest_stagehand.pipelines import replay
 from pytest_stagehand.pipelines.act import ModelResolver
 from pytest_stagehand.pipelines.replay import RecordingResolver
-from pytest_stagehand.recordings.store import Recordings, RecordingStore, recordings_file
+from pytest_stagehand.recordings.format import recordings_file
+from pytest_stagehand.recordings.store import Recordings, RecordingStore
 from pytest_stagehand.snapshot.outline import _script as snapshot_script
 from pytest_stagehand.snapshot.outline import inspect
 from pytest_stagehand.testing.scripted_model import ScriptedModelServer, ScriptedRequest

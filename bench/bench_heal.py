@@ -33,7 +33,7 @@ from pytest_stagehand.errors import HealFailed
 from pytest_stagehand.heal.identity import recorded_element
 from pytest_stagehand.heal.meaning import HEAL_MARGIN, HEAL_THRESHOLD
 from pytest_stagehand.heal.resolve import resolve
-from pytest_stagehand.recordings.store import RecordedElement
+from pytest_stagehand.recordings.format import RecordedElement
 from pytest_stagehand.snapshot.outline import inspect, snapshot
 
 INTERACTIVE = {"button", "link", "textbox", "searchbox", "checkbox", "combobox"}

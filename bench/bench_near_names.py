@@ -54,7 +54,7 @@ from pytest_stagehand.errors import HealFailed
 from pytest_stagehand.heal import meaning as heal
 from pytest_stagehand.heal.identity import recorded_element
 from pytest_stagehand.heal.resolve import resolve
-from pytest_stagehand.recordings.store import RecordedElement
+from pytest_stagehand.recordings.format import RecordedElement
 from pytest_stagehand.snapshot.outline import snapshot
 
 FIRST = [

@@ -48,7 +48,7 @@ from pytest_stagehand.errors import HealFailed  # noqa: E402
 from pytest_stagehand.heal.identity import recorded_element  # noqa: E402
 from pytest_stagehand.heal.meaning import HEAL_MARGIN, HEAL_THRESHOLD  # noqa: E402
 from pytest_stagehand.heal.resolve import resolve  # noqa: E402
-from pytest_stagehand.recordings.store import RecordedElement  # noqa: E402
+from pytest_stagehand.recordings.format import RecordedElement  # noqa: E402
 from pytest_stagehand.snapshot.outline import frame_scope, snapshot  # noqa: E402
 
 VARIANTS = ("unchanged", "restyled", "reworded", "rebuilt", "componentised")

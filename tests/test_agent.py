@@ -31,7 +31,8 @@ from pytest_stagehand.model.providers import create_client
 from pytest_stagehand.page import AIPage
 from pytest_stagehand.pipelines.judge import Recordings
 from pytest_stagehand.prompts.agent import LAST_STEP, STAGNATED, STILL_FIRM, STILL_NUDGE
-from pytest_stagehand.recordings.store import RecordingStore, step_key
+from pytest_stagehand.recordings.keys import step_key
+from pytest_stagehand.recordings.store import RecordingStore
 from pytest_stagehand.testing.scripted_model import Fault, ScriptedModelServer, ScriptedRequest
 
 GOAL = "sign up with a new account and confirm the welcome banner"

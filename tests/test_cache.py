@@ -18,20 +18,18 @@ from scripted_answers import choose
 
 from pytest_stagehand.errors import CacheError, CacheMiss, RecordingFileError, StoreError
 from pytest_stagehand.events import Heal
+from pytest_stagehand.recordings import format as recording_format
 from pytest_stagehand.recordings import store as cache_module
-from pytest_stagehand.recordings.store import (
-    CachePolicy,
+from pytest_stagehand.recordings.format import (
     RecordedAction,
     RecordedElement,
     Recording,
-    Recordings,
-    RecordingStore,
-    normalise_url,
     read_recordings,
     recordings_file,
     render,
-    step_key,
 )
+from pytest_stagehand.recordings.keys import normalise_url, step_key
+from pytest_stagehand.recordings.store import CachePolicy, Recordings, RecordingStore
 from pytest_stagehand.snapshot.outline import Fingerprint
 
 
@@ -451,9 +449,9 @@ from pathlib import Path
 
 import pytest
 
-from pytest_stagehand.recordings.store import (
-    RecordedAction, RecordedElement, Recording, RecordingStore, step_key,
-)
+from pytest_stagehand.recordings.store import RecordingStore
+from pytest_stagehand.recordings.format import RecordedAction, RecordedElement, Recording
+from pytest_stagehand.recordings.keys import step_key
 from pytest_stagehand.snapshot.outline import Fingerprint
 
 STORE = RecordingStore(Path(os.environ["STORE"]))
@@ -610,7 +608,7 @@ def test_held_recordings_no_file_and_no_store_can_take_are_named_as_lost(
     monkeypatch.setattr(diskcache, "Cache", refuse)
     store = RecordingStore(tmp_path / "cache")
     store.put(test_file, recording())
-    monkeypatch.setattr(cache_module, "_write_atomically", refuse)
+    monkeypatch.setattr(recording_format, "_write_atomically", refuse)
     report = store.flush()
     assert report.lost == [f"{recordings_file(test_file)}: {recording().key.describe()}"]
     (error,) = report.errors
@@ -626,7 +624,7 @@ def test_an_unwritable_recordings_directory_keeps_the_recordings_for_the_next_ru
     def no_space(path, text):
         raise OSError(errno.ENOSPC, "No space left on device", str(path))
 
-    monkeypatch.setattr(cache_module, "_write_atomically", no_space)
+    monkeypatch.setattr(recording_format, "_write_atomically", no_space)
     report = store.flush()
     (error,) = report.errors
     assert isinstance(error, StoreError) and not report.written
@@ -640,7 +638,8 @@ def test_an_unwritable_recordings_directory_keeps_the_recordings_for_the_next_ru
 
 STORE_TESTS = """
 def test_records(ai_recording_store, request):
-    from pytest_stagehand.recordings.store import RecordedAction, Recording, step_key
+    from pytest_stagehand.recordings.format import RecordedAction, Recording
+    from pytest_stagehand.recordings.keys import step_key
 
     key = step_key("act", "press enter", "/")
     ai_recording_store.put(request.path, Recording.of(key, [RecordedAction(method="press")]))
@@ -649,14 +648,14 @@ def test_records(ai_recording_store, request):
 UNWRITABLE = """
 import errno
 
-import pytest_stagehand.recordings.store
+import pytest_stagehand.recordings.format
 
 
 def refuse(path, text):
     raise OSError(errno.EROFS, "Read-only file system", str(path))
 
 
-pytest_stagehand.recordings.store._write_atomically = refuse
+pytest_stagehand.recordings.format._write_atomically = refuse
 """
 
 

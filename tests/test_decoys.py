@@ -21,7 +21,7 @@ from real_widgets import RealWidgetsServer
 from pytest_stagehand.errors import HealFailed
 from pytest_stagehand.heal.identity import recorded_element
 from pytest_stagehand.heal.resolve import resolve
-from pytest_stagehand.recordings.store import RecordedElement
+from pytest_stagehand.recordings.format import RecordedElement
 from pytest_stagehand.snapshot.outline import snapshot
 
 

@@ -9,7 +9,7 @@ from scripted_answers import choose
 from verbs import committed_steps, page_answer, use_recordings
 
 from pytest_stagehand.browser.dialogs import DIALOG_HOLD_S
-from pytest_stagehand.recordings.store import recordings_file
+from pytest_stagehand.recordings.format import recordings_file
 from pytest_stagehand.reporting.html import StepCapture
 from pytest_stagehand.reporting.report import StepScreenshots, page_screenshot
 

@@ -53,7 +53,7 @@ from scripted_answers import (
 import pytest_stagehand
 from pytest_stagehand import errors
 from pytest_stagehand.pipelines.judge import Verdict
-from pytest_stagehand.recordings.store import (
+from pytest_stagehand.recordings.format import (
     HealNote,
     RecordedAction,
     RecordedElement,

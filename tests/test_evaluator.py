@@ -23,7 +23,9 @@ from pytest_stagehand.page import AIPage
 from pytest_stagehand.pipelines.checks import run_check
 from pytest_stagehand.pipelines.judge import Evaluator, Recordings, is_visual
 from pytest_stagehand.prompts.judge import PageTextCheck
-from pytest_stagehand.recordings.store import Recording, RecordingStore, recordings_file, step_key
+from pytest_stagehand.recordings.format import Recording, recordings_file
+from pytest_stagehand.recordings.keys import step_key
+from pytest_stagehand.recordings.store import RecordingStore
 from pytest_stagehand.testing.scripted_model import ScriptedModelServer, ScriptedRequest
 
 BADGE = "the cart badge shows 1"

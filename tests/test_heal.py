@@ -17,7 +17,7 @@ from pytest_stagehand.errors import HealFailed
 from pytest_stagehand.heal.identity import Identity, identity_of, recorded_element
 from pytest_stagehand.heal.meaning import best_match, similarity, verify
 from pytest_stagehand.heal.resolve import light_hits, resolve
-from pytest_stagehand.recordings.store import RecordedElement
+from pytest_stagehand.recordings.format import RecordedElement
 from pytest_stagehand.snapshot.outline import inspect, snapshot
 
 RENAME_IDS_AND_CLASSES = """() => {

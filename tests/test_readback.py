@@ -13,7 +13,8 @@ from scripted_answers import scripted_ai_page
 from pytest_stagehand.errors import HealFailed
 from pytest_stagehand.pipelines import readback
 from pytest_stagehand.pipelines.replay import StepRecorder
-from pytest_stagehand.recordings.store import Recordings, recordings_file
+from pytest_stagehand.recordings.format import recordings_file
+from pytest_stagehand.recordings.store import Recordings
 
 PRODUCTS = [
     ("Backpack", "$29.99"),

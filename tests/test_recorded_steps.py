@@ -15,7 +15,9 @@ from pytest_stagehand.errors import CacheMiss, HealFailed
 from pytest_stagehand.events import StepLog
 from pytest_stagehand.pipelines.act import ModelResolver
 from pytest_stagehand.pipelines.replay import RecordingResolver, StepRecorder
-from pytest_stagehand.recordings.store import Recording, Recordings, recordings_file, step_key
+from pytest_stagehand.recordings.format import Recording, recordings_file
+from pytest_stagehand.recordings.keys import step_key
+from pytest_stagehand.recordings.store import Recordings
 
 
 class FirstOrder(BaseModel):

@@ -32,14 +32,9 @@ from pytest_stagehand.page import AIPage
 from pytest_stagehand.pipelines.act import ModelResolver
 from pytest_stagehand.pipelines.judge import Evaluator
 from pytest_stagehand.pipelines.replay import RecordingResolver, StepRecorder
-from pytest_stagehand.recordings.store import (
-    Recording,
-    Recordings,
-    RecordingStore,
-    check_secrets,
-    recordings_file,
-    step_key,
-)
+from pytest_stagehand.recordings.format import Recording, check_secrets, recordings_file
+from pytest_stagehand.recordings.keys import step_key
+from pytest_stagehand.recordings.store import Recordings, RecordingStore
 from pytest_stagehand.reporting.html import StepCapture
 from pytest_stagehand.reporting.report import page_screenshot
 

@@ -16,14 +16,14 @@ from test_examples import EXAMPLE_TESTS, copy_of_examples, outcome, run_offline
 from pytest_stagehand.errors import ConfigError
 from pytest_stagehand.events import Heal
 from pytest_stagehand.plugin.cli import merge_lines
-from pytest_stagehand.recordings.merge import merge
-from pytest_stagehand.recordings.shard import select_shard, split_modules
-from pytest_stagehand.recordings.store import (
+from pytest_stagehand.recordings.format import (
     RecordedElement,
     read_recordings,
     recordings_file,
     render,
 )
+from pytest_stagehand.recordings.merge import merge
+from pytest_stagehand.recordings.shard import select_shard, split_modules
 from pytest_stagehand.settings import resolve
 
 # --- the split ---------------------------------------------------------------------------

@@ -37,7 +37,8 @@ from pytest_stagehand.pipelines.act import ModelResolver
 from pytest_stagehand.pipelines.judge import Evaluator
 from pytest_stagehand.pipelines.replay import RecordingResolver, StepRecorder
 from pytest_stagehand.pipelines.vision import MAX_EDGE, vision_mode
-from pytest_stagehand.recordings.store import Recordings, recordings_file
+from pytest_stagehand.recordings.format import recordings_file
+from pytest_stagehand.recordings.store import Recordings
 from pytest_stagehand.settings import Settings
 from pytest_stagehand.testing.scripted_model import ScriptedRequest
 

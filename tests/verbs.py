@@ -11,7 +11,8 @@ from scripted_answers import Answer, act_answer
 
 from pytest_stagehand.pipelines.act import ModelResolver
 from pytest_stagehand.pipelines.replay import RecordingResolver
-from pytest_stagehand.recordings.store import Recordings, recordings_file
+from pytest_stagehand.recordings.format import recordings_file
+from pytest_stagehand.recordings.store import Recordings
 from pytest_stagehand.testing.scripted_model import ScriptedRequest
 
 

@@ -34,7 +34,7 @@ from pytest_stagehand.events import CacheStatus
 from pytest_stagehand.model.inference import ChoiceProblem
 from pytest_stagehand.model.usage import UsageTotals
 from pytest_stagehand.prompts.texts import Method
-from pytest_stagehand.recordings.store import RecordedPoint
+from pytest_stagehand.recordings.format import RecordedPoint
 from pytest_stagehand.snapshot.outline import (
     KEPT,
     ElementRef,

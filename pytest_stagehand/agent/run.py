@@ -1,5 +1,8 @@
-"""The run every agent mode shares: the DOM tool loop, its recorded-step protocol, and the
-values a run reports (`AgentResult`, `AgentStep`). cua.py builds its screen loop on `Run`."""
+"""The run every agent mode shares: the DOM tool loop and its recorded-step protocol.
+cua/run.py builds its screen loop on `Run`.
+
+Kept whole: one class, whose tools, fence and replay share the run's state.
+"""
 
 from __future__ import annotations
 
@@ -47,14 +50,9 @@ from pytest_stagehand.pipelines.replay import recorded_action, resolved_action
 from pytest_stagehand.prompts import agent as agent_texts
 from pytest_stagehand.prompts import texts as prompts
 from pytest_stagehand.prompts.agent import DoneTool
+from pytest_stagehand.recordings.format import RecordedAction, RecordedElement, Recording
+from pytest_stagehand.recordings.keys import StepKey, normalise_url
 from pytest_stagehand.recordings.steps import RecordedStep, Replayed, Stale
-from pytest_stagehand.recordings.store import (
-    RecordedAction,
-    RecordedElement,
-    Recording,
-    StepKey,
-    normalise_url,
-)
 from pytest_stagehand.snapshot.outline import without_ids
 
 DEFAULT_TIMEOUT_S = 300.0

@@ -23,7 +23,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page
 
 from pytest_stagehand.heal.words import normalised, numbers_in, overlap, words_of
-from pytest_stagehand.recordings.store import RecordedElement
+from pytest_stagehand.recordings.format import RecordedElement
 from pytest_stagehand.snapshot.outline import (
     ElementRef,
     Fingerprint,

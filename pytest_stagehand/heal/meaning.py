@@ -1,5 +1,8 @@
 """Whether a live element means what a recorded one meant: the words and tokens of its name
-and containers, scored by features, and the heal rule's gates (docs/recordings.md)."""
+and containers, scored by features, and the heal rule's gates (docs/recordings.md).
+
+Kept whole: the features, the gates and `best_match` are one rule, read in one place.
+"""
 
 from __future__ import annotations
 
@@ -28,7 +31,7 @@ from pytest_stagehand.heal.words import (
     words_in_order,
     words_of,
 )
-from pytest_stagehand.recordings.store import RecordedElement
+from pytest_stagehand.recordings.format import RecordedElement
 from pytest_stagehand.snapshot.outline import (
     ElementRef,
     Fingerprint,

@@ -25,7 +25,7 @@ from pytest_stagehand.errors import HealFailed
 from pytest_stagehand.events import Heal
 from pytest_stagehand.heal.identity import Identity, identity_from, recorded_element
 from pytest_stagehand.heal.meaning import best_match, describe, differences, similarity, verify
-from pytest_stagehand.recordings.store import RecordedElement
+from pytest_stagehand.recordings.format import RecordedElement
 from pytest_stagehand.snapshot.outline import (
     KEEP,
     KEPT,

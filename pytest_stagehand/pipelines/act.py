@@ -51,7 +51,7 @@ from pytest_stagehand.prompts.chunks import LINE, parts_for
 from pytest_stagehand.prompts.parts import NOT_FOUND_ACT, part_note
 from pytest_stagehand.prompts.texts import ActChoice
 from pytest_stagehand.prompts.vision import VisionActChoice, with_screenshot
-from pytest_stagehand.recordings.store import RecordedElement
+from pytest_stagehand.recordings.format import RecordedElement
 from pytest_stagehand.settings import DEFAULT_BUDGET
 from pytest_stagehand.snapshot.outline import Snapshot, snapshot
 

@@ -27,9 +27,7 @@ from pytest_stagehand.prompts.judge import (
     CheckProperty,
     PageTextCheck,
 )
-from pytest_stagehand.recordings.store import (
-    RecordedElement,
-)
+from pytest_stagehand.recordings.format import RecordedElement
 
 # A number standing on its own: not part of a word ("ada2") or of a longer number ("$29.99").
 

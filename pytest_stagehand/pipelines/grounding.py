@@ -30,7 +30,7 @@ from pytest_stagehand.pipelines.readback import (
     type_of,
     words_of,
 )
-from pytest_stagehand.recordings.store import RecordedElement
+from pytest_stagehand.recordings.format import RecordedElement
 from pytest_stagehand.snapshot.outline import (
     ElementRef,
     described,

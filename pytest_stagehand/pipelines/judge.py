@@ -22,6 +22,9 @@ snapshot shows it.
 Replay runs the check instead of the model. A check that no longer holds fails the test
 when no model may be called; otherwise the claim is judged again, and a new check behind a
 new YES replaces the recorded one as a "rejudged" heal.
+
+Kept whole: the Evaluator's verbs (assert_that, check, ask, ask_many) are one judged step
+with one recorded-check protocol.
 """
 
 from __future__ import annotations
@@ -83,13 +86,10 @@ from pytest_stagehand.prompts.parts import (
     PartJudgment,
     part_note,
 )
+from pytest_stagehand.recordings.format import Recording, recordings_file
+from pytest_stagehand.recordings.keys import StepKey
 from pytest_stagehand.recordings.steps import RecordedStep, RecordedSteps, Replayed, Stale
-from pytest_stagehand.recordings.store import (
-    Recording,
-    Recordings,
-    StepKey,
-    recordings_file,
-)
+from pytest_stagehand.recordings.store import Recordings
 from pytest_stagehand.settings import DEFAULT_BUDGET, JudgeInputs
 from pytest_stagehand.snapshot.outline import Snapshot, snapshot
 

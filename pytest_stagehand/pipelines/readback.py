@@ -18,6 +18,9 @@ fails and names the field.
 
 A replay returns what the page shows now and how that differs from the recording; the
 caller decides what a difference means (recorded_step: a failed replay).
+
+Kept whole: the read rules and reading again share the plan's format, which readback.js
+reads too.
 """
 
 from __future__ import annotations
@@ -50,7 +53,7 @@ from pytest_stagehand.heal.meaning import (
     told_apart,
 )
 from pytest_stagehand.heal.resolve import CONFIRMED_BY
-from pytest_stagehand.recordings.store import RecordedElement
+from pytest_stagehand.recordings.format import RecordedElement
 from pytest_stagehand.snapshot.outline import (
     described,
     describer,

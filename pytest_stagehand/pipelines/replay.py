@@ -8,6 +8,9 @@ the model, and records (the sequence around them is steps.py's, for every kind).
   (readback.py); the value returned is what the page shows now.
 - observe (`ObserveStep`): a recorded set is queried again (added, missing, reordered
   members show); a single element is verified like act's.
+
+Kept whole: the three recorded step kinds share their recorder and differ in a few lines
+each; apart, each would repeat the recorder's seam.
 """
 
 from __future__ import annotations
@@ -41,14 +44,10 @@ from pytest_stagehand.pipelines.act import ActRequest, Resolver, element_of, ver
 from pytest_stagehand.pipelines.grounding import ground, needs_model, unreadable_fields
 from pytest_stagehand.pipelines.readback import reread
 from pytest_stagehand.pipelines.vision import look_signature, same_look
+from pytest_stagehand.recordings.format import RecordedAction, RecordedElement, Recording
+from pytest_stagehand.recordings.keys import StepKey
 from pytest_stagehand.recordings.steps import RecordedStep, RecordedSteps, Replayed, Stale
-from pytest_stagehand.recordings.store import (
-    RecordedAction,
-    RecordedElement,
-    Recording,
-    Recordings,
-    StepKey,
-)
+from pytest_stagehand.recordings.store import Recordings
 from pytest_stagehand.snapshot.outline import frame_scope, inspect, origin_of, snapshot
 
 T = TypeVar("T", bound=BaseModel)

@@ -14,6 +14,9 @@ a map pin). Replay checks both before acting (`check_region`) and refuses a poin
 colour or label changed: a reordered chart never gets a click meant for another bar, nor
 a relabelled one. The point and its label are kept relative to the element's size, so a
 page zoomed or scaled as a whole replays at the same place on it.
+
+Kept whole: a look and the point it yields are one round trip, and a point's replay checks
+what the look recorded (its colours and its label's box).
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from pytest_stagehand.browser.covering import overlaid
 from pytest_stagehand.errors import ConfigError, RegionChanged
 from pytest_stagehand.model.inference import ChoiceProblem
 from pytest_stagehand.prompts.texts import Method
-from pytest_stagehand.recordings.store import RecordedPoint
+from pytest_stagehand.recordings.format import RecordedPoint
 from pytest_stagehand.settings import VISION_MODES, VisionMode
 from pytest_stagehand.snapshot.outline import Snapshot, described, describer
 

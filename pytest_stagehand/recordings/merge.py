@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pytest_stagehand.recordings.store import (
+from pytest_stagehand.recordings.format import (
     RECORDINGS_DIR,
     Recording,
     read_recordings,

@@ -35,7 +35,9 @@ from typing import ClassVar, Generic, TypeVar
 from playwright.sync_api import Page
 
 from pytest_stagehand.events import CacheStatus, Heal, StepEvent, StepKind, StepLog
-from pytest_stagehand.recordings.store import CachePolicy, Recording, Recordings, StepKey, step_key
+from pytest_stagehand.recordings.format import Recording
+from pytest_stagehand.recordings.keys import StepKey, step_key
+from pytest_stagehand.recordings.store import CachePolicy, Recordings
 
 V = TypeVar("V")
 

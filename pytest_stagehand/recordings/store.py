@@ -1,4 +1,5 @@
-"""Recorded steps: keys, the recording format, the shared store and the cache modes.
+"""Where recorded steps are kept: the shared store, one test module's recordings, and the
+cache modes (keys are keys.py's, the format format.py's).
 
 A step resolved once by a model is recorded and replayed later with no model. Recordings
 live in two places:
@@ -9,528 +10,41 @@ live in two places:
   run (new recordings, heals and "used" marks). The session's controller merges it into
   the JSON files at the end of the run (`RecordingStore.flush`).
 
-What gets replayed (with verification and healing) is `heal.py`'s job; this module only
+What gets replayed (with verification and healing) is heal/'s job; this module only
 keeps recordings safe and says which mode allows what (`CachePolicy`).
+
+Kept whole: the cache modes, a module's recordings and the store are the one path from a
+step to disk, and each fault on it is handled in one place.
 """
 
 from __future__ import annotations
 
-import datetime
-import hashlib
-import json
 import os
-import re
 import sqlite3
-import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from difflib import SequenceMatcher
 from pathlib import Path
-from typing import Annotated, Any, Literal
-from urllib.parse import parse_qsl, urlencode, urlsplit
+from typing import Any
 
 import diskcache
-from pydantic import (
-    AfterValidator,
-    BaseModel,
-    ConfigDict,
-    Field,
-    PlainSerializer,
-    PlainValidator,
-    SerializerFunctionWrapHandler,
-    ValidationError,
-    model_serializer,
-)
 
 from pytest_stagehand.errors import CacheError, CacheMiss, RecordingFileError, StoreError
-from pytest_stagehand.events import SHORT_SECRET, Heal, secret_pattern
+from pytest_stagehand.recordings.format import (
+    Recording,
+    check_secrets,
+    read_recordings,
+    recordings_file,
+    shown_path,
+    write_recordings,
+)
+from pytest_stagehand.recordings.keys import StepKey, StepKind, miss_hint, nearby_keys, step_key
 from pytest_stagehand.settings import CacheMode
-from pytest_stagehand.snapshot.outline import Fingerprint
 
-StepKind = Literal["act", "extract", "observe", "assert", "agent"]
-FILE_VERSION = 1
-RECORDINGS_DIR = "__stagehand__"
-MAX_HEAL_NOTES = 10  # the history a reviewer needs, without growing forever
 USED_MARK_S = 7 * 24 * 3600  # a session's "used" marks outlive any session that flushes
 FLUSH_LOCK_S = 600  # a flusher that died holding the lock holds it no longer than this
-
-
-# --- keys ----------------------------------------------------------------------------
-
-
-def normalise_url(url: str, share_origins: bool = True) -> str:
-    """The part of a URL that names a page for the cache: path, sorted query, hash route.
-
-    With `share_origins` the scheme and host are left out, so steps recorded against
-    staging replay against production. Fragments are kept only when they are routes
-    (`#/cart`, `#!/cart`); anchors (`#top`) do not make another page.
-    """
-    parts = urlsplit(url.strip())
-    if parts.scheme not in ("http", "https"):
-        return url.strip()  # about:blank, data:, file: name themselves
-    origin = "" if share_origins else f"{parts.scheme}://{parts.netloc.lower()}"
-    query = urlencode(sorted(parse_qsl(parts.query, keep_blank_values=True)))
-    route = parts.fragment if parts.fragment.startswith(("/", "!")) else ""
-    return (
-        origin
-        + (parts.path or "/")
-        + (f"?{query}" if query else "")
-        + (f"#{route}" if route else "")
-    )
-
-
-@dataclass(frozen=True)
-class StepKey:
-    """What identifies a recorded step: kind, instruction, page, variable NAMES, the scope
-    it was limited to, and which use of the same step in one test it is (the second "click
-    Continue" on one page gets its own recording).
-
-    Variable values are never part of a key (or of anything recorded): the same step
-    replays for every user name or password.
-    """
-
-    kind: StepKind
-    instruction: str
-    url: str  # already normalised; build keys with `step_key`
-    variables: tuple[str, ...] = ()
-    scope: str | None = None
-    occurrence: int = 1
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "instruction", " ".join(self.instruction.split()))
-        object.__setattr__(self, "variables", tuple(sorted(set(self.variables))))
-
-    @property
-    def digest(self) -> str:
-        parts: list[object] = [self.kind, self.instruction, self.url, list(self.variables)]
-        if self.scope is not None or self.occurrence != 1:  # older keys keep their digest
-            parts += [self.scope, self.occurrence]
-        return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:16]
-
-    def describe(self) -> str:
-        names = f" with variables {', '.join(self.variables)}" if self.variables else ""
-        scope = f" in {self.scope}" if self.scope is not None else ""
-        again = f" (use {self.occurrence} in the test)" if self.occurrence != 1 else ""
-        return f"{self.kind} {self.instruction!r} on {self.url}{scope}{names}{again}"
-
-
-def step_key(
-    kind: StepKind,
-    instruction: str,
-    url: str,
-    variables: Iterable[str] = (),
-    *,
-    share_origins: bool = True,
-    scope: str | None = None,
-    occurrence: int = 1,
-) -> StepKey:
-    """The key of a step; `variables` may be the variables dict itself (only names are used)."""
-    url = normalise_url(url, share_origins)
-    return StepKey(kind, instruction, url, tuple(variables), scope, occurrence)
-
-
-def nearby_keys(key: StepKey, recorded: Iterable[StepKey], most: int = 3) -> list[StepKey]:
-    """Recorded steps a missing one may have been meant to be: the same instruction keyed
-    otherwise (another page, variables or use), then a reworded one on the same page."""
-    same_words = [k for k in recorded if k.kind == key.kind and k != key]
-    exact = [k for k in same_words if k.instruction == key.instruction]
-    similar = sorted(
-        (
-            (ratio, k)
-            for k in same_words
-            if k.url == key.url and k.instruction != key.instruction
-            if (ratio := _likeness(k.instruction, key.instruction)) >= 0.8
-        ),
-        key=lambda pair: -pair[0],
-    )
-    return (exact + [k for _, k in similar])[:most]
-
-
-def _likeness(a: str, b: str) -> float:
-    """1.0 for the same words; "log-in" for "login" is 0.98, "logout" for it 0.89, "click
-    the Shop link" for "click the login button" 0.63."""
-    return SequenceMatcher(None, a.lower(), b.lower()).ratio()
-
-
-def _miss_hint(key: StepKey, nearby: Sequence[StepKey]) -> str:
-    """What a CacheMiss says of the recordings it found for other keys."""
-    if not nearby:
-        return ""
-    lines = "".join(f"\n  - {k.describe()}" for k in nearby)
-    hint = (
-        "\nThat file has recordings of this step for another page, other variables or "
-        f"another use in the test, or of one worded alike:{lines}"
-    )
-    keyed_by_origin = [k.url.startswith(("http://", "https://")) for k in [key, *nearby]]
-    if any(keyed != keyed_by_origin[0] for keyed in keyed_by_origin[1:]):
-        hint += (
-            "\nRecordings made with --ai-cache-per-origin name pages with their origin, and "
-            "those made without it do not: replay with the setting they were recorded with."
-        )
-    return hint + "\nIf the step moved or was reworded, record it again (below)."
-
-
-# --- the recording format ------------------------------------------------------------
-
-
-def _canonical(value: Any) -> Any:
-    """Dicts with sorted keys, all the way down, so free-form payloads print stably."""
-    if isinstance(value, dict):
-        return {key: _canonical(value[key]) for key in sorted(value)}
-    if isinstance(value, list | tuple):
-        return [_canonical(item) for item in value]
-    return value
-
-
-def _fingerprint(value: Any) -> Fingerprint:
-    if isinstance(value, Fingerprint):
-        return value
-    if not isinstance(value, dict):
-        raise ValueError("expected an object with the element's tag, role, name, ...")
-    try:
-        return Fingerprint.from_dict(value)
-    except (KeyError, TypeError, ValueError) as exc:
-        raise ValueError(f"not a valid fingerprint ({type(exc).__name__}: {exc})") from None
-
-
-FingerprintField = Annotated[
-    Fingerprint,
-    PlainValidator(_fingerprint),
-    PlainSerializer(lambda fp: _canonical(fp.to_dict())),
-]
-
-
-class _Model(BaseModel):
-    # Frozen: recordings are values; change them with model_copy. Extra keys are refused
-    # so a typo in a hand-edited file is reported, not silently ignored.
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class RecordedElement(_Model):
-    """The element an action targets: locators best first, and what it looked like."""
-
-    selectors: list[str] = Field(min_length=1)
-    frame_path: list[str] = []  # iframe selectors, top first
-    fingerprint: FingerprintField
-    # The text of the card, row or form around the element, and the words of it that its
-    # look-alikes (same role and name) lacked: "Backpack" for one of many "Add to cart".
-    context: str = ""
-    distinct: str = ""
-    # The names of other elements of its role beside it when it was recorded, most alike
-    # first ("Transfer $1000" beside "Transfer $100"): a heal never lands on one of them.
-    rivals: list[str] = []
-    # The labels of its containers that its look-alikes' lacked, as (kind, label): the row
-    # ("row", "Order 1001") or column ("column", "Price") that tells it from the others.
-    apart: list[tuple[str, str]] = []
-    # A value read by an extract outside any card, row or form: the text of its own line
-    # but itself ("Shipping" for the <dd> of "Shipping $5.00"), what says which value it is.
-    line: str = ""
-
-    @model_serializer(mode="wrap")
-    def _as_written(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        """`rivals`, `apart` and `line` only where there are any: most elements have none."""
-        data = handler(self)
-        for name in ("rivals", "apart", "line"):
-            if not data.get(name):
-                data.pop(name, None)
-        return data
-
-
-class RecordedPoint(_Model):
-    """Where on its element an action acts, when no element of its own is there (a bar of
-    a canvas chart): CSS pixels from the element's top-left corner, and what made it that
-    target, which replay checks first (vision.py): the colour of the region around the
-    point (`look`), and the label, legend or axis text that named it, where the model said
-    it is (`label`: x, y, width, height from the same corner; `label_look` its colours).
-    `width` and `height`: the element's size then, so a page zoomed or scaled as a whole
-    replays at the same place on it."""
-
-    x: float
-    y: float
-    look: str
-    width: float = 0.0  # 0: recorded before sizes were (a point then never scales)
-    height: float = 0.0
-    label: list[float] = []
-    label_look: str = ""
-
-    @model_serializer(mode="wrap")
-    def _as_written(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        """A label only where the model named one."""
-        data = handler(self)
-        for name in ("label", "label_look"):
-            if not data.get(name):
-                data.pop(name, None)
-        return data
-
-
-class RecordedAction(_Model):
-    method: str  # click, fill, press, select_option, ...
-    arguments: list[str] = []  # with %name% placeholders, never values
-    description: str = ""  # e.g. 'button "Log in"', for readers of the file
-    element: RecordedElement | None = None
-    # What the click went to in the element's place (it was covered or invisible), e.g.
-    # 'label "Dark mode"': for reviewers; replay decides again on the page it finds.
-    via: str = ""
-    point: RecordedPoint | None = None  # a point on the element (vision), else its centre
-
-    @model_serializer(mode="wrap")
-    def _as_written(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        """`via` only where a stand-in was clicked, `point` only where one was chosen:
-        most actions have neither."""
-        data = handler(self)
-        if not data.get("via"):
-            data.pop("via", None)
-        if data.get("point") is None:
-            data.pop("point", None)
-        return data
-
-
-class HealNote(_Model):
-    """A repair of this recording, kept in the file so a reviewer can judge it."""
-
-    strategy: str
-    before: str
-    after: str
-    score: float | None = None
-    changed: list[str] = []
-    decided_by: list[str] = []  # what put a fingerprint heal ahead of the runner-up
-    date: str
-
-
-def _today() -> str:
-    return datetime.date.today().isoformat()
-
-
-class Recording(_Model):
-    """One recorded step, exactly as it appears in the committed file."""
-
-    kind: StepKind
-    instruction: Annotated[str, AfterValidator(lambda text: " ".join(text.split()))]
-    url: str
-    variables: Annotated[list[str], AfterValidator(lambda names: sorted(set(names)))] = []
-    scope: str | None = None  # written only when set, like occurrence (see `_as_written`)
-    occurrence: int = Field(default=1, ge=1)
-    actions: list[RecordedAction] = []
-    data: Annotated[dict[str, Any], AfterValidator(_canonical)] = {}  # kind-specific payload
-    model: str | None = None
-    recorded_at: str = Field(default_factory=_today)
-    heals: list[HealNote] = []
-
-    @model_serializer(mode="wrap")
-    def _as_written(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        """Scope and occurrence only where they tell steps apart: most steps have neither."""
-        data = handler(self)
-        if data.get("scope") is None:
-            data.pop("scope", None)
-        if data.get("occurrence") == 1:
-            data.pop("occurrence", None)
-        return data
-
-    @classmethod
-    def of(cls, key: StepKey, actions: Iterable[RecordedAction] = (), **fields: Any) -> Recording:
-        return cls(
-            kind=key.kind,
-            instruction=key.instruction,
-            url=key.url,
-            variables=list(key.variables),
-            scope=key.scope,
-            occurrence=key.occurrence,
-            actions=list(actions),
-            **fields,
-        )
-
-    @property
-    def key(self) -> StepKey:
-        return StepKey(
-            self.kind, self.instruction, self.url, tuple(self.variables), self.scope,
-            self.occurrence,
-        )
-
-    def healed(
-        self, action_index: int, element: RecordedElement, heal: Heal, via: str = ""
-    ) -> Recording:
-        """This recording with one action's element (and what stood in for it) replaced,
-        and the heal noted."""
-        actions = list(self.actions)
-        update = {"element": element, "via": via}
-        actions[action_index] = actions[action_index].model_copy(update=update)
-        return self.model_copy(update={"actions": actions}).noted(heal)
-
-    def noted(self, heal: Heal) -> Recording:
-        """This recording with `heal` added to its history, for reviewers of the file."""
-        note = HealNote(
-            strategy=heal.strategy,
-            before=heal.before,
-            after=heal.after,
-            score=None if heal.score is None else round(heal.score, 3),
-            changed=list(heal.changed),
-            decided_by=list(heal.decided_by),
-            date=_today(),
-        )
-        return self.model_copy(update={"heals": [*self.heals, note][-MAX_HEAL_NOTES:]})
-
-    def masked(self, mask: Callable[[str], str]) -> Recording:
-        """This recording with `mask` applied to every text in it (variable values become
-        their %name% placeholders), whatever page text it picked up."""
-        return Recording.model_validate_json(mask(self.model_dump_json()))
-
-    def same_content(self, other: Recording) -> bool:
-        """Equal in everything replayed; a re-record that changes nothing leaves no diff."""
-        return self.content_digest == other.content_digest
-
-    @property
-    def content_digest(self) -> str:
-        """What `same_content` compares, short: a merge knows a shard's starting point by it."""
-        content = self.model_dump(mode="json", exclude={"recorded_at", "model"})
-        return hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()[:16]
-
-
-def recordings_file(test_file: Path) -> Path:
-    """Where a test module's recordings are committed: next to it, like syrupy's snapshots."""
-    test_file = test_file.resolve()  # one spelling per file, whoever names it
-    return test_file.parent / RECORDINGS_DIR / f"{test_file.stem}.json"
-
-
-def render(recordings: Iterable[Recording]) -> str:
-    """The one text form of a recordings file: sorted steps, fixed field order, indent 2."""
-    steps = sorted(
-        recordings,
-        key=lambda r: (r.url, r.instruction, r.kind, r.variables, r.scope or "", r.occurrence),
-    )
-    document = {"version": FILE_VERSION, "steps": [r.model_dump(mode="json") for r in steps]}
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
-
-
-def _shown(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
-
-
-def _file_error(path: Path, problem: str) -> RecordingFileError:
-    test_module = path.parent.parent / f"{path.stem}.py"
-    return RecordingFileError(
-        f"{_shown(path)} is not a valid recordings file: {problem}\n"
-        f"Fix it by hand, or delete the file (or the broken step) and re-record with a "
-        f"model: pytest {_shown(test_module)} --ai-cache=refresh. Until then this file is "
-        f"left untouched and steps recorded for it wait in the cache dir."
-    )
-
-
-def read_recordings(path: Path) -> dict[str, Recording]:
-    """A recordings file as {digest: recording}; a missing file is an empty one."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return {}
-    except (OSError, UnicodeDecodeError) as exc:
-        raise _file_error(path, f"cannot be read ({exc}).") from None
-    try:
-        document = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise _file_error(
-            path, f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}."
-        ) from None
-    if not isinstance(document, dict) or not isinstance(document.get("steps"), list):
-        raise _file_error(path, 'expected an object {"version": 1, "steps": [...]}.')
-    if document.get("version") != FILE_VERSION:
-        raise _file_error(
-            path,
-            f"version {document.get('version')!r} is not {FILE_VERSION} (written by another "
-            "version of pytest-stagehand?).",
-        )
-    recordings: dict[str, Recording] = {}
-    for index, raw in enumerate(document["steps"]):
-        try:
-            recording = Recording.model_validate(raw)
-        except ValidationError as exc:
-            problems = "; ".join(
-                f"{'.'.join(str(part) for part in error['loc']) or 'step'}: {error['msg']}"
-                for error in exc.errors()[:3]
-            )
-            raise _file_error(path, f"steps[{index}]: {problems}.") from None
-        digest = recording.key.digest
-        if digest in recordings:
-            raise _file_error(
-                path, f"steps[{index}] repeats {recording.key.describe()}; keep one of them."
-            )
-        recordings[digest] = recording
-    return recordings
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    """Readers see the old file or the new one, never half of one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-
-
-def write_json(path: Path, data: Any) -> None:
-    _write_atomically(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
-
-
-def write_recordings(path: Path, before: dict[str, Recording], after: dict[str, Recording]) -> bool:
-    """Write `after` over a file that held `before`; False when nothing changed."""
-    if not after:
-        if path.exists():
-            path.unlink()
-            return True
-        return False
-    text = render(after.values())
-    if before and text == render(before.values()):
-        return False
-    _write_atomically(path, text)
-    return True
-
-
-# --- secrets -------------------------------------------------------------------------
-
-
-def _strings(value: Any, where: str = "") -> Iterator[tuple[str, str]]:
-    if isinstance(value, str):
-        yield where, value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from _strings(item, f"{where}.{key}" if where else key)
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _strings(item, f"{where}[{index}]")
-
-
-def check_secrets(recording: Recording, variables: Mapping[str, object]) -> None:
-    """Refuse (raise, never write) a recording that contains a variable's value.
-
-    Values of 4 characters or more are refused anywhere inside a text, in any spelling
-    (URL-encoded, HTML- or JSON-escaped, in another case); shorter ones only as a whole
-    text, since "1" or "no" occur in any selector by chance.
-    """
-    patterns = {
-        name: re.compile(secret_pattern(str(value)), re.IGNORECASE)
-        for name, value in variables.items()
-        if str(value)
-    }
-    for where, text in _strings(recording.model_dump(mode="json")):
-        for name, pattern in patterns.items():
-            secret = str(variables[name])
-            if pattern.fullmatch(text) or (len(secret) >= SHORT_SECRET and pattern.search(text)):
-                raise CacheError(
-                    f"Refusing to record {recording.key.describe()}: the value of variable "
-                    f"{name!r} appears in {where}, and variable values are never stored. "
-                    f"Write %{name}% in the instruction and arguments instead of the value; "
-                    "if the value is not secret, put it in the instruction itself."
-                )
 
 
 # --- modes ---------------------------------------------------------------------------
@@ -572,7 +86,7 @@ class CachePolicy:
                 "off": "--ai-cache=off asks a model always, and no model is configured",
             }[self.mode]
             raise CacheMiss(
-                f"{said}: {key.describe()} in {_shown(test_file)} cannot run.\n"
+                f"{said}: {key.describe()} in {shown_path(test_file)} cannot run.\n"
                 "Configure a model (--ai-model provider/name, or OPENAI_API_KEY / "
                 "ANTHROPIC_API_KEY), or replay the committed recordings: --ai-cache=auto."
             )
@@ -581,12 +95,12 @@ class CachePolicy:
         else:
             why = "and no model is configured"
         raise CacheMiss(
-            f"No recording for {key.describe()} in {_shown(test_file)}, {why}."
-            f"{_miss_hint(key, nearby)}\n"
+            f"No recording for {key.describe()} in {shown_path(test_file)}, {why}."
+            f"{miss_hint(key, nearby)}\n"
             f"Record it by running once with a model, e.g. "
-            f"pytest {_shown(test_file)} --ai-model openai/gpt-4.1-mini (or set "
+            f"pytest {shown_path(test_file)} --ai-model openai/gpt-4.1-mini (or set "
             f"OPENAI_API_KEY / ANTHROPIC_API_KEY; add --ai-cache=refresh to re-record every "
-            f"step), then commit {_shown(recordings_file(test_file))}."
+            f"step), then commit {shown_path(recordings_file(test_file))}."
         )
 
 
@@ -805,7 +319,7 @@ class RecordingStore:
 
     def _fault(self, doing: str, exc: BaseException) -> StoreError:
         return StoreError(
-            f"Could not {doing} the working store {_shown(self.directory)} "
+            f"Could not {doing} the working store {shown_path(self.directory)} "
             f"({type(exc).__name__}: {exc}).\n{STORE_ADVICE}"
         )
 
@@ -1017,19 +531,19 @@ class RecordingStore:
             recording = Recording.model_validate(data)
             doing = f"save the recording of {recording.key.describe()} in"
             if not self._write(doing, ("rec", str(path), digest), data):
-                report.lost.append(f"{_shown(path)}: {recording.key.describe()}")
+                report.lost.append(f"{shown_path(path)}: {recording.key.describe()}")
 
     def _unwritten(self, path: Path, exc: OSError, lost: Sequence[str]) -> StoreError:
-        problem = f"Could not write {_shown(path)} ({type(exc).__name__}: {exc})."
-        advice = f"Make {_shown(path.parent)} writable, or free space on its disk."
+        problem = f"Could not write {shown_path(path)} ({type(exc).__name__}: {exc})."
+        advice = f"Make {shown_path(path.parent)} writable, or free space on its disk."
         if lost:
             return StoreError(
-                f"{problem} The working store {_shown(self.directory)} could not take this "
+                f"{problem} The working store {shown_path(self.directory)} could not take this "
                 f"run's {len(lost)} new recording(s) for it either: they are lost (named "
                 f"above). {advice}"
             )
         return StoreError(
             f"{problem} Nothing recorded is lost: this run's recordings for it wait in "
-            f"the working store {_shown(self.directory)} and the next run writes them. "
+            f"the working store {shown_path(self.directory)} and the next run writes them. "
             f"{advice}"
         )

@@ -10,6 +10,9 @@ Variable values are never written: each variable is a constant read from the env
 
 `operations` is the one reader of the recording format: a change to the format changes it
 alone.
+
+Kept whole: the step tap and the module writer share the steps' format and are one
+feature behind one option.
 """
 
 from __future__ import annotations
@@ -27,7 +30,9 @@ from urllib.parse import urlsplit
 import pytest
 
 from pytest_stagehand.events import StepEvent, StepLog
-from pytest_stagehand.recordings.store import Recording, RecordingStore, StepKey
+from pytest_stagehand.recordings.format import Recording
+from pytest_stagehand.recordings.keys import StepKey
+from pytest_stagehand.recordings.store import RecordingStore
 from pytest_stagehand.reporting.report import Record
 from pytest_stagehand.settings import Settings
 

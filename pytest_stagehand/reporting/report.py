@@ -5,6 +5,9 @@ The `ai_page` fixture calls `start_test(item, settings, page_screenshot(page, se
 records its steps in the StepLog it gets back; the plugin's hooks do the rest. Every
 reporter works from `step_record`, which masks the test's secrets in every string, so
 no reporter can leak one by forgetting to.
+
+Kept whole: every writer works from `step_record`, the one place secrets are masked, so
+none can leak one by forgetting to.
 """
 
 from __future__ import annotations

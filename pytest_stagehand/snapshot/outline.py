@@ -24,6 +24,9 @@ runs have none, except short text standing on its own in an element (a badge, a 
 status word of up to three words: `e4 text "2"`), which a check can then point at.
 Wrappers without meaning are dropped and their children move up; hidden content is left
 out. Frame content is nested under its `iframe` line and shadow-DOM content under its host.
+
+Kept whole: the snapshot value (Snapshot, ElementRef, Fingerprint) and the walk that makes
+it change together.
 """
 
 from __future__ import annotations

@@ -60,7 +60,7 @@ from pytest_stagehand.model.inference import NO_MODEL
 from pytest_stagehand.pipelines.act import field_refusal
 from pytest_stagehand.prompts import agent as agent_texts
 from pytest_stagehand.prompts import cua as cua_texts
-from pytest_stagehand.recordings.store import Recording
+from pytest_stagehand.recordings.format import Recording
 
 MAX_WAIT_S = 10.0  # the longest wait a model may ask for
 

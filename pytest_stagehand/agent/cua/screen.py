@@ -14,7 +14,7 @@ from playwright.sync_api import Page
 from pytest_stagehand.actions.perform import Action, from_ref
 from pytest_stagehand.browser.covering import overlaid
 from pytest_stagehand.heal.identity import recorded_element, unique_first
-from pytest_stagehand.recordings.store import RecordedElement
+from pytest_stagehand.recordings.format import RecordedElement
 from pytest_stagehand.snapshot.outline import ElementRef, described, describer, snapshot
 
 MAX_DISPLAY = (1280, 800)  # larger viewports are sent scaled down, as the providers advise

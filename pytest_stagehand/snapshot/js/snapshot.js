@@ -4,6 +4,8 @@
 // written, so snapshots never disturb the app under test.
 // Roles follow HTML-AAM and names follow accname 1.2, with Playwright's choices where the
 // specs leave room, so that our roles and names agree with Playwright's own AI snapshot.
+// Kept whole: the page receives it as one script per frame, and its helpers share one read
+// of the document.
 (args) => {
   const scope = args.root || document.documentElement;
   const frameElements = args.frames || [];
