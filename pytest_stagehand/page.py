@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field, TypeAdapter, create_model
 from typing_extensions import is_typeddict
 
 from .act import ModelResolver, Resolver, act
-from .actions import Action, ActResult, settle, watch_network
+from .actions import Action, ActResult, settle, watch_changes, watch_network
 from .cache import Recordings
 from .chunks import DEFAULT_BUDGET
 from .dialogs import Dialogs, watch_dialogs
@@ -83,6 +83,7 @@ class AIPage:
         starts), its dialogs and its downloads."""
         watch_handlers(page)
         watch_network(page)
+        watch_changes(page)
         watch_dialogs(page, self.steplog)
         watch_downloads(page)
 
