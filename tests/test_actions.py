@@ -17,6 +17,7 @@ from pytest_stagehand.actions.perform import (
     _ready,
     perform,
     settle,
+    watch_changes,
 )
 from pytest_stagehand.browser import page_scripts
 from pytest_stagehand.browser.tabs import COUNT_OPENS
@@ -326,6 +327,18 @@ def test_a_new_documents_first_settle_gives_it_the_describer_prepared(page: Page
     finally:
         del page.evaluate
     assert scripts and not any(describer() in script for script in scripts)  # not sent again
+
+
+def test_a_watched_page_that_has_not_changed_since_it_loaded_is_quiet_at_once(
+    page: Page, pages_server
+):
+    # The change watch starts with the document, not with the first settle: a document
+    # quiet for longer than the quiet window is quiet when the settle first looks.
+    watch_changes(page)
+    page.goto(pages_server.url("login.html"))
+    page.wait_for_function("performance.now() > 2000")  # the document's age, not a sleep
+    page_scripts.call(page, [describer()], SETTLE, [1000, 0, 300, False])  # cap < quiet window
+    assert page.evaluate(AT_REST)  # found quiet (it was not merely given up on at the cap)
 
 
 # --- settling after our own action -------------------------------------------------------

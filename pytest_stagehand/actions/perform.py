@@ -913,6 +913,16 @@ NEXT_CHANGE = f"""async ([id, seen, cap]) => {{
   }});
 }}"""
 
+
+
+def watch_changes(page: Page) -> None:
+    """Start the change watch (PAGE_CHANGES) as each new document of the page is created,
+    before its own scripts: a settle then knows when the document last changed, so one
+    that has been quiet since it loaded is quiet at once, not DOM_QUIET_MS after the
+    settle first looks (where the watch would begin otherwise)."""
+    page.add_init_script(PAGE_CHANGES)
+
+
 _open_requests: WeakKeyDictionary[Page, dict[Request, float]] = WeakKeyDictionary()
 
 
