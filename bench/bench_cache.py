@@ -46,7 +46,7 @@ from typing import Any
 
 from playwright.sync_api import Page, sync_playwright
 
-from pytest_stagehand.actions.perform import settle
+from pytest_stagehand.actions.settle import settle
 from pytest_stagehand.browser.launch import find_chromium
 from pytest_stagehand.events import StepLog
 from pytest_stagehand.heal import resolve as heal

@@ -42,7 +42,7 @@ def serving(html: str):
 def measure(reps: int) -> dict[str, dict[str, list[float]]]:
     from playwright.sync_api import sync_playwright
 
-    from pytest_stagehand.actions.perform import is_plain
+    from pytest_stagehand.actions.direct import is_plain
     from pytest_stagehand.browser import page_scripts
     from pytest_stagehand.browser.launch import find_chromium
     from pytest_stagehand.heal.identity import recorded_element

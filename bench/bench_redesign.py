@@ -42,7 +42,8 @@ sys.path.insert(0, str(ROOT))
 
 from examples.app.server import serve_shop  # noqa: E402
 from examples.record import ACT, Pick, click, fill, find, snapshot_lines  # noqa: E402
-from pytest_stagehand.actions.perform import settle, substitute  # noqa: E402
+from pytest_stagehand.actions.action import substitute  # noqa: E402
+from pytest_stagehand.actions.settle import settle  # noqa: E402
 from pytest_stagehand.browser.launch import find_chromium  # noqa: E402
 from pytest_stagehand.errors import HealFailed  # noqa: E402
 from pytest_stagehand.heal.identity import recorded_element  # noqa: E402

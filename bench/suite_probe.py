@@ -74,6 +74,7 @@ def _settle_part(original: Callable[..., Any]) -> Callable[..., Any]:
 def _install() -> None:
     from pytest_stagehand import events
     from pytest_stagehand.actions import perform as actions
+    from pytest_stagehand.actions import settle as settling
     from pytest_stagehand.pipelines import act as act_module
     from pytest_stagehand.pipelines import readback
     from pytest_stagehand.plugin import hooks as plugin
@@ -82,7 +83,7 @@ def _install() -> None:
     from pytest_stagehand.reporting import html as html_report
     from pytest_stagehand.reporting import report as report_module
 
-    original, settle = actions.settle, _settle_part(actions.settle)
+    original, settle = settling.settle, _settle_part(settling.settle)
     for module_name, module in list(sys.modules.items()):
         if module_name.startswith("pytest_stagehand") and getattr(module, "settle", None) is (
             original
@@ -92,7 +93,7 @@ def _install() -> None:
     _wrap_everywhere("verify", act_module, "verified")
     _wrap_everywhere("verify", readback, "reread")
     _wrap_everywhere("action", actions, "perform")
-    _wrap_everywhere("after-action", actions, "finish_started")
+    _wrap_everywhere("after-action", settling, "finish_started")
     for owner in (report_module.TerminalStepPrinter, report_module.EvidenceWriter,
                   report_module.StepScreenshots, export.StepTap, html_report.StepCapture):
         for name in ("step_started", "step_finished"):

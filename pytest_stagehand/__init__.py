@@ -4,7 +4,7 @@ Tests use the fixtures (`ai_page`, `agent`, `evaluator`); these names are for ty
 for replaying actions, and for catching errors.
 """
 
-from pytest_stagehand.actions.perform import Action, ActResult
+from pytest_stagehand.actions.action import Action, ActResult
 from pytest_stagehand.agent.agent import Agent
 from pytest_stagehand.agent.values import AgentResult
 from pytest_stagehand.browser.files import SavedDownload

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from pytest_stagehand.actions.perform import ActResult
+from pytest_stagehand.actions.action import ActResult
 from pytest_stagehand.agent.agent import Agent
 from pytest_stagehand.browser.bridge import Bridge, Synced, run_core
 from pytest_stagehand.page import AIPage

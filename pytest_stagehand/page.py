@@ -14,13 +14,8 @@ from playwright.sync_api import Page, Response
 from pydantic import BaseModel, Field, TypeAdapter, create_model
 from typing_extensions import is_typeddict
 
-from pytest_stagehand.actions.perform import (
-    Action,
-    ActResult,
-    settle,
-    watch_changes,
-    watch_network,
-)
+from pytest_stagehand.actions.action import Action, ActResult
+from pytest_stagehand.actions.settle import settle, watch_changes, watch_network
 from pytest_stagehand.browser.dialogs import Dialogs, watch_dialogs
 from pytest_stagehand.browser.files import SavedDownload, upload_variables, watch_downloads
 from pytest_stagehand.browser.handlers import watch_handlers

@@ -16,7 +16,8 @@ import pytest
 from playwright.sync_api import expect
 from scripted_answers import NOT_FOUND, act_answer, choose, drag, scripted_ai_page
 
-from pytest_stagehand.actions.perform import Action, settle
+from pytest_stagehand.actions.action import Action
+from pytest_stagehand.actions.settle import settle
 from pytest_stagehand.errors import (
     ActionFailed,
     ElementNotFound,

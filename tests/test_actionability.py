@@ -13,7 +13,8 @@ from playwright.sync_api import Page
 from real_widgets import RealWidgetsServer
 from scripted_answers import act_answer, choose, latest_snapshot
 
-from pytest_stagehand.actions.perform import Action, covered, perform
+from pytest_stagehand.actions.action import Action
+from pytest_stagehand.actions.perform import covered, perform
 from pytest_stagehand.errors import ElementCovered
 from pytest_stagehand.pipelines.replay import RecordingResolver
 from pytest_stagehand.recordings.store import Recordings

@@ -8,17 +8,10 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
-from pytest_stagehand.actions.perform import (
-    AT_REST,
-    DIRECT_BY_QUERY,
-    READ_GUARD,
-    SETTLE,
-    Action,
-    _ready,
-    perform,
-    settle,
-    watch_changes,
-)
+from pytest_stagehand.actions.action import Action
+from pytest_stagehand.actions.direct import AT_REST, DIRECT_BY_QUERY, READ_GUARD, _ready
+from pytest_stagehand.actions.perform import perform
+from pytest_stagehand.actions.settle import SETTLE, settle, watch_changes
 from pytest_stagehand.browser import page_scripts
 from pytest_stagehand.browser.tabs import COUNT_OPENS
 from pytest_stagehand.errors import HealFailed

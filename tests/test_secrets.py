@@ -21,7 +21,7 @@ from test_agent import script as script  # the fixture
 from test_evaluator import judged
 from test_report import CONFTEST
 
-from pytest_stagehand.actions.perform import PAGE_CHANGES
+from pytest_stagehand.actions.settle import PAGE_CHANGES
 from pytest_stagehand.agent.agent import Agent
 from pytest_stagehand.browser.covering import OVERLAY_ID, overlaid
 from pytest_stagehand.errors import CacheError

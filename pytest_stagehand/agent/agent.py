@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from pytest_stagehand.actions.perform import settle
+from pytest_stagehand.actions.settle import settle
 from pytest_stagehand.agent.cua.run import CuaRun
 from pytest_stagehand.agent.run import DEFAULT_TIMEOUT_S, RecordedRun, Run
 from pytest_stagehand.agent.values import MODES, AgentResult, Mode, Tool

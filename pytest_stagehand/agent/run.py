@@ -19,7 +19,8 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, Request, Route
 from pydantic import BaseModel, ValidationError
 
-from pytest_stagehand.actions.perform import SETTLE_CAP_S, Action, settle
+from pytest_stagehand.actions.action import Action
+from pytest_stagehand.actions.settle import SETTLE_CAP_S, settle
 from pytest_stagehand.agent.tools import done_tool, step_schema, tool_line
 from pytest_stagehand.agent.values import (
     PAGE_ERRORS,

@@ -12,7 +12,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 from pydantic import BaseModel, create_model
 
-from pytest_stagehand.actions.perform import Action
+from pytest_stagehand.actions.action import Action
 from pytest_stagehand.agent.tools import BUILTIN_NAMES
 from pytest_stagehand.errors import (
     ActionError,

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import FrameLocator, Locator, Page
 
-from pytest_stagehand.actions.perform import (
+from pytest_stagehand.actions.direct import (
     DIRECT,
     NO_SHADOW_ROOTS,
     PLAIN_QUERY,

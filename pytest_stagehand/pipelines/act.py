@@ -18,18 +18,9 @@ from typing import Protocol
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
-from pytest_stagehand.actions.perform import (
-    VARIABLE,
-    Action,
-    ActResult,
-    PageMark,
-    action_for,
-    covered,
-    element_id,
-    finish_started,
-    perform,
-    settle,
-)
+from pytest_stagehand.actions.action import VARIABLE, Action, ActResult, action_for, element_id
+from pytest_stagehand.actions.perform import covered, perform
+from pytest_stagehand.actions.settle import PageMark, finish_started, settle
 from pytest_stagehand.browser.dialogs import blocked
 from pytest_stagehand.errors import (
     ActionFailed,

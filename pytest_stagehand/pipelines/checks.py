@@ -13,7 +13,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
-from pytest_stagehand.actions.perform import substitute
+from pytest_stagehand.actions.action import substitute
 from pytest_stagehand.errors import (
     HealFailed,
 )

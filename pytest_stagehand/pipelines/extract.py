@@ -21,7 +21,8 @@ from playwright.sync_api import Page
 from pydantic import AnyUrl, BaseModel, Field, ValidationError, create_model
 from pydantic.fields import FieldInfo
 
-from pytest_stagehand.actions.perform import element_id, settle
+from pytest_stagehand.actions.action import element_id
+from pytest_stagehand.actions.settle import settle
 from pytest_stagehand.errors import InvalidModelChoice, ModelOutputError
 from pytest_stagehand.events import StepEvent, StepLog
 from pytest_stagehand.model.client import ModelClient

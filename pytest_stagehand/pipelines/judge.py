@@ -41,7 +41,8 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 from pydantic import BaseModel, ValidationError
 
-from pytest_stagehand.actions.perform import element_id, settle
+from pytest_stagehand.actions.action import element_id
+from pytest_stagehand.actions.settle import settle
 from pytest_stagehand.errors import (
     AIAssertionError,
     CacheMiss,

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 
 from playwright.sync_api import Page
 
-from pytest_stagehand.actions.perform import Action, action_for, settle
+from pytest_stagehand.actions.action import Action, action_for
+from pytest_stagehand.actions.settle import settle
 from pytest_stagehand.errors import InvalidModelChoice
 from pytest_stagehand.events import StepEvent, StepLog
 from pytest_stagehand.heal.identity import context_of, unique_first

@@ -37,7 +37,7 @@ from typing import Any
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Locator, Page
 
-from pytest_stagehand.actions.perform import NO_SHADOW_ROOTS, PLAIN_QUERY, is_plain
+from pytest_stagehand.actions.direct import NO_SHADOW_ROOTS, PLAIN_QUERY, is_plain
 from pytest_stagehand.browser import page_scripts
 from pytest_stagehand.events import Heal
 from pytest_stagehand.heal.identity import Identity, unique_first

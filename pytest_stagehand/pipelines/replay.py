@@ -27,15 +27,9 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 from pydantic import BaseModel
 
-from pytest_stagehand.actions.perform import (
-    VARIABLE,
-    Action,
-    covered,
-    from_ref,
-    perform,
-    settle,
-    substitute,
-)
+from pytest_stagehand.actions.action import VARIABLE, Action, from_ref, substitute
+from pytest_stagehand.actions.perform import covered, perform
+from pytest_stagehand.actions.settle import settle
 from pytest_stagehand.errors import ActionFailed, HealFailed
 from pytest_stagehand.events import Heal, StepEvent, StepLog, each_text
 from pytest_stagehand.heal.identity import Identity, context_of, relabelled, unique_first

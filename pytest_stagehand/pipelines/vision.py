@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
-from pytest_stagehand.actions.perform import Action, action_for, from_ref
+from pytest_stagehand.actions.action import Action, action_for, from_ref
 from pytest_stagehand.browser.covering import overlaid
 from pytest_stagehand.errors import ConfigError, RegionChanged
 from pytest_stagehand.model.inference import ChoiceProblem

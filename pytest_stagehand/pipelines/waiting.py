@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, TypeVar
 
 from pydantic import BaseModel
 
-from pytest_stagehand.actions.perform import (
-    Action,
+from pytest_stagehand.actions.action import Action
+from pytest_stagehand.actions.settle import (
     PageMark,
     frame_marks,
     page_mark,

@@ -24,7 +24,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from pytest_stagehand.actions.perform import VARIABLE, Action, settle, substitute
+from pytest_stagehand.actions.action import VARIABLE, Action, substitute
+from pytest_stagehand.actions.settle import settle
 from pytest_stagehand.agent.cua.actions import ScreenAction
 from pytest_stagehand.agent.cua.screen import Screen, Spot, element_action, spot_at
 from pytest_stagehand.agent.cua.sessions import (

@@ -11,7 +11,7 @@ from typing import Any
 
 from playwright.sync_api import Page
 
-from pytest_stagehand.actions.perform import Action, from_ref
+from pytest_stagehand.actions.action import Action, from_ref
 from pytest_stagehand.browser.covering import overlaid
 from pytest_stagehand.heal.identity import recorded_element, unique_first
 from pytest_stagehand.recordings.format import RecordedElement

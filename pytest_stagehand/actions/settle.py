@@ -1,0 +1,323 @@
+"""Waiting for a page to calm down: the one settle, the wait for what an action started,
+and the marks that tell whether a page changed since."""
+
+from __future__ import annotations
+
+import json
+import time
+from contextlib import suppress
+from dataclasses import dataclass
+from weakref import WeakKeyDictionary
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Frame, Page, Request
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+from pytest_stagehand.browser import page_scripts
+from pytest_stagehand.browser.covering import OVERLAY_ID
+from pytest_stagehand.browser.dialogs import blocked
+from pytest_stagehand.snapshot.outline import (
+    describer,
+)
+
+PAGE_CHANGES_STATE = "window.__stagehandDomQuiet"  # PAGE_CHANGES, once a settle set it up
+
+
+SETTLE_CAP_S = 3.0  # the most one settle waits, however busy the page
+
+
+DOM_QUIET_MS = 100  # no DOM change for this long counts as quiet
+
+
+AFTER_ACTION_MS = 50  # after an action, watch at least this long for the page to react
+
+
+LONG_REQUEST_S = 1.5  # a request open longer is long-polling or streaming: not waited for
+
+
+POLL_MS = 20
+
+
+STREAMS = frozenset({"eventsource", "websocket"})
+
+
+# The document's changes, watched from first use on: when it last changed, how often, and
+# who to wake at the next change. A change is a DOM mutation or the end of a CSS transition
+# or animation (a menu that fades in changes no node when it becomes visible). `id` tells
+# documents apart: a navigation starts a new count. `calm`: the count when the page was
+# last known to be at rest: a settle found it quiet, or our own click or fill on a page at
+# rest was handled, and what changed meanwhile was its own (DIRECT, READ_GUARD). `take()`
+# counts the changes not yet delivered to the observer.
+PAGE_CHANGES = """(""" + PAGE_CHANGES_STATE + """ ||= (() => {
+  const state = {
+    id: Math.random().toString(36).slice(2), last: performance.now(), changes: 0, wake: [],
+    calm: -1,
+  };
+  const changed = () => {
+    state.last = performance.now();
+    state.changes += 1;
+    for (const wake of state.wake.splice(0)) wake();
+  };
+  // The overlay drawn over the page for a screenshot (covering.py), and taken away, is no change.
+  const overlay = (record) => record.type === "childList" &&
+    [...record.addedNodes, ...record.removedNodes].every((node) => node.id === """ + json.dumps(
+    OVERLAY_ID
+) + """);
+  const observer = new MutationObserver((records) => { if (!records.every(overlay)) changed(); });
+  observer.observe(document, {
+    subtree: true, childList: true, attributes: true, characterData: true,
+  });
+  state.take = () => {
+    const records = observer.takeRecords();
+    if (records.length && !records.every(overlay)) changed();
+  };
+  for (const type of ["transitionend", "animationend"]) addEventListener(type, changed, true);
+  return state;
+})())"""
+
+
+# Waits until the document has loaded (DOMContentLoaded) and has not changed for `quiet`
+# ms, and for at least `least` ms from then (at most `cap` ms in all). A loaded page that
+# has long been quiet returns at once when `least` is 0; so does one at rest, its last
+# changes our own action's (PAGE_CHANGES's `calm`), when `early`. Resolves to the page's mark then
+# ([id, changes, waited]: where a wait for its next change starts; waited false when it
+# returned early); null if it did not load in time.
+# The describer (page_scripts) is prepared once the document has loaded: on a document
+# new to the watch, which waits `quiet` ms from now on, in time the wait takes anyway.
+SETTLE = f"""async (describe, [quiet, least, cap, early]) => {{
+  const end = performance.now() + cap;
+  if (document.readyState === "loading") {{
+    const loaded = await new Promise(resolve => {{
+      document.addEventListener("DOMContentLoaded", () => resolve(true), {{ once: true }});
+      setTimeout(() => resolve(false), cap);
+    }});
+    if (!loaded) return null;
+  }}
+  const state = {PAGE_CHANGES};
+  describe.prepare();
+  const floor = performance.now() + least - quiet;
+  for (;;) {{
+    state.take();
+    const now = performance.now();
+    const quietAt = Math.max(state.last, floor) + quiet;
+    if (quietAt <= now) state.calm = state.changes;
+    if (quietAt <= now || end <= now) return [state.id, state.changes, true];
+    if (early && state.changes === state.calm) return [state.id, state.changes, false];
+    await new Promise(resolve => setTimeout(resolve, Math.min(quietAt, end) - now));
+  }}
+}}"""
+
+
+# Resolves true at the document's next change after the mark [id, changes] (at once if it
+# has changed already, or is another document), false after `cap` ms without one.
+NEXT_CHANGE = f"""async ([id, seen, cap]) => {{
+  const state = {PAGE_CHANGES};
+  if (state.id !== id || state.changes !== seen) return true;
+  return await new Promise(resolve => {{
+    const timer = setTimeout(() => resolve(false), cap);
+    state.wake.push(() => {{ clearTimeout(timer); resolve(true); }});
+  }});
+}}"""
+
+
+def watch_changes(page: Page) -> None:
+    """Start the change watch (PAGE_CHANGES) as each new document of the page is created,
+    before its own scripts: a settle then knows when the document last changed, so one
+    that has been quiet since it loaded is quiet at once, not DOM_QUIET_MS after the
+    settle first looks (where the watch would begin otherwise)."""
+    page.add_init_script(PAGE_CHANGES)
+
+
+_open_requests: WeakKeyDictionary[Page, dict[Request, float]] = WeakKeyDictionary()
+
+
+def watch_network(page: Page) -> dict[Request, float]:
+    """The page's open requests and when each started, tracked from the first call on."""
+    open_requests = _open_requests.get(page)
+    if open_requests is None:
+        open_requests = _open_requests[page] = {}
+
+        def started(request: Request) -> None:
+            if request.resource_type not in STREAMS:
+                open_requests[request] = time.monotonic()
+
+        page.on("request", started)
+        page.on("requestfinished", lambda request: open_requests.pop(request, None))
+        page.on("requestfailed", lambda request: open_requests.pop(request, None))
+    return open_requests
+
+
+def _recent(open_requests: dict[Request, float], since: float) -> bool:
+    """Is a request open that started after `since` and is not long-polling?"""
+    now = time.monotonic()
+    return any(
+        start >= since and now - start < LONG_REQUEST_S for start in list(open_requests.values())
+    )
+
+
+def settle(
+    page: Page, *, after_action: bool = False, cap: float = SETTLE_CAP_S, early: bool = False
+) -> PageMark | None:
+    """Wait, for at most `cap` seconds, until no request is open, the document has loaded
+    and the DOM has been quiet for DOM_QUIET_MS: what a step waits for before it reads
+    the page. A quiet page costs one round trip, or AFTER_ACTION_MS `after_action`, to
+    see a reaction that starts a moment late.
+
+    `early`: for a step that checks what it finds before it acts (a replay), and settles
+    in full before it reads the page otherwise (`PageMark.waited`): where every change
+    since the page was last at rest is our own last click's or fill's, made as it was
+    handled (DIRECT), return at once rather than wait out the quiet those changes broke.
+
+    Never raises for a busy page: a page that does not settle in time is used as it is.
+    Returns the page's mark as it settled (`page_mark`, read in the same round trip), or
+    None when it was not read (a held dialog, a page that did not settle in time).
+    """
+    least = AFTER_ACTION_MS if after_action else 0
+    return _wait(page, cap, since=0.0, dom_quiet_least=least, early=early and not after_action)
+
+
+def finish_started(page: Page, since: float, cap: float = SETTLE_CAP_S) -> None:
+    """After an action begun at `since` (time.monotonic()), wait for at most `cap` seconds
+    for what it started: the requests opened since then (not long-polling ones) and a
+    navigation (until its document has loaded). Nothing else: the page's later reactions
+    are the next step's to wait for (`settle`). Costs no round trip when the action
+    started neither: open requests and navigations are events Playwright has delivered.
+    """
+    _wait(page, cap, since, dom_quiet_least=None)
+
+
+def _wait(
+    page: Page, cap: float, since: float, dom_quiet_least: float | None, early: bool = False
+) -> PageMark | None:
+    """Until no request opened after `since` is open, the document has loaded and, unless
+    `dom_quiet_least` is None, the DOM is quiet (watched for at least that many ms; the
+    mark it was quiet at is returned). Never raises for a busy page: what does not finish
+    within `cap` is left running."""
+    if blocked(page):
+        return None  # a held dialog blocks the page until a step answers it
+    mark = None
+    deadline = time.monotonic() + cap
+    open_requests = watch_network(page)
+    navigations = watch_navigations(page)  # from the first settle on, before any action
+    while time.monotonic() < deadline:
+        left_ms = (deadline - time.monotonic()) * 1000
+        try:
+            if _recent(open_requests, since):
+                page.wait_for_timeout(min(POLL_MS, left_ms))  # lets request events arrive
+                continue
+            if dom_quiet_least is not None:  # the page waits for its own load: one call
+                quiet = page_scripts.call(
+                    page, [describer()], SETTLE, [DOM_QUIET_MS, dom_quiet_least, left_ms, early]
+                )
+                if quiet is None:
+                    return None
+                document, changes, waited = quiet
+                mark = PageMark(document, changes, waited=waited)
+            elif navigations[-1] >= since:  # the document the page had loaded was replaced
+                page.wait_for_load_state("domcontentloaded", timeout=max(1.0, left_ms))
+        except PlaywrightTimeoutError:
+            return None
+        except PlaywrightError:
+            if page.is_closed():
+                return None
+            continue  # a navigation replaced the document while we waited
+        if not _recent(open_requests, since):
+            return mark
+    return None
+
+
+FRAME_LOOK_MS = 250  # on a page with frames, how often a wait looks at their documents
+
+
+_MARK = f"() => {{ const state = {PAGE_CHANGES}; return [state.id, state.changes]; }}"
+
+
+FrameMarks = tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True)
+class PageMark:
+    """Where the page's changes stood at one moment (see PAGE_CHANGES)."""
+
+    document: str  # "" when it could not be read (the page was between documents)
+    changes: int
+    # The same for each frame in the page (`frame_marks`); None when not read.
+    frames: FrameMarks | None = None
+    # False from a settle that returned early, not waiting for what our last action's
+    # changes may start (`settle`): a step reads the page only after a full settle.
+    waited: bool = True
+
+
+def page_mark(page: Page) -> PageMark:
+    """The page's changes so far, to wait for the next one with `wait_for_change`."""
+    if blocked(page):  # a held dialog: nothing changes until a step answers it
+        return PageMark("", -1)
+    try:
+        document, changes = page.evaluate(_MARK)
+    except PlaywrightError:
+        return PageMark("", -1)
+    return PageMark(document, changes, frame_marks(page))
+
+
+def frame_marks(page: Page) -> FrameMarks:
+    """The marks of the documents in the page's frames, in frame order (one round trip
+    each: only a wait on a page with frames reads them)."""
+    marks = []
+    for frame in page.frames[1:]:
+        try:
+            marks.append(tuple(frame.evaluate(_MARK)))
+        except PlaywrightError:  # detached, or between documents
+            marks.append(("", -1))
+    return tuple(marks)
+
+
+def wait_for_change(page: Page, since: PageMark, timeout_ms: float) -> bool:
+    """Wait, for at most `timeout_ms`, until the page changed after `since`: a DOM change,
+    a CSS transition or animation ending, or another document. The page's document wakes
+    the wait, with no polling; on a page with frames their documents are looked at every
+    FRAME_LOOK_MS too (a card field that renders inside a payment iframe changes nothing
+    outside it). True at once when it has changed already; False when it did not in time."""
+    if blocked(page):  # a held dialog: the page cannot change until a step answers it
+        return False
+    deadline = time.monotonic() + timeout_ms / 1000
+    frames = since.frames if since.frames is not None else frame_marks(page)
+    while True:
+        left_ms = (deadline - time.monotonic()) * 1000
+        if left_ms <= 0:
+            return False
+        look_ms = min(left_ms, FRAME_LOOK_MS) if frames else left_ms
+        try:
+            if page.evaluate(NEXT_CHANGE, [since.document, since.changes, look_ms]):
+                return True
+        except PlaywrightError:
+            if page.is_closed():
+                raise
+            return True  # the document was replaced while we waited: a navigation
+        if frames and frame_marks(page) != frames:
+            return True
+
+
+_navigations: WeakKeyDictionary[Page, list[float]] = WeakKeyDictionary()
+
+
+def watch_navigations(page: Page) -> list[float]:
+    """When the page's main frame last navigated or its last navigation request ended
+    (a download, a No Content answer), tracked from the first call on: [0.0] before."""
+    ended = _navigations.get(page)
+    if ended is None:
+        ended = _navigations[page] = [0.0]
+
+        def navigated(frame: Frame) -> None:
+            if frame.parent_frame is None:
+                ended.append(time.monotonic())
+                del ended[:-1]
+
+        def request_ended(request: Request) -> None:
+            with suppress(PlaywrightError):  # a worker's request has no frame
+                if request.is_navigation_request() and request.frame.parent_frame is None:
+                    navigated(request.frame)
+
+        page.on("framenavigated", navigated)
+        page.on("requestfinished", request_ended)
+        page.on("requestfailed", request_ended)
+    return ended
