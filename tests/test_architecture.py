@@ -167,6 +167,22 @@ def test_the_model_layer_never_touches_playwright():
     ] == []
 
 
+LONG = 500  # lines
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted(p for p in PACKAGE.rglob("*") if p.suffix in (".py", ".js")),
+    ids=lambda p: p.relative_to(PACKAGE).as_posix(),
+)
+def test_a_long_module_says_at_its_top_why_it_is_kept_whole(path):
+    text = path.read_text()
+    if text.count("\n") <= LONG:
+        return
+    top = ast.get_docstring(ast.parse(text)) or "" if path.suffix == ".py" else text[:2000]
+    assert "Kept whole:" in top, f"{path.name} has over {LONG} lines and does not say why"
+
+
 def test_no_playwright_private_attribute_is_used():
     used = [
         path.relative_to(PACKAGE).as_posix()
