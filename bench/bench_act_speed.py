@@ -8,7 +8,7 @@ freshly loaded page and on a warm one, and less than Stagehand's cached act.
 One Chromium, launched here with --remote-debugging-port on 127.0.0.1; Playwright and
 Stagehand 3.7.3 both attach to it over CDP and act on the same tab. Stagehand comes from
 npm (`PUPPETEER_SKIP_DOWNLOAD=1 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install
-@browserbasehq/stagehand@3.7.3` in DIR, default /work/wt/notes/npm); without it, or
+@browserbasehq/stagehand@3.7.3` in DIR, default $STAGEHAND_NPM or bench/.npm); without it, or
 without node, only ours and raw are printed, with the reason.
 
 The steps, on local pages served on 127.0.0.1: fill the username and click Login on a
@@ -203,6 +203,10 @@ ABSOLUTE_XPATH = """el => {
 }"""
 
 
+# Where `npm install @browserbasehq/stagehand@3.7.3` put Stagehand (git ignores bench/.npm).
+STAGEHAND_NPM = Path(os.environ.get("STAGEHAND_NPM", Path(__file__).parent / ".npm"))
+
+
 def stagehand_unavailable(npm_dir: Path) -> str | None:
     """Why Stagehand cannot run here, or None."""
     if shutil.which("node") is None:
@@ -235,7 +239,7 @@ def median_ms(values: list[float]) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=7, help="repetitions per step (7)")
-    parser.add_argument("--stagehand-dir", type=Path, default=Path("/work/wt/notes/npm"),
+    parser.add_argument("--stagehand-dir", type=Path, default=STAGEHAND_NPM,
                         help="folder whose node_modules holds @browserbasehq/stagehand")
     args = parser.parse_args()
     missing = stagehand_unavailable(args.stagehand_dir)

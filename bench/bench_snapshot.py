@@ -3,9 +3,10 @@
 Run: .venv/bin/python bench/bench_snapshot.py [--runs 5] [--only table]
 
 Stagehand 3.7.3 (npm; `PUPPETEER_SKIP_DOWNLOAD=1 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install
-@browserbasehq/stagehand@3.7.3` into the folder named by STAGEHAND_NPM) is attached over CDP
-to the same Chromium and takes its hybrid accessibility-tree snapshot (`page.snapshot()`,
-what its act/observe prompts carry) of the same tab; without it its columns read "-".
+@browserbasehq/stagehand@3.7.3` into bench/.npm, or the folder named by STAGEHAND_NPM) is
+attached over CDP to the same Chromium and takes its hybrid accessibility-tree snapshot
+(`page.snapshot()`, what its act/observe prompts carry) of the same tab; without it its
+columns read "-".
 
 For generated pages (a 1,500-row table; product catalogues of about 10k and 50k elements;
 TodoMVC with 200 todos; a practice app of about 2,900 elements), prints per contender the
@@ -44,7 +45,7 @@ INTERACTIVE = {
 # `- role "name" [...] [ref=e5]` in Playwright's YAML; `e5 role "name" ...` in ours.
 PLAYWRIGHT_LINE = re.compile(r'^(\w+)(?: "((?:[^"\\]|\\.)*)")?.*\[ref=\w+\]')
 OUR_LINE = re.compile(r'^e\d+ (\w+)(?: "((?:[^"\\]|\\.)*)")?')
-STAGEHAND_NPM = Path(os.environ.get("STAGEHAND_NPM", "/work/wt/notes/npm"))
+STAGEHAND_NPM = Path(os.environ.get("STAGEHAND_NPM", Path(__file__).parent / ".npm"))
 ORIGIN = "http://bench.local"
 
 

@@ -9,7 +9,7 @@ const path = require("node:path");
 const readline = require("node:readline");
 const { createRequire } = require("node:module");
 
-const npm = process.env.STAGEHAND_NPM || "/work/wt/notes/npm";
+const npm = process.env.STAGEHAND_NPM || path.join(__dirname, ".npm");
 const { Stagehand } = createRequire(path.join(npm, "package.json"))("@browserbasehq/stagehand");
 
 async function main() {
