@@ -8,13 +8,20 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import partial
 from unittest.mock import ANY
 
 import pytest
 from playwright.sync_api import Locator, Page
 
 from pytest_stagehand.errors import HealFailed
-from pytest_stagehand.heal.identity import Identity, identity_of, recorded_element
+from pytest_stagehand.heal.identity import (
+    Identity,
+    identity_of,
+    looked_at,
+    namesakes,
+    recorded_element,
+)
 from pytest_stagehand.heal.meaning import best_match, similarity, verify
 from pytest_stagehand.heal.resolve import light_hits, resolve
 from pytest_stagehand.recordings.format import RecordedElement
@@ -655,3 +662,15 @@ def test_a_plain_selector_on_a_page_with_shadow_roots_is_counted_by_playwright(a
     assert light_hits(account, element)[0] is None
     resolution = resolve(account, element, wait_ms=0)
     assert resolution.locator.count() == 1 and is_truth(resolution.locator)
+
+
+def test_namesakes_are_read_in_one_look_as_each_alone_reads_them(page: Page, pages_server):
+    page.goto(pages_server.url("shop.html"))
+    outline = snapshot(page)
+    buttons = [ref for ref in outline.elements.values() if ref.name == "Add to cart"]
+    assert len(buttons) >= 3
+    own, others = buttons[1], [ref for ref in buttons if ref != buttons[1]]
+    seen = {(i.context, i.fingerprint.containers) for i in namesakes(page, outline, own)}
+    alone = {(i.context, i.fingerprint.containers) for i in map(partial(looked_at, page), others)}
+    assert seen == alone
+    assert looked_at(page, own).context not in {context for context, _ in seen}

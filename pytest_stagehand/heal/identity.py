@@ -31,6 +31,7 @@ from pytest_stagehand.snapshot.outline import (
     Snapshot,
     frame_scope,
     inspect,
+    surroundings_of_namesakes,
 )
 
 RIVALS = 8  # rivals_of keeps the names of this many elements most alike by name,
@@ -90,12 +91,7 @@ def identity_from(live: LiveElement) -> Identity | None:
 def recorded_element(page: Page, page_snapshot: Snapshot, ref: ElementRef) -> RecordedElement:
     """What to record for an element of a snapshot, taken before acting on it."""
     own = looked_at(page, ref)
-    look_alikes = [
-        looked_at(page, other)
-        for other in page_snapshot.elements.values()
-        if other.role == ref.role and other != ref
-        and normalised(other.name) == normalised(ref.name)
-    ]
+    look_alikes = namesakes(page, page_snapshot, ref)
     return RecordedElement(
         selectors=unique_first(page, ref.frame_path, list(ref.candidates) or [ref.selector]),
         frame_path=list(ref.frame_path),
@@ -105,6 +101,30 @@ def recorded_element(page: Page, page_snapshot: Snapshot, ref: ElementRef) -> Re
         rivals=rivals_of(ref, page_snapshot),
         apart=apart_from(own, look_alikes),
     )
+
+
+def namesakes(page: Page, page_snapshot: Snapshot, ref: ElementRef) -> list[Identity]:
+    """The other elements of the snapshot with the role and name of `ref`, as `looked_at`
+    sees them: those of the main frame in one look per name, the rest one by one."""
+    others = [
+        other
+        for other in page_snapshot.elements.values()
+        if other.role == ref.role and other != ref
+        and normalised(other.name) == normalised(ref.name)
+    ]  # fmt: skip
+    if ref.frame_path:
+        return [looked_at(page, other) for other in others]
+    found = [looked_at(page, other) for other in others if other.frame_path]
+    for name in dict.fromkeys(other.name for other in others if not other.frame_path):
+        try:
+            seen = surroundings_of_namesakes(ref.locator(page), ref.role, name)
+        except PlaywrightError:
+            seen = []
+        found += [
+            Identity(replace(ref.fingerprint, containers=places), context)
+            for context, places in seen
+        ]
+    return found
 
 
 def looked_at(page: Page, ref: ElementRef) -> Identity:

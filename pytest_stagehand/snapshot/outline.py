@@ -267,6 +267,28 @@ def inspect(locator: Locator, frame_path: tuple[str, ...] = ()) -> LiveElement:
     return LiveElement(1, fingerprint, data["context"], kept=kept)
 
 
+# The surroundings and container labels of every element our roles find for [role, name]
+# (describer's byRole) but `elements` (the one being recorded), in one round trip: a
+# look at each of a table's 1,500 "Delete" buttons would take minutes.
+SURROUNDINGS = """(describe, elements, [role, name]) => {
+  const memo = {};
+  return JSON.stringify(describe.byRole(role, name, memo).filter((el) => !elements.includes(el))
+    .map((el) => describe.snapshot({ around: el, origin: "", memo })));
+}"""
+
+
+def surroundings_of_namesakes(
+    locator: Locator, role: str, name: str
+) -> list[tuple[str, tuple[tuple[str, str], ...]]]:
+    """The text around each other element of the main frame with `role` and exactly `name`,
+    and its containers' labels, as `inspect` reads them; `locator` hits the element itself."""
+    seen = page_scripts.call_on_all(locator, [describer()], SURROUNDINGS, [role, name])
+    return [
+        (context, tuple((kind, label) for kind, label in places))
+        for context, places in json.loads(seen)
+    ]
+
+
 @cache  # one string: every look hands it to page_scripts, which hashes it
 def describer() -> str:
     """JavaScript `(el, memo) => description`: one element as `inspect` describes it, for

@@ -1102,7 +1102,7 @@
     return collapse(attr(el, "aria-label") || "").slice(0, 80);
   };
   const visibleIn = (root, css) => [...root.querySelectorAll(css)].filter((h) => h.checkVisibility());
-  const places = new Map();
+  const places = memo.places ??= new Map();
   function placeOf(el) {  // [kind, label] of a container, or null
     if (places.has(el)) return places.get(el);
     let place = null;
@@ -1130,7 +1130,7 @@
       : cells.find((c) => !c.contains(el) && collapse(c.textContent));
     return key ? shortText(key) : "";
   }
-  const headerRows = new Map();  // table -> its first row of column headers
+  const headerRows = memo.headerRows ??= new Map();  // table -> its first row of column headers
   function columnOf(cell) {  // the header of a cell's column, in a table or an ARIA grid
     const row = parentOf(cell);
     if (!row) return "";
@@ -1148,7 +1148,7 @@
   }
   // The headings that head a container's own content: each alone in the block of it that
   // holds it (a card's header), not inside a card, dialog or section of their own.
-  const headingsIn = new Map();
+  const headingsIn = memo.headingsIn ??= new Map();
   const heads = (a, h) => {
     let block = h;
     while (parentOf(block) && parentOf(block) !== a) block = parentOf(block);
@@ -1369,7 +1369,7 @@
 
   // ---------------------------------------------------------------- run
 
-  const styled = memo.styled ??= ruleReach(!args.byRole && !args.target);
+  const styled = memo.styled ??= ruleReach(!args.byRole && !args.target && !args.around);
 
   // The elements Playwright's `role=R[name="N"s]` finds (shown to the accessibility tree,
   // role R, name exactly N), by our roles and names: without its selector engine. The
@@ -1389,6 +1389,10 @@
     }
     return found;
   }
+
+  // What tells an element from its namesakes, read without describing it: the text
+  // around it and the labels of its containers, as `target` reads them.
+  if (args.around) return [surroundingsOf(args.around), containersOf(args.around)];
 
   if (args.target) {  // one live element, described as a snapshot would describe it
     const el = args.target;
