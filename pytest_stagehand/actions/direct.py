@@ -18,6 +18,7 @@ from pytest_stagehand.actions.settle import (
     SETTLE_CAP_S,
     watch_navigations,
 )
+from pytest_stagehand.browser.scripts import script
 from pytest_stagehand.browser.tabs import TAKE_OPENS
 from pytest_stagehand.errors import HealFailed
 from pytest_stagehand.snapshot.outline import (
@@ -32,11 +33,7 @@ PLAYWRIGHT_SYNTAX = re.compile(r'^[\w+:*-]+=|>>|^(//|\.\.|"|\')')
 
 
 # True when the document has no open shadow root, which Playwright's CSS would look into.
-NO_SHADOW_ROOTS = """() => {
-  const walker = document.createTreeWalker(document, NodeFilter.SHOW_ELEMENT);
-  while (walker.nextNode()) if (walker.currentNode.shadowRoot) return false;
-  return true;
-}"""
+NO_SHADOW_ROOTS = script(__package__, "no_shadow_roots")
 
 
 # The elements a selector hits in the page's own world, found with the browser's
@@ -45,24 +42,7 @@ NO_SHADOW_ROOTS = """() => {
 # (which querySelectorAll rejects), and CSS on a page with shadow roots, which Playwright's
 # CSS looks into and querySelectorAll does not. `lightOnly` (NO_SHADOW_ROOTS) may be one
 # that remembers its answer, for a script that queries several selectors at once.
-PLAIN_QUERY = f"""(selector, lightOnly = {NO_SHADOW_ROOTS}) => {{
-  try {{
-    if (selector.startsWith("xpath=")) {{
-      const result = document.evaluate(
-        selector.slice(6), document, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null);
-      const found = [];
-      for (let i = 0; i < result.snapshotLength; i++) {{
-        const node = result.snapshotItem(i);
-        if (node.nodeType === Node.ELEMENT_NODE) found.push(node);
-      }}
-      return found;
-    }}
-    const found = document.querySelectorAll(selector);
-    return lightOnly() ? found : null;
-  }} catch {{
-    return null;
-  }}
-}}"""
+PLAIN_QUERY = script(__package__, "plain_query", NO_SHADOW_ROOTS=NO_SHADOW_ROOTS)
 
 
 def is_plain(selector: str) -> bool:
@@ -80,81 +60,23 @@ def is_plain(selector: str) -> bool:
 # it, else its centre), or "point:<what>" (the part of its own wrapper over it, within the
 # wrapper's box, a wrapper holding nothing else: no text, no other control).
 # A transparent control on top of its label is clicked itself, as Playwright clicks it.
-STAND_IN = """el => {
-  const box = el.getBoundingClientRect();
-  if (!box.width || !box.height) return "";
-  const x = box.left + box.width / 2, y = box.top + box.height / 2;
-  if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return "";
-  const up = (e) => e.assignedSlot || e.parentElement || e.getRootNode().host || null;
-  const within = (e, of) => { for (; e; e = up(e)) if (e === of) return true; return false; };
-  const plain = !el.matches("input, textarea, select") && !el.isContentEditable;
-  const target = (plain && el.closest("button, [role=button], a, [role=link]")) || el;
-  const hit = el.getRootNode().elementFromPoint(x, y);
-  if (!hit || within(hit, target)) return "";
-  const control = "a[href], button, input, select, textarea, [role=button], [role=link], "
-    + "[role=checkbox], [role=switch], [role=radio], dialog, [role=dialog], [aria-modal=true]";
-  if (hit.closest(control)) return "";
-  const labels = [...(el.labels || [])];
-  const wrapper = el.parentElement;
-  const ownWrapper = () => {
-    if (!wrapper || wrapper === document.body || wrapper === document.documentElement) return false;
-    if (!wrapper.contains(hit)) return false;
-    const inLabel = (node) => labels.some((l) => l.contains(node));
-    const others = [...wrapper.querySelectorAll(control)].filter((c) => c !== el && !inLabel(c));
-    if (others.length) return false;
-    const walker = document.createTreeWalker(wrapper, NodeFilter.SHOW_TEXT);
-    for (let t = walker.nextNode(); t; t = walker.nextNode()) {
-      if (t.data.trim() && !inLabel(t)) return false;
-    }
-    return true;
-  };
-  const over = labels.findIndex((l) => l.contains(hit));
-  if (over < 0 && !ownWrapper()) return "";
-  // The label at the point where the label itself takes the click, never a link in it.
-  const at = (i, px, py) => {
-    const b = labels[i].getBoundingClientRect();
-    const there = labels[i].getRootNode().elementFromPoint(px, py);
-    const ok = there && labels[i].contains(there) && !there.closest(control);
-    return ok ? `label:${i}:${Math.round(px - b.left)},${Math.round(py - b.top)}` : "";
-  };
-  if (over >= 0) return at(over, x, y);
-  const shown = labels.findIndex((l) => l.checkVisibility() && l.getBoundingClientRect().width > 0);
-  if (shown >= 0) {
-    const b = labels[shown].getBoundingClientRect();
-    return at(shown, b.left + b.width / 2, b.top + b.height / 2);
-  }
-  const part = hit.getBoundingClientRect(), whole = wrapper.getBoundingClientRect();
-  const inside = part.left >= whole.left - 1 && part.top >= whole.top - 1
-    && part.right <= whole.right + 1 && part.bottom <= whole.bottom + 1;
-  if (!inside) return "";
-  const words = (hit.className && typeof hit.className === "string" ? hit.className : "")
-    .split(/\\s+/).filter(Boolean).slice(0, 2);
-  return `point:${[hit.localName, ...words].join(".")}`;
-}"""
+STAND_IN = script(__package__, "stand_in")
 
-AT_REST = f"""() => {{
-  const state = {PAGE_CHANGES_STATE};
-  if (!state) return false;
-  state.take();
-  return state.changes === state.calm;
-}}"""
+AT_REST = script(__package__, "at_rest", PAGE_CHANGES_STATE=PAGE_CHANGES_STATE)
 
 
 # The page's changes so far, all delivered (PAGE_CHANGES); null if a page script took the
 # watch away.
-CHANGES_NOW = f"""() => {{
-  const state = {PAGE_CHANGES_STATE};
-  if (!state) return null;
-  state.take();
-  return state.changes;
-}}"""
+CHANGES_NOW = script(__package__, "changes_now", PAGE_CHANGES_STATE=PAGE_CHANGES_STATE)
 
 
 # Puts the page at rest at `changes` (PAGE_CHANGES's `calm`), or at its changes so far.
-CALM_AT = f"""(changes) => {{
-  const state = {PAGE_CHANGES_STATE};
-  if (state) state.calm = changes ?? ({CHANGES_NOW})();
-}}"""
+CALM_AT = script(
+    __package__,
+    "calm_at",
+    PAGE_CHANGES_STATE=PAGE_CHANGES_STATE,
+    CHANGES_NOW=CHANGES_NOW,
+)
 
 
 # Does a click's or a fill's first part on the one element found, when Playwright's
@@ -168,136 +90,39 @@ CALM_AT = f"""(changes) => {{
 # that click is stopped ("missed"). The guard also notes a navigation the click asks for.
 # Returns the point to click.
 # null whenever Playwright must act, and wait, itself.
-DIRECT = f"""(found, [method, text, stay = false]) => {{
-  if (!found || found.length !== 1) return null;
-  const el = found[0];
-  const visible = el.checkVisibility({{ visibilityProperty: true }});
-  if (!visible || el.matches(":disabled") || el.closest("[aria-disabled=true]")) {{
-    return null;
-  }}
-  const moving = document.getAnimations().some((animation) => animation.playState === "running"
-    && animation.effect && animation.effect.target instanceof Element
-    && animation.effect.target.contains(el));
-  if (moving) return null;
-  if (method === "fill") {{
-    const typed = ["email", "password", "search", "tel", "text", "url"];
-    const field = el.localName === "textarea"
-      || (el.localName === "input" && typed.includes(el.type));
-    if (!field || el.readOnly) return null;
-    const calm = ({AT_REST})();
-    el.focus();
-    el.select();
-    if (document.activeElement !== el) return null;
-    if (!document.execCommand("insertText", false, text)) return null;
-    // On a page at rest, what the fill changed as it typed is its own: the page is at
-    // rest again (a settle waits for what it started after: timers, requests).
-    if (calm) ({CALM_AT})(null);
-    return [({TAKE_OPENS})()];
-  }}
-  const centre = () => {{
-    const box = el.getClientRects()[0];
-    if (!box || !box.width || !box.height) return null;
-    const x = box.left + box.width / 2, y = box.top + box.height / 2;
-    return x >= 0 && y >= 0 && x < innerWidth && y < innerHeight ? [x, y] : null;
-  }};
-  let point = centre();
-  if (!point && !stay) {{
-    el.scrollIntoView({{ block: "center", inline: "center", behavior: "instant" }});
-    point = centre();
-  }}
-  if (!point || ({STAND_IN})(el) !== "") return null;
-  const hit = el.getRootNode().elementFromPoint(point[0], point[1]);
-  if (!hit || !el.contains(hit)) return null;
-  const key = Symbol.for("pytest-stagehand.guard");
-  if (window[key]) window[key].stop();
-  const guard = {{ verdict: "", navigation: null, submit: null, calm: false }};
-  const pointer = ["pointerdown", "mousedown", "pointerup", "mouseup", "click"];
-  const watch = (event) => {{
-    if (!event.isTrusted) return;
-    if (!guard.verdict) {{
-      guard.verdict = event.composedPath().includes(el) ? "hit" : "missed";
-      guard.calm = ({AT_REST})();  // the page was at rest as the click began
-    }}
-    if (guard.verdict === "missed") {{
-      event.preventDefault();
-      event.stopImmediatePropagation();
-    }}
-    if (event.type === "click") {{
-      unwatch();
-      // On a page at rest, what the click changes as it is handled (its listeners, a
-      // form's submit) is its own: counted in the first task after it, ahead of any timer
-      // its listeners set (READ_GUARD puts the page at rest there).
-      const own = () => {{ guard.own = ({CHANGES_NOW})(); }};
-      if (guard.calm && guard.verdict === "hit") setTimeout(own);
-    }}
-  }};
-  const navigated = (event) => {{ guard.navigation ||= event; }};
-  const submitted = (event) => {{ guard.submit ||= event; }};
-  const unwatch = () => {{ for (const type of pointer) removeEventListener(type, watch, true); }};
-  guard.stop = () => {{
-    unwatch();
-    removeEventListener("submit", submitted, true);
-    if (window.navigation) navigation.removeEventListener("navigate", navigated);
-    clearTimeout(timer);
-  }};
-  const timer = setTimeout(guard.stop, 5000);
-  for (const type of pointer) addEventListener(type, watch, true);
-  addEventListener("submit", submitted, true);
-  if (window.navigation) navigation.addEventListener("navigate", navigated);
-  window[key] = guard;
-  return point;
-}}"""
+DIRECT = script(
+    __package__,
+    "direct",
+    AT_REST=AT_REST,
+    CALM_AT=CALM_AT,
+    TAKE_OPENS=TAKE_OPENS,
+    STAND_IN=STAND_IN,
+    CHANGES_NOW=CHANGES_NOW,
+)
 
 
 # What the guard saw: [verdict, whether the click asked for another document in this
 # window (not a download), the pages it asked to open (TAKE_OPENS)]; null when the document
 # was replaced meanwhile (the click navigated). A form the click submitted navigates a
 # moment later (the browser queues it): its submit event says it will.
-READ_GUARD = f"""() => {{
-  const key = Symbol.for("pytest-stagehand.guard");
-  const guard = window[key];
-  if (!guard) return null;
-  delete window[key];
-  guard.stop();
-  if (guard.verdict === "hit" && guard.calm) ({CALM_AT})(guard.own);
-  const opens = ({TAKE_OPENS})();
-  const asked = guard.navigation;
-  if (asked) {{
-    const away = !asked.destination.sameDocument && asked.downloadRequest === null;
-    return [guard.verdict, away && !asked.defaultPrevented, opens];
-  }}
-  const submit = guard.submit;
-  if (!submit || submit.defaultPrevented) return [guard.verdict, false, opens];
-  const by = submit.submitter;
-  const form = submit.target;
-  const target = (by && by.getAttribute("formtarget")) || form.getAttribute("target") || "";
-  const method = (by && by.getAttribute("formmethod")) || form.getAttribute("method") || "";
-  const here = ["", "_self", "_parent", "_top"].includes(target.toLowerCase());
-  return [guard.verdict, here && method.toLowerCase() !== "dialog", opens];
-}}"""
+READ_GUARD = script(__package__, "read_guard", CALM_AT=CALM_AT, TAKE_OPENS=TAKE_OPENS)
 
 
 # The element a look kept (snapshot.KEEP; kept: [key, index]), while it is in the document.
-KEPT_ELEMENT = f"""(kept) => {{
-  const held = {KEPT};
-  const el = kept && held && held.key === kept[0] ? held.elements[kept[1]] : null;
-  return el && el.isConnected ? el : null;
-}}"""
+KEPT_ELEMENT = script(__package__, "kept_element", KEPT=KEPT)
 
 
 # DIRECT on the element the step's look kept, else on what the browser's own query finds
 # for the selector ("": none); false where only Playwright can find the element. What
 # was kept is let go once acted on.
-DIRECT_BY_QUERY = f"""([selector, how, kept]) => {{
-  const el = ({KEPT_ELEMENT})(kept);
-  if (el) {{
-    const done = ({DIRECT})([el], how);
-    if (done) delete {KEPT};
-    return done;
-  }}
-  const found = selector ? ({PLAIN_QUERY})(selector) : null;
-  return found === null ? false : ({DIRECT})(found, how);
-}}"""
+DIRECT_BY_QUERY = script(
+    __package__,
+    "direct_by_query",
+    KEPT_ELEMENT=KEPT_ELEMENT,
+    DIRECT=DIRECT,
+    KEPT=KEPT,
+    PLAIN_QUERY=PLAIN_QUERY,
+)
 
 
 def _ready(page: Page, action: Action, text: str = "") -> list[float] | None:
@@ -322,10 +147,7 @@ def _ready(page: Page, action: Action, text: str = "") -> list[float] | None:
 
 # False when the selector finds one element and it is not the one the look kept, which
 # is still in the document.
-NOT_ANOTHER = f"""(found, kept) => {{
-  const el = ({KEPT_ELEMENT})(kept);
-  return !el || found.length !== 1 || found[0] === el;
-}}"""
+NOT_ANOTHER = script(__package__, "not_another", KEPT_ELEMENT=KEPT_ELEMENT)
 
 
 def through_selector(page: Page, action: Action) -> Locator:
@@ -412,13 +234,4 @@ def _guarded_click(page: Page, point: Sequence[float]) -> list | None:
 
 # Scrolls the element (or the nearest scrollable box around it; the page for null) by a
 # number of pixels, or to a fraction of its scroll range ("50%").
-SCROLL = """(element, amount) => {
-  let box = element || document.scrollingElement;
-  while (box.parentElement && box.scrollHeight <= box.clientHeight) box = box.parentElement;
-  if (box === document.body || box === document.documentElement) box = document.scrollingElement;
-  const value = parseFloat(amount);
-  const top = amount.trim().endsWith("%")
-    ? (box.scrollHeight - box.clientHeight) * value / 100
-    : box.scrollTop + value;
-  box.scrollTo({ top, behavior: "instant" });
-}"""
+SCROLL = script(__package__, "scroll")

@@ -14,6 +14,7 @@ from playwright.sync_api import Locator, Page
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 from pytest_stagehand.actions.action import substitute
+from pytest_stagehand.browser.scripts import script
 from pytest_stagehand.errors import (
     HealFailed,
 )
@@ -48,34 +49,12 @@ NUMBER_WORDS = {
 
 # What a person sees of the page: its innerText, with each <select> shown as its selected
 # option's label (as the snapshot shows it), not as every option it offers.
-VISIBLE_TEXT = """() => {
-  const body = document.body;
-  if (!body) return "";
-  let text = body.innerText;
-  let at = 0;
-  for (const select of body.querySelectorAll("select")) {
-    if (!select.checkVisibility()) continue;  // not in innerText, which it would match wrongly
-    const offered = select.innerText;
-    const where = offered ? text.indexOf(offered, at) : -1;
-    if (where < 0) continue;
-    const chosen = [...select.selectedOptions].map((o) => o.label).join(", ");
-    text = text.slice(0, where) + chosen + text.slice(where + offered.length);
-    at = where + chosen.length;
-  }
-  return text;
-}"""
+VISIBLE_TEXT = script(__package__, "visible_text")
 
 
 # An element's text or value, meaning what the snapshot shows: innerText; value= of a form
 # field; for a <select> both are its selected option's label (never the option's value).
-READ = """(el, property) => {
-  if (el.localName === "select") return [...el.selectedOptions].map((o) => o.label).join(", ");
-  if (property === "text") return el.innerText;
-  if (el.localName === "input" || el.localName === "textarea") return el.value;
-  const shown = el.getAttribute("aria-valuetext") || el.getAttribute("aria-valuenow");
-  if (shown !== null) return shown;
-  throw new Error("it is not a form field and has no value");
-}"""
+READ = script(__package__, "read")
 
 
 class RecordedElementCheck(BaseModel):

@@ -30,6 +30,7 @@ from playwright.sync_api import Page
 
 from pytest_stagehand.actions.action import Action, action_for, from_ref
 from pytest_stagehand.browser.covering import overlaid
+from pytest_stagehand.browser.scripts import script
 from pytest_stagehand.errors import ConfigError, RegionChanged
 from pytest_stagehand.model.inference import ChoiceProblem
 from pytest_stagehand.prompts.texts import Method
@@ -437,92 +438,30 @@ def _boxes(page: Page, page_snapshot: Snapshot, area: dict[str, float]) -> list[
 
 # --- page scripts ----------------------------------------------------------------------
 
-BOXES = """items => items.map(([id, selector]) => {
-  let el = null;
-  try { el = document.querySelector(selector); } catch (e) { return null; }
-  if (!el) return null;
-  const r = el.getBoundingClientRect();
-  return [id, r.x, r.y, r.width, r.height];
-})"""
+BOXES = script(__package__, "boxes")
 
 # Where Playwright's `position` counts from: the element's padding box, in the viewport,
 # and its size, all as shown (a zoomed or scaled element is measured at its shown size).
-PADDING_ORIGIN = """el => {
-  const r = el.getBoundingClientRect();
-  const k = el.offsetWidth ? r.width / el.offsetWidth : 1;
-  const j = el.offsetHeight ? r.height / el.offsetHeight : 1;
-  return [r.x + el.clientLeft * k, r.y + el.clientTop * j, el.clientWidth * k,
-          el.clientHeight * j];
-}"""
+PADDING_ORIGIN = script(__package__, "padding_origin")
 
 # The snapshot element at a viewport point (the nearest one around what is hit), unless
 # what is hit is drawn (a canvas): then the drawn element, to act at the point on it.
-HIT = """([x, y, items]) => {
-  const hit = document.elementFromPoint(x, y);
-  if (!hit || hit === document.documentElement || hit === document.body) return null;
-  if (hit.closest("canvas")) return { element: hit.closest("canvas") };
-  const ids = new Map();
-  for (const [id, selector] of items) {
-    try { const el = document.querySelector(selector); if (el) ids.set(el, id); } catch (e) {}
-  }
-  for (let e = hit; e; e = e.parentElement) if (ids.has(e)) return { id: ids.get(e) };
-  return { element: hit.ownerSVGElement ? hit.closest("svg") : hit };
-}"""
+HIT = script(__package__, "hit")
 
-VISUAL_SHARE_JS = """area => {
-  const total = area.width * area.height;
-  let covered = 0;
-  for (const el of document.querySelectorAll("canvas, svg, img, video, object, embed")) {
-    if (el.ownerSVGElement) continue;
-    const r = el.getBoundingClientRect();
-    const w = Math.min(r.right, area.x + area.width) - Math.max(r.left, area.x);
-    const h = Math.min(r.bottom, area.y + area.height) - Math.max(r.top, area.y);
-    if (w > 0 && h > 0 && getComputedStyle(el).visibility !== "hidden") covered += w * h;
-  }
-  return total ? Math.min(1, covered / total) : 0;
-}"""
+VISUAL_SHARE_JS = script(__package__, "visual_share_js")
 
 
-def _decode_script(body: str) -> str:
-    """A page script that decodes a base64 PNG into a bitmap of the given size, then `body`."""
-    return (
-        "async ([data, ...size]) => {\n"
-        "  const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));\n"
-        "  const [width, height] = size.length === 1 ? [size[0], size[0]] : size;\n"
-        "  const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }),\n"
-        "    { resizeWidth: width, resizeHeight: height, resizeQuality: 'high' });\n"
-        "  const canvas = new OffscreenCanvas(width, height);\n"
-        "  const context = canvas.getContext('2d');\n"
-        "  context.drawImage(bitmap, 0, 0);\n"
-        f"{body}\n"
-        "}"
-    )
+def _decode_script(then: str) -> str:
+    """A page script that decodes a base64 PNG into a bitmap of the given size, then runs
+    the statements of `js/<then>.js` on it."""
+    return script(__package__, "decode_png", THEN=script(__package__, then))
 
 
 # A PNG made smaller, as base64.
-RESIZE = _decode_script(
-    "  const blob = await canvas.convertToBlob({ type: 'image/png' });\n"
-    "  const out = new Uint8Array(await blob.arrayBuffer());\n"
-    "  let text = '';\n"
-    "  for (let i = 0; i < out.length; i += 0x8000) {\n"
-    "    text += String.fromCharCode(...out.subarray(i, i + 0x8000));\n"
-    "  }\n"
-    "  return btoa(text);"
-)
+RESIZE = _decode_script("png_resized")
 
 # A PNG as cells of colour (red, green, blue: 0-255 each), row by row.
-COLOURS = _decode_script(
-    "  return Array.from(context.getImageData(0, 0, width, height).data)\n"
-    "    .filter((_, i) => i % 4 !== 3);"
-)
+COLOURS = _decode_script("png_colours")
 
 # A PNG as cells x cells gray levels (0-255), row by row.
-GRAY = _decode_script(
-    "  const pixels = context.getImageData(0, 0, width, height).data;\n"
-    "  const levels = [];\n"
-    "  for (let i = 0; i < pixels.length; i += 4) {\n"
-    "    const [r, g, b] = pixels.subarray(i, i + 3);\n"
-    "    levels.push(Math.round(0.299 * r + 0.587 * g + 0.114 * b));\n"
-    "  }\n"
-    "  return levels;"
-)
+GRAY = _decode_script("png_gray")

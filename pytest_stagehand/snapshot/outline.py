@@ -46,6 +46,7 @@ from playwright.sync_api import ElementHandle, Frame, FrameLocator, Locator, Pag
 from playwright.sync_api import Error as PlaywrightError
 
 from pytest_stagehand.browser import page_scripts
+from pytest_stagehand.browser.scripts import script
 from pytest_stagehand.errors import ElementNotFound
 
 CHARS_PER_TOKEN = 4
@@ -77,11 +78,7 @@ KEPT = 'window[Symbol.for("pytest-stagehand.kept")]'
 # it then acts on the very element that was verified, without finding it again (see
 # actions.DIRECT_BY_QUERY). Returns the key the action asks for them by; each look
 # replaces what the one before kept.
-KEEP = f"""(elements) => {{
-  const key = Math.random().toString(36).slice(2);
-  {KEPT} = {{ key, elements }};
-  return key;
-}}"""
+KEEP = script(__package__, "keep", KEPT=KEPT)
 
 
 class Kept(NamedTuple):
@@ -98,9 +95,7 @@ class Kept(NamedTuple):
 
 # The one element found, described (`describer`) and kept (KEEP); else how many were found.
 # As JSON: Playwright's own serialization of a nested value costs more than the look.
-INSPECT = f"""(describe, elements) => JSON.stringify(elements.length === 1
-  ? {{ ...describe(elements[0]), kept: ({KEEP})([elements[0]]) }}
-  : {{ count: elements.length }})"""
+INSPECT = script(__package__, "inspect", KEEP=KEEP)
 
 
 @cache
@@ -270,11 +265,7 @@ def inspect(locator: Locator, frame_path: tuple[str, ...] = ()) -> LiveElement:
 # The surroundings and container labels of every element our roles find for [role, name]
 # (describer's byRole) but `elements` (the one being recorded), in one round trip: a
 # look at each of a table's 1,500 "Delete" buttons would take minutes.
-SURROUNDINGS = """(describe, elements, [role, name]) => {
-  const memo = {};
-  return JSON.stringify(describe.byRole(role, name, memo).filter((el) => !elements.includes(el))
-    .map((el) => describe.snapshot({ around: el, origin: "", memo })));
-}"""
+SURROUNDINGS = script(__package__, "surroundings")
 
 
 def surroundings_of_namesakes(
@@ -314,16 +305,7 @@ def describer() -> str:
 # while it waits for the page to be quiet anyway (actions.SETTLE): on a control, and a
 # role query that reads every button's role and rules out its name. Reads only; a failure
 # here is the look's to meet.
-PREPARE = """(describe) => {
-  if (describe.prepared) return;
-  describe.prepared = true;
-  try {
-    const memo = {};
-    const control = document.querySelector("button, a[href], input, select, textarea");
-    if (control) describe(control, memo);
-    describe.byRole("button", String.fromCharCode(0), memo, 1);
-  } catch {}
-}"""
+PREPARE = script(__package__, "prepare")
 
 
 # A main frame's outline, by the snapshot.js its document holds (page_scripts).

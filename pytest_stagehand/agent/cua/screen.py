@@ -13,6 +13,7 @@ from playwright.sync_api import Page
 
 from pytest_stagehand.actions.action import Action, from_ref
 from pytest_stagehand.browser.covering import overlaid
+from pytest_stagehand.browser.scripts import script
 from pytest_stagehand.heal.identity import recorded_element, unique_first
 from pytest_stagehand.recordings.format import RecordedElement
 from pytest_stagehand.snapshot.outline import ElementRef, described, describer, snapshot
@@ -53,19 +54,7 @@ class Screen:
 
 
 # Scales a PNG in the browser (no imaging library needed), touching nothing in the page.
-RESIZE = """async ([data, width, height]) => {
-  const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
-  const bitmap = await createImageBitmap(new Blob([bytes], { type: "image/png" }));
-  const canvas = new OffscreenCanvas(width, height);
-  canvas.getContext("2d").drawImage(bitmap, 0, 0, width, height);
-  const blob = await canvas.convertToBlob({ type: "image/png" });
-  const out = new Uint8Array(await blob.arrayBuffer());
-  let text = "";
-  for (let i = 0; i < out.length; i += 0x8000) {
-    text += String.fromCharCode(...out.subarray(i, i + 0x8000));
-  }
-  return btoa(text);
-}"""
+RESIZE = script(__package__, "resize")
 
 
 # The control under a point (a label stands for its control), or the focused field; with
@@ -78,29 +67,9 @@ CONTROLS = (
 )
 
 
-LOOK = f"""([x, y, focused]) => {{
-  const describe = {describer()};
-  const deepest = (el, next) => {{
-    while (el && el.shadowRoot) {{
-      const inner = next(el.shadowRoot);
-      if (!inner || inner === el) break;
-      el = inner;
-    }}
-    return el;
-  }};
-  const hit = focused
-    ? deepest(document.activeElement, (root) => root.activeElement)
-    : deepest(document.elementFromPoint(x, y), (root) => root.elementFromPoint(x, y));
-  if (!hit || hit === document.body) return {{ at: hit ? "body" : "", element: null }};
-  const at = hit.tagName.toLowerCase() + (hit.id ? "#" + hit.id : "");
-  let control = hit.tagName === "IFRAME" ? null : hit.closest({json.dumps(CONTROLS)});
-  if (control && control.tagName === "LABEL") control = control.control;
-  const editable = control && (control.isContentEditable
-    || ["INPUT", "TEXTAREA"].includes(control.tagName)
-    || ["textbox", "combobox", "searchbox"].includes(control.getAttribute("role")));
-  if (focused && !editable) control = null;
-  return {{ at, element: control ? describe(control) : null }};
-}}"""
+LOOK = script(
+    __package__, "look", DESCRIBER=describer(), CONTROLS=json.dumps(CONTROLS)
+)
 
 
 @dataclass(frozen=True)
