@@ -79,7 +79,7 @@ def _install() -> None:
     from pytest_stagehand.pipelines import readback
     from pytest_stagehand.plugin import hooks as plugin
     from pytest_stagehand.recordings import store as cache
-    from pytest_stagehand.reporting import export
+    from pytest_stagehand.reporting import evidence, export, terminal
     from pytest_stagehand.reporting import html as html_report
     from pytest_stagehand.reporting import report as report_module
 
@@ -94,8 +94,8 @@ def _install() -> None:
     _wrap_everywhere("verify", readback, "reread")
     _wrap_everywhere("action", actions, "perform")
     _wrap_everywhere("after-action", settling, "finish_started")
-    for owner in (report_module.TerminalStepPrinter, report_module.EvidenceWriter,
-                  report_module.StepScreenshots, export.StepTap, html_report.StepCapture):
+    for owner in (terminal.TerminalStepPrinter, evidence.EvidenceWriter,
+                  evidence.StepScreenshots, export.StepTap, html_report.StepCapture):
         for name in ("step_started", "step_finished"):
             if hasattr(owner, name):
                 setattr(owner, name, _timed("report", getattr(owner, name)))

@@ -10,8 +10,8 @@ from verbs import committed_steps, page_answer, use_recordings
 
 from pytest_stagehand.browser.dialogs import DIALOG_HOLD_S
 from pytest_stagehand.recordings.format import recordings_file
+from pytest_stagehand.reporting.evidence import StepScreenshots, page_screenshot
 from pytest_stagehand.reporting.html import StepCapture
-from pytest_stagehand.reporting.report import StepScreenshots, page_screenshot
 
 NAME = "Ada Lovelace's report"  # a variable value: never in a prompt or a recording
 

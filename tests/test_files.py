@@ -13,7 +13,7 @@ from scripted_answers import choose, scripted_ai_page
 from verbs import committed_steps, use_recordings
 
 from pytest_stagehand.errors import InvalidArgument
-from pytest_stagehand.reporting.report import EvidenceWriter
+from pytest_stagehand.reporting.evidence import EvidenceWriter
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ SECRET = "hunter2-s3cr3t"
 # The inner suites' conftest: what the ai_page fixture does, minus the browser.
 CONFTEST = f"""
 import pytest
-from pytest_stagehand.reporting import report
+from pytest_stagehand.reporting import report, terminal
 from pytest_stagehand.events import Exchange, Heal
 from pytest_stagehand.plugin.hooks import session_settings
 from pytest_stagehand.calls import CallUsage
@@ -82,7 +82,7 @@ def test_summary_sums_usage_lists_heals_unused_and_slowest(suite: pytest.Pyteste
         CONFTEST
         + """
 def pytest_sessionfinish(session):
-    report.session_summary(session.config).unused = ["tests/old.py::test_gone: click x"]
+    terminal.session_summary(session.config).unused = ["tests/old.py::test_gone: click x"]
 """
     )
     suite.makepyfile(

@@ -35,8 +35,8 @@ from pytest_stagehand.pipelines.replay import RecordingResolver, StepRecorder
 from pytest_stagehand.recordings.format import Recording, check_secrets, recordings_file
 from pytest_stagehand.recordings.keys import step_key
 from pytest_stagehand.recordings.store import Recordings, RecordingStore
+from pytest_stagehand.reporting.evidence import page_screenshot
 from pytest_stagehand.reporting.html import StepCapture
-from pytest_stagehand.reporting.report import page_screenshot
 
 VALUE = 'Canary+Secret <"x">&y@Example.com'
 EMAIL = "Canary+Secret@Example.com"

@@ -14,8 +14,8 @@ from pytest_stagehand.browser.tabs import acting_page
 from pytest_stagehand.errors import ActionFailed
 from pytest_stagehand.page import AIPage
 from pytest_stagehand.recordings.store import Recordings as AgentRecordings
+from pytest_stagehand.reporting.evidence import page_screenshot
 from pytest_stagehand.reporting.html import StepCapture
-from pytest_stagehand.reporting.report import page_screenshot
 
 
 @pytest.fixture

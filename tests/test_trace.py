@@ -12,7 +12,7 @@ from example_runs import SECRETS, example_copy, offline, run_pytest
 
 from pytest_stagehand.actions.direct import DIRECT_BY_QUERY
 from pytest_stagehand.events import Heal, StepEvent
-from pytest_stagehand.reporting.report import step_record
+from pytest_stagehand.reporting.records import step_record
 from pytest_stagehand.reporting.trace import outcome_title
 
 pytestmark = pytest.mark.timeout(600)

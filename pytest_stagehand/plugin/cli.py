@@ -19,7 +19,7 @@ import pytest
 
 from pytest_stagehand.errors import RecordingFileError
 from pytest_stagehand.recordings.merge import MergeReport, merge
-from pytest_stagehand.reporting.report import summary_lines
+from pytest_stagehand.reporting.terminal import summary_lines
 
 
 def export(argv: list[str]) -> int:

@@ -39,7 +39,7 @@ from pytest_stagehand.plugin.hooks import (
     usage_ledger,
 )
 from pytest_stagehand.recordings.store import Recordings, RecordingStore
-from pytest_stagehand.reporting import export, report, trace
+from pytest_stagehand.reporting import evidence, export, report, trace
 from pytest_stagehand.reporting import html as html_report
 from pytest_stagehand.settings import Settings
 
@@ -225,7 +225,7 @@ def open_ai_page(
         except MissingApiKey as exc:
             pytest.fail(str(exc), pytrace=False)
     # The screenshots cover the values the test registers with its steplog, later on.
-    screenshot = report.page_screenshot(page, lambda: steplog.secrets)
+    screenshot = evidence.page_screenshot(page, lambda: steplog.secrets)
     steplog = report.start_test(request.node, ai_settings, screenshot)
     trace.attach(request.config, page.context.tracing, steplog)  # --tracing
     html_report.attach(request.node, ai_settings, page, steplog)  # --ai-report

@@ -22,7 +22,7 @@ from pytest_stagehand.model.usage import SharedSpend, UsageLedger
 from pytest_stagehand.recordings.format import write_json
 from pytest_stagehand.recordings.shard import module_of, select_shard
 from pytest_stagehand.recordings.store import FlushReport, Held, RecordingStore
-from pytest_stagehand.reporting import export, report
+from pytest_stagehand.reporting import export, report, terminal
 from pytest_stagehand.reporting import html as html_report
 from pytest_stagehand.settings import OPTIONS, Settings, cache_root, resolve
 
@@ -99,7 +99,7 @@ class RecordingRun:
         self.partial: set[Path] = set()  # modules some of whose tests were deselected
         self.held = Held()  # what processes recorded while the working store failed them
         self.rootpath = config.rootpath
-        self.summary = report.session_summary(config)
+        self.summary = terminal.session_summary(config)
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_configure_node(self, node: Any) -> None:
@@ -165,7 +165,7 @@ def recording_store(config: pytest.Config) -> RecordingStore:
     that cannot be opened holds what the run records in memory (RecordingStore.fault)."""
     store = RecordingStore(recordings_dir(config), config.stash[RUN_KEY].id)
     if store.moved_aside is not None:
-        report.session_summary(config).warnings.append(
+        terminal.session_summary(config).warnings.append(
             f"the working store {store.directory} was corrupt: moved aside to "
             f"{store.moved_aside} and started afresh (committed recordings are unaffected; "
             "delete the moved copy once nothing in it is missed)."
@@ -181,7 +181,7 @@ def _check_store(config: pytest.Config) -> None:
     store = recording_store(config)
     store.close()
     if store.fault is not None:
-        report.session_summary(config).warnings.append(
+        terminal.session_summary(config).warnings.append(
             f"{store.fault}\n{HELD_ADVICE}"
         )
 
@@ -210,7 +210,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if hasattr(config, "workerinput") or RUN_KEY not in config.stash:
         return  # xdist workers leave the merge to the controller
     settings = session_settings(config)
-    summary = report.session_summary(config)
+    summary = terminal.session_summary(config)
     try:
         held = config.stash[RUN_KEY].held
         if settings.cache != "off" and (recordings_dir(config).exists() or held or held.fault):
@@ -225,7 +225,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             summary.warnings.append(f"could not write {path} for merging: {exc}")
 
 
-def _flush(session: pytest.Session, exitstatus: int, summary: report.SessionSummary) -> None:
+def _flush(session: pytest.Session, exitstatus: int, summary: terminal.SessionSummary) -> None:
     config = session.config
     settings = session_settings(config)
     run = config.stash[RUN_KEY]
@@ -254,7 +254,7 @@ def _flush(session: pytest.Session, exitstatus: int, summary: report.SessionSumm
 
 
 def _say_held(
-    summary: report.SessionSummary, held: Held, store: RecordingStore, flushed: FlushReport
+    summary: terminal.SessionSummary, held: Held, store: RecordingStore, flushed: FlushReport
 ) -> None:
     """Name the store's fault once, and where what the run held because of it went."""
     fault = held.fault or (str(store.fault) if store.fault else "")
@@ -354,7 +354,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
             raise pytest.UsageError(f"pytest-stagehand: {exc}") from None
     # A plugin object, since pytest_runtest_logreport (where xdist workers' steps arrive)
     # is given no config to find the summary by.
-    summary = report.session_summary(session.config)
+    summary = terminal.session_summary(session.config)
     session.config.pluginmanager.register(summary, "stagehand-summary")
     if not hasattr(session.config, "workerinput") and RUN_KEY in session.config.stash:
         _check_store(session.config)

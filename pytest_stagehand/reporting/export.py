@@ -33,7 +33,7 @@ from pytest_stagehand.events import StepEvent, StepLog
 from pytest_stagehand.recordings.format import Recording
 from pytest_stagehand.recordings.keys import StepKey
 from pytest_stagehand.recordings.store import RecordingStore
-from pytest_stagehand.reporting.report import Record
+from pytest_stagehand.reporting.records import Record
 from pytest_stagehand.settings import Settings
 
 REPORT_ATTR = "stagehand_export"

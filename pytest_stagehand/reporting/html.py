@@ -28,7 +28,7 @@ from pytest_stagehand.browser.covering import overlaid
 from pytest_stagehand.browser.dialogs import blocked
 from pytest_stagehand.browser.tabs import acting_page
 from pytest_stagehand.events import StepEvent, StepLog
-from pytest_stagehand.reporting.report import (
+from pytest_stagehand.reporting.records import (
     Mask,
     Record,
     describe_heal,

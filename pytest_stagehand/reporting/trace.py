@@ -18,7 +18,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api._generated import Tracing
 
 from pytest_stagehand.events import StepEvent, StepLog
-from pytest_stagehand.reporting.report import Mask, Record, describe_heal, step_record
+from pytest_stagehand.reporting.records import Mask, Record, describe_heal, step_record
 
 PACKAGE = str(Path(__file__).resolve().parent.parent)
 
