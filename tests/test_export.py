@@ -11,16 +11,13 @@ from pathlib import Path
 import pytest
 from example_runs import SECRETS, example_copy, offline, run_pytest
 
-from pytest_stagehand.reporting.export import (
-    PageText,
-    Shows,
-    Target,
+from pytest_stagehand.reporting.export_operations import PageText, Shows, Target, operations
+from pytest_stagehand.reporting.playwright_module import (
     Variables,
     _argument,
     _shows_lines,
     _text_lines,
     locator,
-    operations,
     render_module,
 )
 
