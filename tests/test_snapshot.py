@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
 import yaml
-from playwright.sync_api import Frame, Locator, Page
+from playwright.sync_api import Frame, Locator, Page, expect
+from real_widgets import RealWidgetsServer
 from scripted_answers import choose_described, scripted_ai_page
 
 from pytest_stagehand.errors import ElementNotFound
@@ -824,3 +826,29 @@ def test_an_unlabelled_checkbox_is_described_by_the_text_right_after_it(
         "text after it: checkbox 2",  # not "after checkbox 1": that is the box above
         "remember",  # its id says what it is; its text comes before it
     ]
+
+
+@pytest.fixture(scope="module")
+def real() -> Iterator[RealWidgetsServer]:
+    server = RealWidgetsServer().start()
+    yield server
+    server.close()
+
+
+def test_a_sorted_ag_grid_is_outlined_in_the_order_it_shows_its_rows(page: Page, real):
+    """AG Grid sorts by moving each row with a transform, not in the document: the outline
+    lists the rows as they are shown, top to bottom."""
+    page.goto(real.url("pages/ag-grid.html"))
+    page.get_by_role("gridcell", name="Portland").wait_for()
+    page.get_by_role("columnheader", name="Age").get_by_text("Age").click()  # ascending
+    page.get_by_role("columnheader", name="Age").get_by_text("Age").click()  # descending
+    first = page.locator(".ag-center-cols-container [role=row][aria-rowindex='2']")
+    expect(first).to_contain_text("Hampton")
+    page.wait_for_function("document.getAnimations().length === 0")  # rows slid into place
+    rows = page.locator(".ag-center-cols-container [role=row]")
+    shown = sorted(rows.all(), key=lambda row: row.bounding_box()["y"])
+    cities = [row.locator("[col-id=city]").inner_text() for row in shown]
+    assert cities != [row.locator("[col-id=city]").inner_text() for row in rows.all()]
+    text = snapshot(page).text
+    assert [city for city in cities if city in text] == cities
+    assert sorted(cities, key=text.index) == cities

@@ -684,8 +684,22 @@
     }
     if (textVisible) out.push(pseudoText(el, "::before"));
     const root = el.shadowRoot || el;  // a shadow host renders its shadow tree; light children come in via slots
-    for (let c = root.firstChild; c; c = c.nextSibling) walk(c, out, textVisible);
+    const rows = root.firstElementChild?.hasAttribute("aria-rowindex") && rowsInShownOrder(root);
+    if (rows) for (const row of rows) walk(row, out, textVisible);
+    else for (let c = root.firstChild; c; c = c.nextSibling) walk(c, out, textVisible);
     if (textVisible) out.push(pseudoText(el, "::after"));
+  }
+
+  // A grid that places its rows on screen by style, not by document order (a sorted AG
+  // Grid moves each row with a transform), numbers them with aria-rowindex: its rows are
+  // read in that order, as a person sees them. null when some child has no such number
+  // or the order is the document's already.
+  function rowsInShownOrder(root) {
+    const rows = [...root.children];
+    if (rows.length < 2) return null;
+    const at = rows.map((row) => Number.parseInt(row.getAttribute("aria-rowindex"), 10));
+    if (at.some(Number.isNaN) || at.every((index, i) => i === 0 || at[i - 1] <= index)) return null;
+    return rows.map((row, i) => [at[i], row]).sort((a, b) => a[0] - b[0]).map(([, row]) => row);
   }
 
   function selectOptions(select, out) {
