@@ -20,11 +20,11 @@ from typing import Any, Literal, Protocol
 from pytest_stagehand.calls import CallUsage
 from pytest_stagehand.errors import StagehandError
 
-# Besides the verbs: "dialog" (one no step answered, dismissed), "download" (a file a step
-# started), "tab" (a page a step opened: the next steps act there).
-StepKind = Literal[
-    "act", "observe", "extract", "assert", "agent", "goto", "dialog", "download", "tab"
-]
+# The kinds of step a recording keeps (recordings/keys.py).
+RecordedKind = Literal["act", "observe", "extract", "assert", "agent"]
+# Besides those: "goto", "dialog" (one no step answered, dismissed), "download" (a file a
+# step started), "tab" (a page a step opened: the next steps act there).
+StepKind = Literal[RecordedKind, "goto", "dialog", "download", "tab"]
 CacheStatus = Literal["hit", "miss", "healed", "refreshed", "off", "none"]
 MASK = "***"
 SHORT_SECRET = 4  # values shorter than this are masked only as whole tokens

@@ -8,10 +8,9 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
-from typing import Literal
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
-StepKind = Literal["act", "extract", "observe", "assert", "agent"]
+from pytest_stagehand.events import RecordedKind
 
 
 def normalise_url(url: str, share_origins: bool = True) -> str:
@@ -45,7 +44,7 @@ class StepKey:
     replays for every user name or password.
     """
 
-    kind: StepKind
+    kind: RecordedKind
     instruction: str
     url: str  # already normalised; build keys with `step_key`
     variables: tuple[str, ...] = ()
@@ -71,7 +70,7 @@ class StepKey:
 
 
 def step_key(
-    kind: StepKind,
+    kind: RecordedKind,
     instruction: str,
     url: str,
     variables: Iterable[str] = (),
