@@ -213,6 +213,11 @@ class StepLog:
             exchange.answer = self.mask(exchange.answer)
 
 
+def shortened(text: str, limit: int = 60) -> str:
+    """`text` as a message or a report line shows it: cut after `limit` characters."""
+    return text if len(text) <= limit else f"{text[:limit]}…"
+
+
 def each_text(data: Any, change: Callable[[str], str]) -> Any:
     """`data` (JSON-like) with `change` applied to every string in it, all the way down:
     how masks and variable values reach recorded and reported data."""

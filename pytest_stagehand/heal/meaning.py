@@ -14,6 +14,7 @@ from itertools import pairwise
 
 from playwright.sync_api import Page
 
+from pytest_stagehand.events import shortened
 from pytest_stagehand.heal.identity import Identity, family, looked_at
 from pytest_stagehand.heal.words import (
     FILLER,
@@ -25,7 +26,6 @@ from pytest_stagehand.heal.words import (
     numbers_in,
     overlap,
     same_text,
-    shortened,
     spelling_of,
     text_score,
     words_in_order,

@@ -118,7 +118,3 @@ def spelling_of(text: str | None) -> str:
 
 def listed(words: frozenset[str] | set[str]) -> str:
     return ", ".join(sorted(words)) or "none"
-
-
-def shortened(text: str, limit: int = 60) -> str:
-    return text if len(text) <= limit else f"{text[:limit]}…"

@@ -31,7 +31,7 @@ from pytest_stagehand.actions.action import VARIABLE, Action, from_ref, substitu
 from pytest_stagehand.actions.perform import covered, perform
 from pytest_stagehand.actions.settle import settle
 from pytest_stagehand.errors import ActionFailed, HealFailed
-from pytest_stagehand.events import Heal, StepEvent, StepLog, each_text
+from pytest_stagehand.events import Heal, StepEvent, StepLog, each_text, shortened
 from pytest_stagehand.heal.identity import Identity, context_of, relabelled, unique_first
 from pytest_stagehand.heal.meaning import SAME_CONTEXT, describe_recorded, differences
 from pytest_stagehand.pipelines.act import ActRequest, Resolver, element_of, verified
@@ -401,7 +401,7 @@ class ExtractStep(RecordedStep[T]):
         return Recording.of(key, data=data)
 
     def summary(self, recording: Recording) -> str:
-        return _preview(json.dumps(recording.data.get("value"), ensure_ascii=False))
+        return shortened(json.dumps(recording.data.get("value"), ensure_ascii=False), 120)
 
 
 @dataclass
@@ -506,7 +506,3 @@ def _set_changes(
         if words and len(words & live) < SAME_CONTEXT * len(words | live):
             changes.append(f"element {number} was near {before[:60]!r}, now {after[:60]!r}")
     return changes
-
-
-def _preview(text: str, limit: int = 120) -> str:
-    return text if len(text) <= limit else f"{text[:limit]}…"
