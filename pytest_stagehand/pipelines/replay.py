@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import partial
@@ -34,6 +33,7 @@ from pytest_stagehand.errors import ActionFailed, HealFailed
 from pytest_stagehand.events import Heal, StepEvent, StepLog, each_text, shortened
 from pytest_stagehand.heal.identity import Identity, context_of, relabelled, unique_first
 from pytest_stagehand.heal.meaning import SAME_CONTEXT, describe_recorded, differences
+from pytest_stagehand.heal.words import overlap, words_of
 from pytest_stagehand.pipelines.act import ActRequest, Resolver, element_of, verified
 from pytest_stagehand.pipelines.grounding import ground, needs_model, unreadable_fields
 from pytest_stagehand.pipelines.readback import reread
@@ -146,7 +146,7 @@ def _with_values(
             "rivals": [substitute(name, values) for name in element.rivals],
         }
     )
-    return filled, frozenset(word for value in used for word in _words(value))
+    return filled, frozenset(word for value in used for word in words_of(value))
 
 
 class RecordingResolver(RecordedSteps):
@@ -274,7 +274,6 @@ def _last_element(recording: Recording | None) -> RecordedElement | None:
 
 # --- extract and observe: what the model answered, replayed when the page still agrees ---
 
-WORD = re.compile(r"\w+(?:[.,:@/'-]\w+)*")
 ORIGIN = "%origin%"  # the page's own scheme://host:port in a recorded value
 
 
@@ -477,10 +476,6 @@ class ObserveStep(RecordedStep[list[Action]]):
         return element_changes(stale, fresh)
 
 
-def _words(text: str) -> list[str]:
-    return [word.casefold() for word in WORD.findall(text)]
-
-
 def _unreadable(fields: list[tuple[str, str]]) -> str:
     named = "; ".join(f"{name} ({why})" for name, why in fields)
     return (
@@ -502,7 +497,7 @@ def _set_changes(
     if len(recorded) != len(now):
         changes.append(f"{len(recorded)} elements recorded, {len(now)} on the page now")
     for number, (before, after) in enumerate(zip(recorded, now, strict=False), 1):
-        words, live = set(_words(before)), set(_words(after))
-        if words and len(words & live) < SAME_CONTEXT * len(words | live):
+        kept = overlap(before, after)
+        if words_of(before) and kept is not None and kept < SAME_CONTEXT:
             changes.append(f"element {number} was near {before[:60]!r}, now {after[:60]!r}")
     return changes
