@@ -11,6 +11,7 @@ from difflib import SequenceMatcher
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from pytest_stagehand.events import RecordedKind
+from pytest_stagehand.snapshot.outline import origin_of
 
 
 def normalise_url(url: str, share_origins: bool = True) -> str:
@@ -23,7 +24,7 @@ def normalise_url(url: str, share_origins: bool = True) -> str:
     parts = urlsplit(url.strip())
     if parts.scheme not in ("http", "https"):
         return url.strip()  # about:blank, data:, file: name themselves
-    origin = "" if share_origins else f"{parts.scheme}://{parts.netloc.lower()}"
+    origin = "" if share_origins else origin_of(url)
     query = urlencode(sorted(parse_qsl(parts.query, keep_blank_values=True)))
     route = parts.fragment if parts.fragment.startswith(("/", "!")) else ""
     return (

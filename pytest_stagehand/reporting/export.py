@@ -25,7 +25,6 @@ from collections.abc import Generator, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import pytest
 
@@ -35,6 +34,7 @@ from pytest_stagehand.recordings.keys import StepKey
 from pytest_stagehand.recordings.store import RecordingStore
 from pytest_stagehand.reporting.report import Record
 from pytest_stagehand.settings import Settings
+from pytest_stagehand.snapshot.outline import origin_of
 
 REPORT_ATTR = "stagehand_export"
 TAP_KEY = pytest.StashKey["StepTap"]()
@@ -114,15 +114,10 @@ class StepTap:
 
 def _relative(url: str, base_url: str | None) -> str:
     """A URL on the base URL's origin as the path goto takes with pytest-playwright's base_url."""
-    parts = urlsplit(url)
-    if base_url and f"{parts.scheme}://{parts.netloc}" == _origin(base_url):
-        return url[len(_origin(base_url)) :] or "/"
+    origin = origin_of(base_url or "")
+    if origin and origin_of(url) == origin:
+        return url[len(origin) :] or "/"
     return url
-
-
-def _origin(url: str) -> str:
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}"
 
 
 def tapped(item: pytest.Item, store: RecordingStore) -> RecordingStore:

@@ -339,9 +339,12 @@ def _placed(fingerprint: Fingerprint, data: dict[str, Any]) -> Fingerprint:
 
 
 def origin_of(url: str) -> str:
-    """Links to this origin are shown as paths ("" for about:blank and the like: never)."""
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}" if parts.netloc else ""
+    """A web page's scheme://host:port, the host in lower case; "" for about:blank, data:
+    and the like, which have none. Links to the page's origin are shown as paths."""
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return ""
+    return f"{parts.scheme}://{parts.netloc.lower()}"
 
 
 class _Builder:
