@@ -27,7 +27,7 @@ from playwright.sync_api import Page
 from pydantic import BaseModel
 
 from pytest_stagehand.actions.action import VARIABLE, Action, from_ref, substitute
-from pytest_stagehand.actions.perform import covered, perform
+from pytest_stagehand.actions.perform import NotPerformed, perform
 from pytest_stagehand.actions.settle import settle
 from pytest_stagehand.errors import ActionFailed, HealFailed
 from pytest_stagehand.events import Heal, StepEvent, StepLog, each_text, shortened
@@ -208,10 +208,8 @@ class ActStep(RecordedStep[list[Action]]):
                 raise Stale(str(exc), exc) from None
             try:
                 action = perform(page, action, request.values, request.timeout)
-            except PlaywrightError as exc:
-                if cover := covered(page, action, exc):
-                    raise cover from None  # not a moved element: neither heal nor model
-                reason = steplog.mask(str(exc).splitlines()[0])
+            except NotPerformed as exc:  # a cover is ElementCovered: neither heal nor model
+                reason = steplog.mask(exc.reason)
                 failure = ActionFailed(
                     f"Could not replay the recorded {action.method} on {action.element} for "
                     f"{request.instruction!r} on {page.url}: {reason}"
