@@ -631,6 +631,15 @@ class Run:
             fields = {k: v for k, v in step.items() if k not in ("tool", "actions")}
             self.tape.add(tool, performed, **fields)
             return None
+        diverged = self.replay_tool(step)
+        if diverged is None:
+            self.tape.add(**step)
+        return diverged
+
+    def replay_tool(self, step: dict[str, Any]) -> str | None:
+        """Run a recorded step that acts on no element; return why it does not hold, or
+        None. A mode's own tools are its subclass's to add."""
+        tool = step["tool"]
         if tool == "extract":
             try:
                 self.data[step["instruction"]] = _read_again(
@@ -655,7 +664,6 @@ class Run:
             custom.function(custom.arguments.model_validate({**step["arguments"], "tool": tool}))
         else:
             return f"no tool {tool!r} is registered"
-        self.tape.add(**step)
         return None
 
 @dataclass
