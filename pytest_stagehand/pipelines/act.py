@@ -29,7 +29,6 @@ from pytest_stagehand.errors import (
 )
 from pytest_stagehand.events import Heal, StepEvent, StepLog
 from pytest_stagehand.heal.identity import recorded_element
-from pytest_stagehand.heal.meaning import describe
 from pytest_stagehand.heal.resolve import resolve
 from pytest_stagehand.model.client import Message, ModelClient
 from pytest_stagehand.model.inference import ChoiceProblem, ask_checked
@@ -43,7 +42,7 @@ from pytest_stagehand.prompts.texts import ActChoice
 from pytest_stagehand.prompts.vision import VisionActChoice, with_screenshot
 from pytest_stagehand.recordings.format import RecordedElement
 from pytest_stagehand.settings import DEFAULT_BUDGET
-from pytest_stagehand.snapshot.outline import Snapshot, snapshot
+from pytest_stagehand.snapshot.outline import Snapshot, describe, snapshot
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,6 @@ from pytest_stagehand.errors import (
     HealFailed,
 )
 from pytest_stagehand.events import Heal, each_text
-from pytest_stagehand.heal.meaning import describe
 from pytest_stagehand.heal.resolve import resolve
 from pytest_stagehand.pipelines.readback import kept_words, line_of
 from pytest_stagehand.pipelines.vision import look_signature, same_look
@@ -28,6 +27,7 @@ from pytest_stagehand.prompts.judge import (
     PageTextCheck,
 )
 from pytest_stagehand.recordings.format import RecordedElement
+from pytest_stagehand.snapshot.outline import describe
 
 # A number standing on its own: not part of a word ("ada2") or of a longer number ("$29.99").
 

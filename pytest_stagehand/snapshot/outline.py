@@ -161,6 +161,14 @@ class Fingerprint:
         )
 
 
+def describe(fingerprint: Fingerprint) -> str:
+    kind = fingerprint.role or fingerprint.tag
+    icon = fingerprint.attributes.get("icon")
+    if icon and not fingerprint.name:  # an icon-only control: its icon is its name
+        return f"{kind} with icon {icon}"
+    return f'{kind} "{fingerprint.name}"'
+
+
 @dataclass(frozen=True)
 class ElementRef:
     """One outlined element: how to reach it now, and how to find it again later."""
