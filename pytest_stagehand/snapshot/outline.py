@@ -162,11 +162,13 @@ class Fingerprint:
 
 
 def describe(fingerprint: Fingerprint) -> str:
+    """An element's label in step lines, reports and messages: role and name. The one
+    label, so a step names its element alike when the model chose it and on replay."""
     kind = fingerprint.role or fingerprint.tag
     icon = fingerprint.attributes.get("icon")
     if icon and not fingerprint.name:  # an icon-only control: its icon is its name
         return f"{kind} with icon {icon}"
-    return f'{kind} "{fingerprint.name}"'
+    return f'{kind} "{fingerprint.name}"' if fingerprint.name else kind
 
 
 @dataclass(frozen=True)
