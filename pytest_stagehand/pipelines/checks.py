@@ -17,7 +17,7 @@ from pytest_stagehand.actions.action import substitute
 from pytest_stagehand.errors import (
     HealFailed,
 )
-from pytest_stagehand.events import Heal, each_text
+from pytest_stagehand.events import Heal, each_text, shortened
 from pytest_stagehand.heal.resolve import resolve
 from pytest_stagehand.pipelines.readback import kept_words, line_of
 from pytest_stagehand.pipelines.vision import look_signature, same_look
@@ -234,7 +234,7 @@ def _run_text_check(page: Page, check: PageTextCheck, mask: Callable[[str], str]
     wanted = _collapse(check.text)
     found = _standing_alone(wanted).search(text) if wanted else None
     if found is None:
-        seen = f'the page text does not contain it; it begins "{text[:PREVIEW_CHARS]}…"'
+        seen = f'the page text does not contain it; it begins "{shortened(text, PREVIEW_CHARS)}"'
     else:
         start, end = found.span()
         around = text[max(0, start - PREVIEW_CHARS // 2) : end + PREVIEW_CHARS // 2]

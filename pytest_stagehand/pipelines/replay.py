@@ -497,5 +497,6 @@ def _set_changes(
     for number, (before, after) in enumerate(zip(recorded, now, strict=False), 1):
         kept = overlap(before, after)
         if words_of(before) and kept is not None and kept < SAME_CONTEXT:
-            changes.append(f"element {number} was near {before[:60]!r}, now {after[:60]!r}")
+            near, now = shortened(before), shortened(after)
+            changes.append(f"element {number} was near {near!r}, now {now!r}")
     return changes
