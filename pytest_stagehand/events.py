@@ -20,11 +20,11 @@ from typing import Any, Literal, Protocol
 from pytest_stagehand.calls import CallUsage
 from pytest_stagehand.errors import StagehandError
 
-# Besides the verbs: "dialog" (one no step answered, dismissed), "download" (a file a step
-# started), "tab" (a page a step opened: the next steps act there).
-StepKind = Literal[
-    "act", "observe", "extract", "assert", "agent", "goto", "dialog", "download", "tab"
-]
+# The kinds of step a recording keeps (recordings/keys.py).
+RecordedKind = Literal["act", "observe", "extract", "assert", "agent"]
+# Besides those: "goto", "dialog" (one no step answered, dismissed), "download" (a file a
+# step started), "tab" (a page a step opened: the next steps act there).
+StepKind = Literal[RecordedKind, "goto", "dialog", "download", "tab"]
 CacheStatus = Literal["hit", "miss", "healed", "refreshed", "off", "none"]
 MASK = "***"
 SHORT_SECRET = 4  # values shorter than this are masked only as whole tokens
@@ -211,6 +211,11 @@ class StepLog:
         for exchange in event.exchanges:
             exchange.prompt = self.mask(exchange.prompt)
             exchange.answer = self.mask(exchange.answer)
+
+
+def shortened(text: str, limit: int = 60) -> str:
+    """`text` as a message or a report line shows it: cut after `limit` characters."""
+    return text if len(text) <= limit else f"{text[:limit]}…"
 
 
 def each_text(data: Any, change: Callable[[str], str]) -> Any:

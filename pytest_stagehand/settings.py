@@ -116,7 +116,7 @@ def _shard(text: str) -> tuple[int, int] | None:
 
 
 def _origins(text: str) -> tuple[str, ...]:
-    return tuple(part.strip().rstrip("/") for part in text.replace(",", " ").split() if part)
+    return tuple(text.replace(",", " ").split())
 
 
 @dataclass(frozen=True)

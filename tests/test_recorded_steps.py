@@ -9,7 +9,7 @@ import re
 
 import pytest
 from pydantic import BaseModel, HttpUrl
-from scripted_answers import choose, element_id, latest_snapshot, observed
+from scripted_answers import choose, choose_described, element_id, latest_snapshot, observed
 
 from pytest_stagehand.errors import CacheMiss, HealFailed
 from pytest_stagehand.events import StepLog
@@ -18,6 +18,7 @@ from pytest_stagehand.pipelines.replay import RecordingResolver, StepRecorder
 from pytest_stagehand.recordings.format import Recording, recordings_file
 from pytest_stagehand.recordings.keys import step_key
 from pytest_stagehand.recordings.store import Recordings
+from pytest_stagehand.reporting.report import step_line, step_record
 
 
 class FirstOrder(BaseModel):
@@ -291,6 +292,35 @@ def test_a_recording_notes_the_control_that_stood_in_for_a_covered_one(
     assert ai.locator("#dark-mode").is_checked()
     assert ai.steplog.events[-1].cache == "hit"
     assert ai.steplog.events[-1].result.endswith('(clicked through label "Dark mode")')
+    assert scripted_model.calls == 1
+
+
+def step_line_shown(event) -> str:
+    """A step's -v line without what differs between a recording run and a replay: the
+    cache status and the time taken."""
+    line = step_line(step_record(event, lambda text: text))
+    return re.sub(r" \[\w+\] [\d.]+s$", "", line)
+
+
+def test_a_nameless_elements_step_line_is_the_same_recorded_and_replayed(
+    ai, scripted_model, store, test_file
+):
+    """The "Remember me" checkbox has no accessible name: the step line names it the same
+    way when the model chose it and when the recording replays it."""
+    ai.goto("unnamed.html")
+    todo_resolver(ai, store, test_file, "auto", has_model=True)
+    scripted_model.enqueue(choose_described("remember", "check"))
+    ai.act("tick remember me")
+    recorded = ai.steplog.events[-1]
+    assert recorded.cache == "miss" and ai.locator("#remember").is_checked()
+
+    ai.goto("unnamed.html")
+    todo_resolver(ai, store, test_file, "offline", has_model=False)
+    ai.act("tick remember me")
+    replayed = ai.steplog.events[-1]
+    assert replayed.cache == "hit" and ai.locator("#remember").is_checked()
+    assert step_line_shown(replayed) == step_line_shown(recorded)
+    assert step_line_shown(recorded) == '  stagehand act "tick remember me" → checkbox check'
     assert scripted_model.calls == 1
 
 

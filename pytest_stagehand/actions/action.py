@@ -22,6 +22,7 @@ from pytest_stagehand.snapshot.outline import (
     Fingerprint,
     Kept,
     Snapshot,
+    describe,
     frame_scope,
 )
 
@@ -175,17 +176,13 @@ def from_ref(
     return Action(
         method=method,
         arguments=tuple(arguments),
-        description=description or _label(ref),
+        description=description or describe(ref.fingerprint),
         selector=ref.selector,
         frame_path=ref.frame_path,
         candidates=ref.candidates,
         fingerprint=ref.fingerprint,
-        element=_label(ref),
+        element=describe(ref.fingerprint),
     )
-
-
-def _label(ref: ElementRef) -> str:
-    return f'{ref.role} "{ref.name}"' if ref.name else ref.role
 
 
 def _ref(snapshot: Snapshot, element: str, allowed: frozenset[str] | None) -> ElementRef:
@@ -197,7 +194,7 @@ def _ref(snapshot: Snapshot, element: str, allowed: frozenset[str] | None) -> El
 
 
 def _check_method(ref: ElementRef, method: Method) -> None:
-    label = _label(ref)
+    label = describe(ref.fingerprint)
     native_select = ref.fingerprint.tag == "select"
     editable = ref.role in EDITABLE_ROLES or ref.states.get("editable")
     if method in ("fill", "type") and (native_select or not editable):

@@ -41,7 +41,18 @@ from pytest_stagehand.snapshot.outline import (
 COVERED = re.compile(r"-\s+(.+?)\s+intercepts pointer events")
 
 
-def covered(page: Page, action: Action, error: PlaywrightError) -> ElementCovered | None:
+class NotPerformed(Exception):
+    """Playwright could not perform the action on its element (other than a cover, which
+    is ElementCovered): the step heals, asks the model again, or fails with `reason`."""
+
+    def __init__(self, action: Action, error: PlaywrightError) -> None:
+        super().__init__(str(error))
+        self.action = action
+        self.error = error
+        self.reason = str(error).splitlines()[0]
+
+
+def _covered(page: Page, action: Action, error: PlaywrightError) -> ElementCovered | None:
     """The error to raise when Playwright's actionability log says another element kept
     covering this one (a banner, a modal): the element is right, so no heal can help."""
     found = COVERED.findall(str(error))
@@ -65,8 +76,19 @@ def perform(
     Returns the action as performed: with `via` naming the stand-in when one was clicked,
     so the recording and the report say so.
     `timeout` in milliseconds, per Playwright call; None means the page's default.
-    Raises Playwright's errors; the pipelines turn them into ActionFailed.
+    Raises ElementCovered where another element kept covering it (the element is right:
+    no heal helps), else NotPerformed for Playwright's error, which each pipeline tells
+    in its own words (ActionFailed).
     """
+    try:
+        return _perform(page, action, values, timeout)
+    except PlaywrightError as exc:
+        raise (_covered(page, action, exc) or NotPerformed(action, exc)) from None
+
+
+def _perform(
+    page: Page, action: Action, values: Mapping[str, str], timeout: float | None
+) -> Action:
     args = [substitute(argument, values) for argument in action.arguments]
     method = action.method
     if action.selector is None:

@@ -30,6 +30,7 @@ from pytest_stagehand.model.client import ModelClient
 from pytest_stagehand.page import AIPage
 from pytest_stagehand.recordings.steps import RecordedSteps
 from pytest_stagehand.recordings.store import Recordings
+from pytest_stagehand.snapshot.outline import origin_of
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -57,7 +58,7 @@ class Agent:
         self.page = page
         self.mode = _checked_mode(mode)
         self.cua_client = cua_client
-        self.allowed_origins = tuple(origin.rstrip("/").lower() for origin in allowed_origins)
+        self.allowed_origins = tuple(origin_of(origin) for origin in allowed_origins)
         self.recordings = recordings
         self.timeout_s = timeout_s
         self.tools: dict[str, Tool] = {}

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urljoin
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, Request, Route
@@ -54,7 +54,7 @@ from pytest_stagehand.prompts.agent import DoneTool
 from pytest_stagehand.recordings.format import RecordedAction, RecordedElement, Recording
 from pytest_stagehand.recordings.keys import StepKey, normalise_url
 from pytest_stagehand.recordings.steps import RecordedStep, Replayed, Stale
-from pytest_stagehand.snapshot.outline import without_ids
+from pytest_stagehand.snapshot.outline import origin_of, without_ids
 
 DEFAULT_TIMEOUT_S = 300.0
 RECENT_STEPS = 4  # steps shown in full; older ones are summarised in a line each
@@ -134,7 +134,7 @@ class Run:
         # named like the variable; `execute(secret_fields=...)` names others.
         self.fields: dict[str, tuple[str, ...]] = {name: (name,) for name in values}
         self.custom = tools
-        start = _origin(ai.base_url or self.page.url)
+        start = origin_of(ai.base_url or self.page.url)
         self.origins = list(allowed_origins) or ([start] if start else [])
         self.steps: list[AgentStep] = []
         self.actions: list[Action] = []
@@ -391,14 +391,14 @@ class Run:
 
     def tool_goto(self, call: agent_texts.GotoTool) -> Outcome:
         url = urljoin(self.base, call.url)
-        if _origin(url) is None or self.outside(url):
+        if not origin_of(url) or self.outside(url):
             return Outcome(
                 f"Refused: navigation to {url} is outside the allowed origins "
                 f"({', '.join(self.origins)}).",
                 ok=False,
             )
-        self.origins = self.origins or [str(_origin(url))]  # the first page's origin
-        same_origin = _origin(url) == _origin(self.page.url)
+        self.origins = self.origins or [origin_of(url)]  # the first page's origin
+        same_origin = origin_of(url) == origin_of(self.page.url)
         self.ai.goto(url)
         # Recorded relative to the page, so it replays on another host (staging, production).
         self.tape.add("goto", url=normalise_url(url) if same_origin else url)
@@ -472,14 +472,14 @@ class Run:
     @property
     def base(self) -> str:
         """What a relative URL is relative to: the page, else the base URL."""
-        return self.page.url if _origin(self.page.url) else self.ai.base_url or ""
+        return self.page.url if origin_of(self.page.url) else self.ai.base_url or ""
 
     # --- the fence ---------------------------------------------------------------------
 
     def outside(self, url: str) -> bool:
         """Is `url` on a web origin that is not allowed? (Before the first page, none is.)"""
-        origin = _origin(url)
-        return bool(self.origins) and origin is not None and origin not in self.origins
+        origin = origin_of(url)
+        return bool(self.origins) and bool(origin) and origin not in self.origins
 
     @contextmanager
     def fenced(self) -> Iterator[None]:
@@ -631,6 +631,15 @@ class Run:
             fields = {k: v for k, v in step.items() if k not in ("tool", "actions")}
             self.tape.add(tool, performed, **fields)
             return None
+        diverged = self.replay_tool(step)
+        if diverged is None:
+            self.tape.add(**step)
+        return diverged
+
+    def replay_tool(self, step: dict[str, Any]) -> str | None:
+        """Run a recorded step that acts on no element; return why it does not hold, or
+        None. A mode's own tools are its subclass's to add."""
+        tool = step["tool"]
         if tool == "extract":
             try:
                 self.data[step["instruction"]] = _read_again(
@@ -655,7 +664,6 @@ class Run:
             custom.function(custom.arguments.model_validate({**step["arguments"], "tool": tool}))
         else:
             return f"no tool {tool!r} is registered"
-        self.tape.add(**step)
         return None
 
 @dataclass
@@ -724,13 +732,6 @@ def _opens_a_page(request: Request) -> bool:
     except PlaywrightError:
         return True
     return False
-
-
-def _origin(url: str) -> str | None:
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https"):
-        return None
-    return f"{parts.scheme}://{parts.netloc.lower()}"
 
 
 def _arguments(step: dict[str, Any]) -> dict[str, Any]:

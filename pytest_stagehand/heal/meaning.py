@@ -14,6 +14,7 @@ from itertools import pairwise
 
 from playwright.sync_api import Page
 
+from pytest_stagehand.events import shortened
 from pytest_stagehand.heal.identity import Identity, family, looked_at
 from pytest_stagehand.heal.words import (
     FILLER,
@@ -25,7 +26,6 @@ from pytest_stagehand.heal.words import (
     numbers_in,
     overlap,
     same_text,
-    shortened,
     spelling_of,
     text_score,
     words_in_order,
@@ -36,6 +36,7 @@ from pytest_stagehand.snapshot.outline import (
     ElementRef,
     Fingerprint,
     Snapshot,
+    describe,
 )
 
 # Evidence each feature carries. Test ids are kept stable on purpose; ids and classes get
@@ -420,14 +421,6 @@ def _same_icon(recorded: Fingerprint, live: Fingerprint) -> bool:
     control. A recording made before its kind of icon was read (an icon font) has none."""
     icon = recorded.attributes.get("icon")
     return not icon or bool(live.name) or live.attributes.get("icon") == icon
-
-
-def describe(fingerprint: Fingerprint) -> str:
-    kind = fingerprint.role or fingerprint.tag
-    icon = fingerprint.attributes.get("icon")
-    if icon and not fingerprint.name:  # an icon-only control: its icon is its name
-        return f"{kind} with icon {icon}"
-    return f'{kind} "{fingerprint.name}"'
 
 
 def describe_recorded(element: RecordedElement) -> str:

@@ -106,6 +106,18 @@ def words_in_order(text: str | None) -> list[str]:
     return [token for token in _tokens(text) if not NUMBER.search(token)]
 
 
+def name_words(name: str) -> set[str]:
+    """The words of a field's name or a label as a schema spells them: camelCase and
+    snake_case split, words under three letters left out."""
+    spaced = CAMEL.sub(" ", name).replace("_", " ")
+    return {word.casefold() for word in spaced.split() if len(word) > 2}
+
+
+def name_stems(text: str) -> set[str]:
+    """The name words of a text by their first five letters: "subscribed" is "Subscribe"."""
+    return {word[:5] for word in name_words(text)}
+
+
 def content_words(text: str | None) -> frozenset[str]:
     """The words that say what something is."""
     return frozenset(words_in_order(text)) - FILLER
@@ -118,7 +130,3 @@ def spelling_of(text: str | None) -> str:
 
 def listed(words: frozenset[str] | set[str]) -> str:
     return ", ".join(sorted(words)) or "none"
-
-
-def shortened(text: str, limit: int = 60) -> str:
-    return text if len(text) <= limit else f"{text[:limit]}…"

@@ -45,7 +45,7 @@ from pytest_stagehand.model.replies import (
     error_message_of,
     pixel_count,
     retry_after_of,
-    shortened,
+    shortened_reply,
     strip_fences,
 )
 from pytest_stagehand.model.usage import PRICES, PriceTable, UsageLedger
@@ -249,7 +249,7 @@ class ModelClient(ABC):
                 raise ModelOutputError(
                     f"{self.config.model} gave no usable {schema.__name__} answer"
                     f"{f' for {purpose}' if purpose else ''}{repaired}: {problem}. "
-                    f"It answered: {shortened(self._masked(answer.text))}",
+                    f"It answered: {shortened_reply(self._masked(answer.text))}",
                     raw=answer.text,
                 )
         except ModelError as exc:
@@ -393,7 +393,7 @@ class ModelClient(ABC):
         if isinstance(exc, UnusableReply):
             return ModelUnavailable(
                 f"{where} sent {attempts} replies that are not answers ({reason}). "
-                f"It sent: {shortened(self._masked(exc.body), 300)} "
+                f"It sent: {shortened_reply(self._masked(exc.body), 300)} "
                 "Check that --ai-base-url is the model server's API (for OpenAI-compatible "
                 "servers it usually ends in /v1), not a web page or a proxy's error page.",
                 raw=self._masked(exc.body),
@@ -446,7 +446,7 @@ class ModelClient(ABC):
     def _server_message(self, exc: Any) -> str:
         body = exc.body  # the SDKs give the error object itself, or the whole body
         text = error_message_of(body) or (body.get("message") if isinstance(body, dict) else None)
-        return shortened(self._masked(str(text or exc.message)), 300)
+        return shortened_reply(self._masked(str(text or exc.message)), 300)
 
     def _masked(self, text: str) -> str:
         """`text` without the API key: servers echo it in errors, proxies in pages."""

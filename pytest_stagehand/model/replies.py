@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from pytest_stagehand.events import shortened
 from pytest_stagehand.model.messages import SCHEMA_INSTRUCTION, Message
 
 T = TypeVar("T", bound=BaseModel)
@@ -51,7 +52,7 @@ def reply_object(body: str) -> dict[str, Any]:
         raise UnusableReply("a JSON body that is not an object", body)
     error = error_message_of(reply)
     if error is not None:
-        raise UnusableReply(f"an error object ({shortened(error, 200)})", body)
+        raise UnusableReply(f"an error object ({shortened_reply(error, 200)})", body)
     return reply
 
 
@@ -109,9 +110,10 @@ def strip_fences(text: str) -> str:
     return stripped
 
 
-def shortened(text: str, limit: int = 500) -> str:
+def shortened_reply(text: str, limit: int = 500) -> str:
+    """What a server sent, as an error shows it: with its length where it is cut."""
     text = text if text else "(nothing)"
-    return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"
+    return text if len(text) <= limit else f"{shortened(text, limit)} ({len(text)} characters)"
 
 
 def retry_after_of(exc: Exception) -> float | None:

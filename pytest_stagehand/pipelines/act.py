@@ -15,11 +15,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
-from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from pytest_stagehand.actions.action import VARIABLE, Action, ActResult, action_for, element_id
-from pytest_stagehand.actions.perform import covered, perform
+from pytest_stagehand.actions.perform import NotPerformed, perform
 from pytest_stagehand.actions.settle import PageMark, finish_started, settle
 from pytest_stagehand.browser.dialogs import blocked
 from pytest_stagehand.errors import (
@@ -30,7 +29,6 @@ from pytest_stagehand.errors import (
 )
 from pytest_stagehand.events import Heal, StepEvent, StepLog
 from pytest_stagehand.heal.identity import recorded_element
-from pytest_stagehand.heal.meaning import describe
 from pytest_stagehand.heal.resolve import resolve
 from pytest_stagehand.model.client import Message, ModelClient
 from pytest_stagehand.model.inference import ChoiceProblem, ask_checked
@@ -44,7 +42,7 @@ from pytest_stagehand.prompts.texts import ActChoice
 from pytest_stagehand.prompts.vision import VisionActChoice, with_screenshot
 from pytest_stagehand.recordings.format import RecordedElement
 from pytest_stagehand.settings import DEFAULT_BUDGET
-from pytest_stagehand.snapshot.outline import Snapshot, snapshot
+from pytest_stagehand.snapshot.outline import Snapshot, describe, snapshot
 
 
 @dataclass(frozen=True)
@@ -84,16 +82,6 @@ class Resolver(Protocol):
     def act(self, request: ActRequest, event: StepEvent) -> list[Action]: ...
 
 
-class _NotPerformed(Exception):
-    """Playwright could not perform a chosen action (internal: triggers the self-heal)."""
-
-    def __init__(self, action: Action, error: PlaywrightError) -> None:
-        super().__init__(str(error))
-        self.action = action
-        self.error = error
-        self.reason = str(error).splitlines()[0]
-
-
 class ModelResolver:
     """Resolves an instruction with the model: one element, one method, then performs it.
 
@@ -119,16 +107,12 @@ class ModelResolver:
             settle(self.page)  # the model reads the page: settled in full first
         try:
             return self._attempt(request, event)
-        except _NotPerformed as first:
-            if cover := covered(self.page, first.action, first.error):
-                raise cover from None  # the right element, under another: no heal helps
+        except NotPerformed as first:  # a cover is ElementCovered: no heal helps
             settle(self.page)
             failure = f"{first.action.description} could not take {first.action.method}: "
             try:
                 return self._attempt(request, event, failure + first.reason)
-            except _NotPerformed as second:
-                if cover := covered(self.page, second.action, second.error):
-                    raise cover from None
+            except NotPerformed as second:
                 raise ActionFailed(
                     f"Could not {request.instruction!r} on {self.page.url}: "
                     f"{second.action.method} on {second.action.description} failed after a "
@@ -170,7 +154,7 @@ class ModelResolver:
         if chosen is None:  # the most relevant part, and a screenshot
             chosen = self._choose_by_sight(messages(parts[0].text), before, request, event)
         action, two_step = chosen
-        action = self._perform(action, request)
+        action = perform(self.page, action, request.values, request.timeout)
         if not two_step:
             return [action]
         settle(self.page, after_action=True)
@@ -188,7 +172,7 @@ class ModelResolver:
         chosen = self._choose(option_messages, after, request, event, frozenset(appeared))
         assert chosen is not None  # the last (only) part: "not found" raised
         option, _ = chosen
-        return [action, self._perform(option, request)]
+        return [action, perform(self.page, option, request.values, request.timeout)]
 
     def _choose_by_sight(
         self, messages: list[Message], page_snapshot: Snapshot, request: ActRequest,
@@ -283,12 +267,6 @@ class ModelResolver:
             rivals=tuple(recorded.rivals),
             apart=tuple(recorded.apart),
         )
-
-    def _perform(self, action: Action, request: ActRequest) -> Action:
-        try:
-            return perform(self.page, action, request.values, request.timeout)
-        except PlaywrightError as exc:
-            raise _NotPerformed(action, exc) from None
 
 
 def _as_done(action: Action) -> str:
@@ -477,10 +455,8 @@ def _replay(
         event.heal, action = heal, found
     try:
         performed = perform(page, found, request.values, request.timeout)
-    except PlaywrightError as exc:
-        if cover := covered(page, action, exc):
-            raise cover from None
-        reason = steplog.mask(str(exc).splitlines()[0])
+    except NotPerformed as exc:
+        reason = steplog.mask(exc.reason)
         raise ActionFailed(
             f"Could not replay {action.method} on {action.element or 'the page'} "
             f"({action.selector}) on {page.url}: {reason}"

@@ -18,8 +18,7 @@ from pytest_stagehand.browser.scripts import script
 from pytest_stagehand.errors import (
     HealFailed,
 )
-from pytest_stagehand.events import Heal, each_text
-from pytest_stagehand.heal.meaning import describe
+from pytest_stagehand.events import Heal, each_text, shortened
 from pytest_stagehand.heal.resolve import resolve
 from pytest_stagehand.pipelines.readback import kept_words, line_of
 from pytest_stagehand.pipelines.vision import look_signature, same_look
@@ -29,6 +28,7 @@ from pytest_stagehand.prompts.judge import (
     PageTextCheck,
 )
 from pytest_stagehand.recordings.format import RecordedElement
+from pytest_stagehand.snapshot.outline import describe
 
 # A number standing on its own: not part of a word ("ada2") or of a longer number ("$29.99").
 
@@ -213,7 +213,7 @@ def _run_text_check(page: Page, check: PageTextCheck, mask: Callable[[str], str]
     wanted = _collapse(check.text)
     found = _standing_alone(wanted).search(text) if wanted else None
     if found is None:
-        seen = f'the page text does not contain it; it begins "{text[:PREVIEW_CHARS]}…"'
+        seen = f'the page text does not contain it; it begins "{shortened(text, PREVIEW_CHARS)}"'
     else:
         start, end = found.span()
         around = text[max(0, start - PREVIEW_CHARS // 2) : end + PREVIEW_CHARS // 2]

@@ -24,7 +24,7 @@ from pydantic.fields import FieldInfo
 from pytest_stagehand.actions.action import element_id
 from pytest_stagehand.actions.settle import settle
 from pytest_stagehand.errors import InvalidModelChoice, ModelOutputError
-from pytest_stagehand.events import StepEvent, StepLog
+from pytest_stagehand.events import StepEvent, StepLog, shortened
 from pytest_stagehand.model.client import ModelClient
 from pytest_stagehand.model.inference import ChoiceProblem, ask_checked
 from pytest_stagehand.pipelines import vision
@@ -113,7 +113,7 @@ def extract(
         value = (waiting or Waiting(page, 0)).answered(
             step, ask, lambda answer: not is_empty(answer), event, settled
         )
-        event.result = _preview(value)
+        event.result = shortened(value.model_dump_json(), 300)
     return value.text if isinstance(value, ExtractedText) else value
 
 
@@ -163,11 +163,6 @@ def _ask(
             f"is not a valid {wanted.__name__}: {exc}",
             raw=str(merged),
         ) from None
-
-
-def _preview(value: BaseModel) -> str:
-    text = value.model_dump_json()
-    return text if len(text) <= 300 else f"{text[:300]}…"
 
 
 # --- parts ------------------------------------------------------------------------------

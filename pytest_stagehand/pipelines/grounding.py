@@ -15,6 +15,7 @@ from playwright.sync_api import Page
 
 from pytest_stagehand.errors import NeedsModelWarning
 from pytest_stagehand.heal.identity import distinct_words, unique_first
+from pytest_stagehand.heal.words import name_stems, name_words
 from pytest_stagehand.pipelines.readback import (
     UNREADABLE,
     alike,
@@ -26,9 +27,7 @@ from pytest_stagehand.pipelines.readback import (
     parse,
     read_rule,
     script_text,
-    stems,
     type_of,
-    words_of,
 )
 from pytest_stagehand.recordings.format import RecordedElement
 from pytest_stagehand.snapshot.outline import (
@@ -115,7 +114,7 @@ def _leaf_plan(
         if parse(candidate["text"], kind, pattern) == value:
             fitting.append((candidate, pattern))
     if kind == "bool":  # any checkbox shows true or false: only one labelled for it will do
-        fitting = [(c, p) for c, p in fitting if stems(name) & stems(c["label"])]
+        fitting = [(c, p) for c, p in fitting if name_stems(name) & name_stems(c["label"])]
     if not fitting and kind == "bool":
         return _unreadable(
             f"a yes/no is the model's judgement: no checkbox labelled for {name or 'it'!r} "
@@ -130,9 +129,9 @@ def _leaf_plan(
         whole = [pair for pair in fitting if pair[0]["text"] == pair[0]["token"]]
         fitting = whole or fitting
     if len(fitting) > 1:
-        wanted = words_of(name)
+        wanted = name_words(name)
         scored = [
-            (len(wanted & words_of(c["label"] + " " + c["text"])), (c, p)) for c, p in fitting
+            (len(wanted & name_words(c["label"] + " " + c["text"])), (c, p)) for c, p in fitting
         ]
         best = max(score for score, _ in scored)
         named = [pair for score, pair in scored if score == best and best > 0]

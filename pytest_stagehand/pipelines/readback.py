@@ -218,16 +218,6 @@ def read_rule(text: str, token: str, index: int, kind: str) -> str | None:
     return f"{head}{NUMBER[kind]}{tail}"
 
 
-def words_of(name: str) -> set[str]:
-    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name).replace("_", " ")
-    return {word.casefold() for word in spaced.split() if len(word) > 2}
-
-
-def stems(text: str) -> set[str]:
-    """The words of a text by their first five letters: "subscribed" is "Subscribe"."""
-    return {word[:5] for word in words_of(text)}
-
-
 def _template(text: str, value: Any) -> str:
     for form in shown_as(value):
         if form:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import partial
@@ -28,12 +27,13 @@ from playwright.sync_api import Page
 from pydantic import BaseModel
 
 from pytest_stagehand.actions.action import VARIABLE, Action, from_ref, substitute
-from pytest_stagehand.actions.perform import covered, perform
+from pytest_stagehand.actions.perform import NotPerformed, perform
 from pytest_stagehand.actions.settle import settle
 from pytest_stagehand.errors import ActionFailed, HealFailed
-from pytest_stagehand.events import Heal, StepEvent, StepLog, each_text
+from pytest_stagehand.events import Heal, StepEvent, StepLog, each_text, shortened
 from pytest_stagehand.heal.identity import Identity, context_of, relabelled, unique_first
 from pytest_stagehand.heal.meaning import SAME_CONTEXT, describe_recorded, differences
+from pytest_stagehand.heal.words import overlap, words_of
 from pytest_stagehand.pipelines.act import ActRequest, Resolver, element_of, verified
 from pytest_stagehand.pipelines.grounding import ground, needs_model, unreadable_fields
 from pytest_stagehand.pipelines.readback import reread
@@ -146,7 +146,7 @@ def _with_values(
             "rivals": [substitute(name, values) for name in element.rivals],
         }
     )
-    return filled, frozenset(word for value in used for word in _words(value))
+    return filled, frozenset(word for value in used for word in words_of(value))
 
 
 class RecordingResolver(RecordedSteps):
@@ -208,10 +208,8 @@ class ActStep(RecordedStep[list[Action]]):
                 raise Stale(str(exc), exc) from None
             try:
                 action = perform(page, action, request.values, request.timeout)
-            except PlaywrightError as exc:
-                if cover := covered(page, action, exc):
-                    raise cover from None  # not a moved element: neither heal nor model
-                reason = steplog.mask(str(exc).splitlines()[0])
+            except NotPerformed as exc:  # a cover is ElementCovered: neither heal nor model
+                reason = steplog.mask(exc.reason)
                 failure = ActionFailed(
                     f"Could not replay the recorded {action.method} on {action.element} for "
                     f"{request.instruction!r} on {page.url}: {reason}"
@@ -274,7 +272,6 @@ def _last_element(recording: Recording | None) -> RecordedElement | None:
 
 # --- extract and observe: what the model answered, replayed when the page still agrees ---
 
-WORD = re.compile(r"\w+(?:[.,:@/'-]\w+)*")
 ORIGIN = "%origin%"  # the page's own scheme://host:port in a recorded value
 
 
@@ -401,7 +398,7 @@ class ExtractStep(RecordedStep[T]):
         return Recording.of(key, data=data)
 
     def summary(self, recording: Recording) -> str:
-        return _preview(json.dumps(recording.data.get("value"), ensure_ascii=False))
+        return shortened(json.dumps(recording.data.get("value"), ensure_ascii=False), 120)
 
 
 @dataclass
@@ -477,10 +474,6 @@ class ObserveStep(RecordedStep[list[Action]]):
         return element_changes(stale, fresh)
 
 
-def _words(text: str) -> list[str]:
-    return [word.casefold() for word in WORD.findall(text)]
-
-
 def _unreadable(fields: list[tuple[str, str]]) -> str:
     named = "; ".join(f"{name} ({why})" for name, why in fields)
     return (
@@ -502,11 +495,8 @@ def _set_changes(
     if len(recorded) != len(now):
         changes.append(f"{len(recorded)} elements recorded, {len(now)} on the page now")
     for number, (before, after) in enumerate(zip(recorded, now, strict=False), 1):
-        words, live = set(_words(before)), set(_words(after))
-        if words and len(words & live) < SAME_CONTEXT * len(words | live):
-            changes.append(f"element {number} was near {before[:60]!r}, now {after[:60]!r}")
+        kept = overlap(before, after)
+        if words_of(before) and kept is not None and kept < SAME_CONTEXT:
+            near, now = shortened(before), shortened(after)
+            changes.append(f"element {number} was near {near!r}, now {now!r}")
     return changes
-
-
-def _preview(text: str, limit: int = 120) -> str:
-    return text if len(text) <= limit else f"{text[:limit]}…"

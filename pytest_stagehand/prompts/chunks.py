@@ -377,7 +377,7 @@ def _stem(word: str) -> str:
     return word
 
 
-def words(text: str) -> list[str]:
+def stemmed_words(text: str) -> list[str]:
     """Lower-case stems of the words and numbers of `text`, in order."""
     return [_stem(w) for w in WORD.findall(text.casefold())]
 
@@ -385,7 +385,7 @@ def words(text: str) -> list[str]:
 def _query(instruction: str) -> tuple[dict[str, float], list[tuple[str, str]]]:
     """Weighted terms of the instruction, and its adjacent pairs of terms."""
     terms: dict[str, float] = {}
-    kept = [w for w in words(instruction) if w not in STOP]
+    kept = [w for w in stemmed_words(instruction) if w not in STOP]
     for word in kept:
         terms[word] = 1.0
     for word in kept:
@@ -405,10 +405,10 @@ def rank(chunks: Sequence[Chunk], instruction: str) -> list[Chunk]:
     lines included), a bonus for the instruction's word pairs found side by side, ties
     in page order, or from the end for "last", "bottom" and the like."""
     terms, pairs = _query(instruction)
-    bags = [words(chunk.text()) for chunk in chunks]
+    bags = [stemmed_words(chunk.text()) for chunk in chunks]
     average = sum(map(len, bags)) / max(1, len(bags))
     documents = {term: sum(1 for bag in bags if term in bag) for term in terms}
-    said = set(words(instruction))
+    said = set(stemmed_words(instruction))
     late = bool(said & LATE)
     ends = _ends(chunks, last=True) if late else set()
     if said & EARLY:

@@ -26,8 +26,8 @@ from pydantic import (
 )
 
 from pytest_stagehand.errors import CacheError, RecordingFileError
-from pytest_stagehand.events import SHORT_SECRET, Heal, secret_pattern
-from pytest_stagehand.recordings.keys import StepKey, StepKind
+from pytest_stagehand.events import SHORT_SECRET, Heal, RecordedKind, secret_pattern
+from pytest_stagehand.recordings.keys import StepKey
 from pytest_stagehand.snapshot.outline import Fingerprint
 
 FILE_VERSION = 1
@@ -170,7 +170,7 @@ def _today() -> str:
 class Recording(_Model):
     """One recorded step, exactly as it appears in the committed file."""
 
-    kind: StepKind
+    kind: RecordedKind
     instruction: Annotated[str, AfterValidator(lambda text: " ".join(text.split()))]
     url: str
     variables: Annotated[list[str], AfterValidator(lambda names: sorted(set(names)))] = []

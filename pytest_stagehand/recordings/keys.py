@@ -8,10 +8,10 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
-from typing import Literal
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
-StepKind = Literal["act", "extract", "observe", "assert", "agent"]
+from pytest_stagehand.events import RecordedKind
+from pytest_stagehand.snapshot.outline import origin_of
 
 
 def normalise_url(url: str, share_origins: bool = True) -> str:
@@ -24,7 +24,7 @@ def normalise_url(url: str, share_origins: bool = True) -> str:
     parts = urlsplit(url.strip())
     if parts.scheme not in ("http", "https"):
         return url.strip()  # about:blank, data:, file: name themselves
-    origin = "" if share_origins else f"{parts.scheme}://{parts.netloc.lower()}"
+    origin = "" if share_origins else origin_of(url)
     query = urlencode(sorted(parse_qsl(parts.query, keep_blank_values=True)))
     route = parts.fragment if parts.fragment.startswith(("/", "!")) else ""
     return (
@@ -45,7 +45,7 @@ class StepKey:
     replays for every user name or password.
     """
 
-    kind: StepKind
+    kind: RecordedKind
     instruction: str
     url: str  # already normalised; build keys with `step_key`
     variables: tuple[str, ...] = ()
@@ -71,7 +71,7 @@ class StepKey:
 
 
 def step_key(
-    kind: StepKind,
+    kind: RecordedKind,
     instruction: str,
     url: str,
     variables: Iterable[str] = (),

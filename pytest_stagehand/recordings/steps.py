@@ -34,7 +34,7 @@ from typing import ClassVar, Generic, TypeVar
 
 from playwright.sync_api import Page
 
-from pytest_stagehand.events import CacheStatus, Heal, StepEvent, StepKind, StepLog
+from pytest_stagehand.events import CacheStatus, Heal, RecordedKind, StepEvent, StepLog
 from pytest_stagehand.recordings.format import Recording
 from pytest_stagehand.recordings.keys import StepKey, step_key
 from pytest_stagehand.recordings.store import CachePolicy, Recordings
@@ -79,7 +79,7 @@ class RecordedStep(ABC, Generic[V]):
     the page, the request and the step's event; they say nothing about cache modes."""
 
     # What keys the step (with the page and which use in the test it is).
-    kind: ClassVar[StepKind]
+    kind: ClassVar[RecordedKind]
     instruction: str
     variables: Iterable[str]  # the names only
     scope: str | None

@@ -32,6 +32,7 @@ from typing import Any
 import diskcache
 
 from pytest_stagehand.errors import CacheError, CacheMiss, RecordingFileError, StoreError
+from pytest_stagehand.events import RecordedKind
 from pytest_stagehand.recordings.format import (
     Recording,
     check_secrets,
@@ -40,7 +41,7 @@ from pytest_stagehand.recordings.format import (
     shown_path,
     write_recordings,
 )
-from pytest_stagehand.recordings.keys import StepKey, StepKind, miss_hint, nearby_keys, step_key
+from pytest_stagehand.recordings.keys import StepKey, miss_hint, nearby_keys, step_key
 from pytest_stagehand.settings import CacheMode
 
 USED_MARK_S = 7 * 24 * 3600  # a session's "used" marks outlive any session that flushes
@@ -124,7 +125,7 @@ class Recordings:
 
     def key(
         self,
-        kind: StepKind,
+        kind: RecordedKind,
         instruction: str,
         url: str,
         variables: Iterable[str] = (),
@@ -140,7 +141,7 @@ class Recordings:
 
     def step(
         self,
-        kind: StepKind,
+        kind: RecordedKind,
         instruction: str,
         url: str,
         variables: Iterable[str] = (),

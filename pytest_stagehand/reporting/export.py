@@ -18,7 +18,6 @@ import hashlib
 import hmac
 from collections.abc import Generator, Mapping
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
 
@@ -29,6 +28,7 @@ from pytest_stagehand.recordings.store import RecordingStore
 from pytest_stagehand.reporting.playwright_module import render_module
 from pytest_stagehand.reporting.records import Record
 from pytest_stagehand.settings import Settings
+from pytest_stagehand.snapshot.outline import origin_of
 
 REPORT_ATTR = "stagehand_export"
 TAP_KEY = pytest.StashKey["StepTap"]()
@@ -106,15 +106,10 @@ class StepTap:
 
 def _relative(url: str, base_url: str | None) -> str:
     """A URL on the base URL's origin as the path goto takes with pytest-playwright's base_url."""
-    parts = urlsplit(url)
-    if base_url and f"{parts.scheme}://{parts.netloc}" == _origin(base_url):
-        return url[len(_origin(base_url)) :] or "/"
+    origin = origin_of(base_url or "")
+    if origin and origin_of(url) == origin:
+        return url[len(origin) :] or "/"
     return url
-
-
-def _origin(url: str) -> str:
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}"
 
 
 def tapped(item: pytest.Item, store: RecordingStore) -> RecordingStore:

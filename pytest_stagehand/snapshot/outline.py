@@ -156,6 +156,16 @@ class Fingerprint:
         )
 
 
+def describe(fingerprint: Fingerprint) -> str:
+    """An element's label in step lines, reports and messages: role and name. The one
+    label, so a step names its element alike when the model chose it and on replay."""
+    kind = fingerprint.role or fingerprint.tag
+    icon = fingerprint.attributes.get("icon")
+    if icon and not fingerprint.name:  # an icon-only control: its icon is its name
+        return f"{kind} with icon {icon}"
+    return f'{kind} "{fingerprint.name}"' if fingerprint.name else kind
+
+
 @dataclass(frozen=True)
 class ElementRef:
     """One outlined element: how to reach it now, and how to find it again later."""
@@ -343,9 +353,12 @@ def _placed(fingerprint: Fingerprint, data: dict[str, Any]) -> Fingerprint:
 
 
 def origin_of(url: str) -> str:
-    """Links to this origin are shown as paths ("" for about:blank and the like: never)."""
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}" if parts.netloc else ""
+    """A web page's scheme://host:port, the host in lower case; "" for about:blank, data:
+    and the like, which have none. Links to the page's origin are shown as paths."""
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return ""
+    return f"{parts.scheme}://{parts.netloc.lower()}"
 
 
 class _Builder:

@@ -61,7 +61,6 @@ from pytest_stagehand.model.inference import NO_MODEL
 from pytest_stagehand.pipelines.act import field_refusal
 from pytest_stagehand.prompts import agent as agent_texts
 from pytest_stagehand.prompts import cua as cua_texts
-from pytest_stagehand.recordings.format import Recording
 
 MAX_WAIT_S = 10.0  # the longest wait a model may ask for
 
@@ -347,9 +346,9 @@ class CuaRun(Run):
 
     # --- replay --------------------------------------------------------------------------
 
-    def replay_step(self, recording: Recording, step: dict[str, Any]) -> str | None:
+    def replay_tool(self, step: dict[str, Any]) -> str | None:
         if step["tool"] != "screen":
-            return super().replay_step(recording, step)
+            return super().replay_tool(step)
         mouse = self.page.mouse
         method, x, y = step["method"], step.get("x", 0.0), step.get("y", 0.0)
         if method == "type":
@@ -383,7 +382,6 @@ class CuaRun(Run):
             else:
                 mouse.move(x, y)
         settle(self.page, after_action=True)
-        self.tape.add(**step)
         return None
 
 
