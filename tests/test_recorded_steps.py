@@ -18,7 +18,7 @@ from pytest_stagehand.pipelines.replay import RecordingResolver, StepRecorder
 from pytest_stagehand.recordings.format import Recording, recordings_file
 from pytest_stagehand.recordings.keys import step_key
 from pytest_stagehand.recordings.store import Recordings
-from pytest_stagehand.reporting.report import step_line, step_record
+from pytest_stagehand.reporting.records import step_line, step_record
 
 
 class FirstOrder(BaseModel):
