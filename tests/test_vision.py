@@ -96,7 +96,7 @@ def test_a_bar_drawn_on_a_canvas_is_clicked_at_the_point_the_model_saw(ai, scrip
     assert (result.usage.calls, result.usage.images) == (2, 1)  # the image is in the usage
     assert result.usage.image_pixels == 1024 * 576
     (action,) = result.actions
-    assert action.selector is not None and action.fingerprint.tag == "canvas"
+    assert action.selector is not None and action.target.fingerprint.tag == "canvas"
     assert action.point is not None and (action.point.x, action.point.y) == (150.0, 150.0)
     assert len(bytes.fromhex(action.point.look)) == 8 * 8 * 3  # colours, not gray
 
@@ -142,7 +142,7 @@ def test_an_unnamed_icon_is_chosen_by_its_mark_and_replayed_only_while_it_looks_
     scripted_model.enqueue(NOT_FOUND, marked(nth_unnamed("button", 1)))  # the heart
     result = ai.act("click the heart icon")
     assert ai.locator("#status").inner_text() == "Liked"
-    assert result.actions[0].element == "button"
+    assert result.actions[0].element.startswith("button with icon drawn ")  # nameless
     (recorded,) = committed(store, test_file)["steps"][0]["actions"]
     # Only its drawing and its look tell the heart from the star: both are recorded.
     assert recorded["element"]["selectors"][0] == "#toolbar > button:nth-of-type(2)"
@@ -238,7 +238,7 @@ def test_observe_lists_bars_of_a_canvas_as_points_that_replay_verified(
     scripted_model.enqueue({"elements": []}, bars_seen("Jan", "Mar"))
     jan, mar = ai.observe("the bars of the chart")
     assert [jan.description, mar.description] == ["the Jan bar", "the Mar bar"]
-    assert jan.point is not None and jan.fingerprint.tag == "canvas"
+    assert jan.point is not None and jan.target.fingerprint.tag == "canvas"
     ai.act(mar)
     assert picked(ai) == "Mar: 50"
 
