@@ -16,10 +16,9 @@ from pytest_stagehand.events import CacheStatus
 from pytest_stagehand.model.inference import ChoiceProblem
 from pytest_stagehand.model.usage import UsageTotals
 from pytest_stagehand.prompts.texts import Method
-from pytest_stagehand.recordings.format import RecordedPoint
+from pytest_stagehand.recordings.format import RecordedElement, RecordedPoint
 from pytest_stagehand.snapshot.outline import (
     ElementRef,
-    Fingerprint,
     Kept,
     Snapshot,
     describe,
@@ -66,16 +65,11 @@ class Action:
     description: str = ""
     selector: str | None = None
     frame_path: tuple[str, ...] = ()
-    candidates: tuple[str, ...] = ()  # other selectors for the same element, best first
-    fingerprint: Fingerprint | None = field(default=None, repr=False, compare=False)
+    # The element as a recording keeps it, from the snapshot it was chosen in to the
+    # recording: its selectors best first, its fingerprint, and what tells it from its
+    # look-alikes (see heal.identity). None for the page itself.
+    target: RecordedElement | None = field(default=None, repr=False, compare=False)
     element: str | None = None  # e.g. 'button "Log in"', for people reading reports
-    # The text around the element, and the words of it its look-alikes lack: what tells
-    # one "Add to cart" from the others when the step is replayed (see heal.py).
-    context: str = field(default="", repr=False, compare=False)
-    distinct: str = field(default="", repr=False, compare=False)
-    rivals: tuple[str, ...] = field(default=(), repr=False, compare=False)  # see heal.rivals_of
-    # The labels of its containers its look-alikes lack (see heal.apart_from).
-    apart: tuple[tuple[str, str], ...] = field(default=(), repr=False, compare=False)
     # What a person's click went to in the element's place, when it was covered or
     # invisible: 'label "Dark mode"', or the visible part of its own wrapper (see `perform`).
     via: str = field(default="", compare=False)
@@ -91,6 +85,11 @@ class Action:
     # How many pages the action asked to open, where it read that itself as it acted (a
     # direct click or fill), which saves the step asking the page; None: not read.
     opens: int | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def candidates(self) -> tuple[str, ...]:
+        """Every selector that finds the element, best first."""
+        return tuple(self.target.selectors) if self.target else ()
 
     def locator(self, page: Page) -> Locator:
         """The element in `page` (through its frames). Only for element actions."""
@@ -179,8 +178,11 @@ def from_ref(
         description=description or describe(ref.fingerprint),
         selector=ref.selector,
         frame_path=ref.frame_path,
-        candidates=ref.candidates,
-        fingerprint=ref.fingerprint,
+        target=RecordedElement(
+            selectors=list(ref.candidates) or [ref.selector],
+            frame_path=list(ref.frame_path),
+            fingerprint=ref.fingerprint,
+        ),
         element=describe(ref.fingerprint),
     )
 

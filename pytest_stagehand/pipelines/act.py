@@ -257,16 +257,7 @@ class ModelResolver:
         ref = page_snapshot.element(element_id(chosen)) if chosen else None
         if ref is None or action.selector is None:
             return action
-        recorded = recorded_element(self.page, page_snapshot, ref)
-        return replace(
-            action,
-            candidates=tuple(recorded.selectors),
-            fingerprint=recorded.fingerprint,  # with its containers' labels
-            context=recorded.context,
-            distinct=recorded.distinct,
-            rivals=tuple(recorded.rivals),
-            apart=tuple(recorded.apart),
-        )
+        return replace(action, target=recorded_element(self.page, page_snapshot, ref))
 
 
 def _as_done(action: Action) -> str:
@@ -305,7 +296,7 @@ def field_refusal(action: Action, fields: Mapping[str, Sequence[str]] | None) ->
     used = sorted({name for a in action.arguments for name in VARIABLE.findall(a)})
     if fields is None or not used:
         return None
-    fp = action.fingerprint
+    fp = action.target.fingerprint if action.target else None
     names = [] if fp is None else [fp.name, fp.id, fp.test_id, *(
         fp.attributes.get(key) for key in ("name", "placeholder", "aria-label", "autocomplete")
     )]
@@ -387,17 +378,7 @@ def _unknown_variables(texts: Iterable[str], values: Mapping[str, str]) -> list[
 
 def element_of(action: Action) -> RecordedElement | None:
     """The element of an action as recordings keep it (None for page actions)."""
-    if action.selector is None or action.fingerprint is None:
-        return None
-    return RecordedElement(
-        selectors=list(action.candidates) or [action.selector],
-        frame_path=list(action.frame_path),
-        fingerprint=action.fingerprint,
-        context=action.context,
-        distinct=action.distinct,
-        rivals=list(action.rivals),
-        apart=list(action.apart),
-    )
+    return None if action.selector is None else action.target
 
 
 def verified(
@@ -428,12 +409,7 @@ def verified(
         action,
         selector=element.selectors[0],
         frame_path=tuple(element.frame_path),
-        candidates=tuple(element.selectors),
-        fingerprint=element.fingerprint,
-        context=element.context,
-        distinct=element.distinct,
-        rivals=tuple(element.rivals),
-        apart=tuple(element.apart),
+        target=element,
         element=describe(element.fingerprint),
         stand_in=resolution.stand_in,
         kept=resolution.kept,

@@ -23,6 +23,7 @@ from pytest_stagehand.prompts.chunks import parts_for
 from pytest_stagehand.prompts.parts import NOT_FOUND_OBSERVE, part_note
 from pytest_stagehand.prompts.texts import Observation
 from pytest_stagehand.prompts.vision import VisionObservation, with_screenshot
+from pytest_stagehand.recordings.format import RecordedElement
 from pytest_stagehand.settings import DEFAULT_BUDGET
 from pytest_stagehand.snapshot.outline import Snapshot, snapshot
 
@@ -165,8 +166,15 @@ def _actions(
 def _noted(page: Page, action: Action) -> Action:
     if action.selector is None:
         return action
-    return replace(
-        action,
-        context=context_of(action.locator(page)),
-        candidates=tuple(unique_first(page, action.frame_path, action.candidates)),
+    return replace(action, target=seen_now(page, action))
+
+
+def seen_now(page: Page, action: Action) -> RecordedElement:
+    """The element of an observed action with the text around it now, and the selectors
+    that hit it alone first."""
+    return action.target.model_copy(
+        update={
+            "context": context_of(action.locator(page)),
+            "selectors": unique_first(page, action.frame_path, action.target.selectors),
+        }
     )

@@ -31,11 +31,12 @@ from pytest_stagehand.actions.perform import NotPerformed, perform
 from pytest_stagehand.actions.settle import settle
 from pytest_stagehand.errors import ActionFailed, HealFailed
 from pytest_stagehand.events import Heal, StepEvent, StepLog, each_text, shortened
-from pytest_stagehand.heal.identity import Identity, context_of, relabelled, unique_first
+from pytest_stagehand.heal.identity import Identity, relabelled
 from pytest_stagehand.heal.meaning import SAME_CONTEXT, describe_recorded, differences
 from pytest_stagehand.heal.words import overlap, words_of
 from pytest_stagehand.pipelines.act import ActRequest, Resolver, element_of, verified
 from pytest_stagehand.pipelines.grounding import ground, needs_model, unreadable_fields
+from pytest_stagehand.pipelines.observe import seen_now
 from pytest_stagehand.pipelines.readback import reread
 from pytest_stagehand.pipelines.vision import look_signature, same_look
 from pytest_stagehand.recordings.format import RecordedAction, RecordedElement, Recording
@@ -452,13 +453,7 @@ class ObserveStep(RecordedStep[list[Action]]):
             recorded = wanted.get((ref.frame_path, ref.role, " ".join(ref.name.split()).casefold()))
             if recorded is not None:
                 action = from_ref(ref, recorded.method, recorded.arguments, recorded.description)
-                actions.append(
-                    replace(
-                        action,
-                        context=context_of(action.locator(page)),
-                        candidates=tuple(unique_first(page, ref.frame_path, list(ref.candidates))),
-                    )
-                )
+                actions.append(replace(action, target=seen_now(page, action)))
         changes = _set_changes(recording, actions, self.steps.steplog.mask)
         if changes:
             self.event.result = "not as recorded: " + "; ".join(changes)
@@ -490,7 +485,7 @@ def _set_changes(
     """How an observed set differs from the recorded one: its size, and members that now
     stand elsewhere (another card, another row) or in another order."""
     recorded = [a.element.context if a.element else "" for a in recording.actions]
-    now = [mask(action.context) for action in actions]
+    now = [mask(action.target.context if action.target else "") for action in actions]
     changes = []
     if len(recorded) != len(now):
         changes.append(f"{len(recorded)} elements recorded, {len(now)} on the page now")

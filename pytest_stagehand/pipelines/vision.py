@@ -208,7 +208,7 @@ def action_at(
         action,
         description=description or where,
         element=where,
-        context=context,
+        target=action.target.model_copy(update={"context": context}),
         point=at,
     ), None
 
@@ -217,7 +217,7 @@ def by_its_look(page: Page, action: Action) -> Action:
     """`action` chosen on a screenshot, recorded with the look of its element's middle
     when nothing else tells the element apart (an icon with no name and no text): replay
     then never takes a look-alike in its place (the star where the heart was)."""
-    fingerprint = action.fingerprint
+    fingerprint = action.target.fingerprint if action.target else None
     if action.point is not None or fingerprint is None or fingerprint.name or fingerprint.text:
         return action
     left, top, width, height = action.locator(page).evaluate(PADDING_ORIGIN)
@@ -235,8 +235,9 @@ def check_region(page: Page, action: Action, step: str) -> Action:
     point = action.point
     if point is None:
         return action
-    named = action.fingerprint is None or action.fingerprint.name
-    shown = action.element if named else f"the <{action.fingerprint.tag}>"
+    fingerprint = action.target.fingerprint if action.target else None
+    named = fingerprint is None or fingerprint.name
+    shown = action.element if named else f"the <{fingerprint.tag}>"
     target = action.locator(page)
     try:
         target.scroll_into_view_if_needed(timeout=5_000)

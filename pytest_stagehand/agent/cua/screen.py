@@ -114,10 +114,5 @@ def element_action(
     return replace(
         action,
         description=f"{description} {action.element}".strip(),
-        candidates=tuple(recorded.selectors),
-        fingerprint=recorded.fingerprint,
-        context=recorded.context,
-        distinct=recorded.distinct,
-        rivals=tuple(recorded.rivals),
-        apart=tuple(recorded.apart),
+        target=recorded,
     )
