@@ -221,9 +221,11 @@ def stems(text: str) -> set[str]:
 
 
 def _template(text: str, value: Any) -> str:
+    """`text` with `value` left out where it stands as a whole token (find_pattern): 10 is
+    left out of "Seats: 10", not out of "€100"."""
     for form in shown_as(value):
         if form:
-            text = text.replace(form, HOLE)
+            text = re.sub(rf"(?<![\w.,]){re.escape(form)}(?!\w|[.,]\d)", HOLE, text)
     return text
 
 
