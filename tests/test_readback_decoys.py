@@ -206,3 +206,47 @@ def test_a_value_in_a_restyled_row_of_the_same_key_is_read(ai, scripted_model, s
     assert ai.extract(ROW_STEP, schema=Left) == Left(left=3)
     event = ai.steplog.events[-1]
     assert event.cache == "healed" and event.heal.strategy == "fingerprint"
+
+
+# --- a row's key in a real grid: Tabulator ---------------------------------------------------
+
+
+class City(BaseModel):
+    city: str
+
+
+CITY_STEP = "the city in the second row of the team table"
+
+
+def tabulator(ai: AIPage, real: RealWidgetsServer) -> None:
+    ai.page.goto(real.url("pages/tabulator.html"))
+    ai.page.get_by_role("gridcell", name="Portland").wait_for()
+
+
+def test_a_value_in_a_tabulator_row_with_another_key_is_refused(
+    ai, scripted_model, store, tmp_path, real
+):
+    """Grace Hopper's row now keyed "Grace Kelly" by the grid's own API: the same cell,
+    markup and city, in another person's row."""
+    tabulator(ai, real)
+    record(ai, scripted_model, store, tmp_path, CITY_STEP, City, {"city": "Arlington"})
+    tabulator(ai, real)
+    ai.page.evaluate("table.updateData([{id: 2, name: 'Grace Kelly'}])")
+    ai.page.get_by_role("gridcell", name="Grace Kelly").wait_for()
+    with pytest.raises(HealFailed, match=r"city: the element it was read from is gone .*"
+                                         "gone from row 'Grace Hopper'; it remains only in row"
+                                         " 'Grace Kelly'"):  # fmt: skip
+        ai.extract(CITY_STEP, schema=City)
+
+
+def test_a_value_in_a_tabulator_row_moved_and_reordered_is_read(
+    ai, scripted_model, store, tmp_path, real
+):
+    """The grid sorted by age and its City column moved first, by the grid's own API:
+    Grace Hopper's city, read in her row where it went (its role selector finds it)."""
+    tabulator(ai, real)
+    record(ai, scripted_model, store, tmp_path, CITY_STEP, City, {"city": "Arlington"})
+    tabulator(ai, real)
+    ai.page.evaluate("table.setSort('age', 'asc'); table.moveColumn('city', 'name', false)")
+    assert ai.page.get_by_role("columnheader").first.inner_text() == "City"
+    assert ai.extract(CITY_STEP, schema=City) == City(city="Arlington")  # offline
