@@ -220,27 +220,29 @@ def stems(text: str) -> set[str]:
     return {word[:5] for word in words_of(text)}
 
 
-def _template(text: str, value: Any) -> str:
-    """`text` with `value` left out where it stands as a whole token (find_pattern): 10 is
-    left out of "Seats: 10", not out of "€100"."""
-    for form in shown_as(value):
-        if form:
-            text = re.sub(rf"(?<![\w.,]){re.escape(form)}(?!\w|[.,]\d)", HOLE, text)
+def _template(text: str, values: list[Any]) -> str:
+    """`text` with `values` left out where each stands as a whole token (find_pattern): 10
+    is left out of "Seats: 10", not out of "€100"."""
+    forms = sorted({form for value in values for form in shown_as(value) if form}, key=len)
+    for form in reversed(forms):  # the longest first: "$120.00" before "120"
+        text = re.sub(rf"(?<![\w.,]){re.escape(form)}(?!\w|[.,]\d)", HOLE, text)
     return text
 
 
-def _identity(element: RecordedElement, value: Any) -> Identity:
-    """What identifies the element a value is read from, with the value left out: of its
-    name, text, surroundings (its line, outside any card) and its containers' labels (a row
-    keyed by the value), and of the words that told it apart from look-alikes."""
+def _identity(element: RecordedElement, values: list[Any]) -> Identity:
+    """What identifies the element a value is read from, with `values` left out: the value
+    it shows and those the answer reads beside it, which are data that may change and the
+    test sees change. Out of its name, text, surroundings (its line, outside any card) and
+    its containers' labels (a row keyed by a value), and of the words that told it apart
+    from look-alikes."""
     fp = element.fingerprint
-    places = tuple((kind, _template(label, value)) for kind, label in fp.containers)
+    places = tuple((kind, _template(label, values)) for kind, label in fp.containers)
     fp = replaced(
-        fp, name=_template(fp.name, value), text=_template(fp.text, value), containers=places
+        fp, name=_template(fp.name, values), text=_template(fp.text, values), containers=places
     )
-    own = {word.casefold() for form in shown_as(value) for word in form.split()}
+    own = {word.casefold() for value in values for form in shown_as(value) for word in form.split()}
     distinct = " ".join(word for word in element.distinct.split() if word.casefold() not in own)
-    return Identity(fp, _template(element.context or element.line, value), distinct)
+    return Identity(fp, _template(element.context or element.line, values), distinct)
 
 
 def _text_words(text: str) -> set[str]:
@@ -293,6 +295,9 @@ class Reading:
     broken: list[str] = field(default_factory=list)  # values the page no longer yields
     # The step's own words: what they name around a value stays around it in a heal.
     instruction: str = ""
+    # Every value of the recorded answer: each is left out of the identity of the element
+    # any value is read from (`_identity`).
+    answered: list[Any] = field(default_factory=list)
 
     def changes(self, recorded: Any) -> list[str]:
         """How the value read now differs from the recorded one, field by field."""
@@ -303,9 +308,19 @@ def reread(page: Page, plan: dict[str, Any], recorded: Any, instruction: str = "
     """Read every value of `plan` from the page now; `recorded` is the recorded value (its
     element is verified with the value itself left out, so a changed value is still read).
     `instruction`: the extract's, whose words around a value a heal of its read keeps."""
-    reading = Reading(instruction=instruction)
+    reading = Reading(instruction=instruction, answered=list(_leaves(recorded)))
     reading.value, reading.plan = _reread(page, plan, recorded, "", reading)
     return reading
+
+
+def _leaves(value: Any) -> Iterator[Any]:
+    """The values of an answer, however nested, but its lists' (read as rows, by the
+    rows' structure, and as many as a table has)."""
+    if isinstance(value, dict):
+        for child in value.values():
+            yield from _leaves(child)
+    elif value is not None and not isinstance(value, list):
+        yield value
 
 
 def _reread(page: Page, plan: dict[str, Any], recorded: Any, path: str, reading: Reading):
@@ -381,7 +396,7 @@ def _reread_leaf(page: Page, plan: dict[str, Any], recorded: Any, path: str, rea
         live = element.model_copy(update={
             "fingerprint": fingerprint_of.fingerprint, "context": context,
             "line": line_key(seen, bool(element.line))})  # fmt: skip
-        return Showing(_identity(live, value), live, value)
+        return Showing(_identity(live, [value, *reading.answered]), live, value)
 
     def read(locator: Locator, hits: LiveElement) -> Showing | None:
         return showing(hits, hits.context, _read(page, element, locator, hits, source))
@@ -394,7 +409,8 @@ def _reread_leaf(page: Page, plan: dict[str, Any], recorded: Any, path: str, rea
                 found.append((ref, live))
         return found
 
-    wanted = replaced(_identity(element, recorded), instruction=reading.instruction)
+    wanted = _identity(element, [recorded, *reading.answered])
+    wanted = replaced(wanted, instruction=reading.instruction)
     try:
         found = resolve(page, element, wait_ms=0, shown=Shown(wanted, read, candidates))
     except HealFailed as exc:
