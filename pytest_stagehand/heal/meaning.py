@@ -461,7 +461,12 @@ class _Scored:
     anchored: bool  # tied to the recorded element by more than its place on the page
 
 
-def best_match(recorded: Identity, page: Page, page_snapshot: Snapshot) -> Match:
+def best_match(
+    recorded: Identity,
+    page: Page,
+    page_snapshot: Snapshot,
+    candidates: Sequence[tuple[ElementRef, Identity]] | None = None,
+) -> Match:
     """The one element of a fresh snapshot that is clearly the recorded one, if any.
 
     Candidates need the recorded role, no `conflict` in meaning and the words that told
@@ -470,6 +475,8 @@ def best_match(recorded: Identity, page: Page, page_snapshot: Snapshot) -> Match
     instruction words; score at least HEAL_THRESHOLD; and lead the runner-up by
     HEAL_MARGIN. The runner-up is any candidate, tied or not: a renamed button is not
     taken while an untied one looks as much like it.
+    `candidates`: the elements to choose among, each with its identity, where the caller
+    knows them (an extract's value: the elements showing one); else the snapshot's.
     """
     wanted = recorded.fingerprint
     named = named_words(recorded)  # most steps name nothing: the page text is not read then
@@ -479,10 +486,15 @@ def best_match(recorded: Identity, page: Page, page_snapshot: Snapshot) -> Match
     ranked: list[_Scored] = []
     refused: list[tuple[float, ElementRef, str]] = []
     same_name_and_place: list[ElementRef] = []
-    for ref in page_snapshot.elements.values():
-        if ref.fingerprint.role not in family(wanted.role):
+    if candidates is None:
+        candidates = [
+            (ref, looked_at(page, ref))
+            for ref in page_snapshot.elements.values()
+            if ref.fingerprint.role in family(wanted.role)
+        ]
+    for ref, candidate in candidates:
+        if candidate.fingerprint.role not in family(wanted.role):
             continue
-        candidate = looked_at(page, ref)
         features = _features(recorded, candidate)
         score = _weighted(features)
         why = conflict(recorded, candidate)
@@ -493,7 +505,7 @@ def best_match(recorded: Identity, page: Page, page_snapshot: Snapshot) -> Match
             refused.append((score, ref, why))
             continue
         ranked.append(_Scored(score, ref, features, _anchored(features)))
-        same_name = normalised(ref.fingerprint.name) == normalised(wanted.name)
+        same_name = normalised(candidate.fingerprint.name) == normalised(wanted.name)
         if same_name and _kept_place(recorded, candidate):
             same_name_and_place.append(ref)
     near_miss = _near_miss(refused)

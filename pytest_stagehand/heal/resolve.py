@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
+from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import FrameLocator, Locator, Page
@@ -23,12 +24,18 @@ from pytest_stagehand.actions.direct import (
 from pytest_stagehand.browser import page_scripts
 from pytest_stagehand.errors import HealFailed
 from pytest_stagehand.events import Heal
-from pytest_stagehand.heal.identity import Identity, identity_from, recorded_element
+from pytest_stagehand.heal.identity import (
+    Identity,
+    identity_from,
+    recorded_element,
+    unique_first,
+)
 from pytest_stagehand.heal.meaning import best_match, describe, differences, similarity, verify
 from pytest_stagehand.recordings.format import RecordedElement
 from pytest_stagehand.snapshot.outline import (
     KEEP,
     KEPT,
+    ElementRef,
     Kept,
     LiveElement,
     described,
@@ -41,6 +48,7 @@ from pytest_stagehand.snapshot.outline import (
 
 POLL_MS = 100  # how often a page still rendering is looked at again
 
+
 @dataclass(frozen=True)
 class Resolution:
     """Where a recorded element is now, and the heal that found it, if one was needed."""
@@ -52,6 +60,33 @@ class Resolution:
     heal: Heal | None = None
     stand_in: str | None = None  # STAND_IN as read with the lookup; None: not read
     kept: Kept | None = None  # where the page keeps the element found (KEEP); None: not kept
+    value: Any = None  # what the element found shows now, where a `Shown` read it
+
+
+@dataclass(frozen=True)
+class Showing:
+    """An element as it shows a value now (see `Shown`)."""
+
+    identity: Identity  # what identifies it, the value it shows left out
+    element: RecordedElement  # what to record for it, as it is
+    value: Any  # the value it shows
+
+
+@dataclass(frozen=True)
+class Shown:
+    """The element a value is read from (an extract's). The value may have changed since it
+    was recorded (the test then sees the new one), so the element is known by everything
+    but its value: the identities compared leave it out, the recorded one its recorded
+    value and each live one the value it shows now, which only the caller knows how to
+    read. The gates are act's: only what is compared differs.
+
+    `recorded`: the recorded element's identity, its value left out. `read`: a selector's
+    one element, read (None: it shows no value the recorded way). `candidates`: for a heal,
+    the elements of the page that show a value the recorded way, read."""
+
+    recorded: Identity
+    read: Callable[[Locator, LiveElement], Showing | None]
+    candidates: Callable[[], list[tuple[ElementRef, Showing]]]
 
 
 def resolve(
@@ -63,6 +98,7 @@ def resolve(
     instruction: str = "",
     click: bool = False,
     at_once: bool = False,
+    shown: Shown | None = None,
 ) -> Resolution:
     """Find a recorded element, verified, healing without a model if the page changed.
 
@@ -80,6 +116,8 @@ def resolve(
     `at_once`: only the first selector's element, verified in one look; anything else
     (nothing, several, another element, a heal) raises HealFailed with no wait and no
     heal tried, for a caller that settles the page and resolves again.
+    `shown`: the element shows a value the caller reads; it is compared with its value left
+    out, and found among the elements that show one (`Shown`).
     """
     readied: Kept | None = None  # the element of the last click a look readied
 
@@ -91,19 +129,19 @@ def resolve(
             readied = first.kept  # its guard replaced any an earlier look set
         return lives
 
-    recorded = Identity.of(element, required, instruction)
+    recorded = shown.recorded if shown else Identity.of(element, required, instruction)
     resolution = None
     try:
         if at_once:
             resolution = _replay(frame_scope(page, element.frame_path), element, recorded,
-                                 [], [], look())  # fmt: skip
+                                 [], [], look(), shown)  # fmt: skip
             if resolution is None or resolution.heal is not None:
                 resolution = None
                 raise HealFailed(
                     f"The recorded {describe(recorded.fingerprint)} did not verify at once."
                 )
         else:
-            resolution = _resolve(page, element, recorded, look, wait_ms)
+            resolution = _resolve(page, element, recorded, look, wait_ms, shown)
         return resolution
     finally:
         if readied is not None and (resolution is None or resolution.kept != readied):
@@ -117,17 +155,18 @@ def _resolve(
     recorded: Identity,
     look: Callable[[], list[LiveElement | None]],
     wait_ms: float,
+    shown: Shown | None,
 ) -> Resolution:
     scope = frame_scope(page, element.frame_path)
     deadline = time.monotonic() + wait_ms / 1000
     while True:
         tried: list[str] = []
         settled: list[str] = []
-        found = _replay(scope, element, recorded, tried, settled, look())
+        found = _replay(scope, element, recorded, tried, settled, look(), shown)
         if found is not None and found.heal is not None:
             # The element may have rendered mid-pass, after its first selectors found
             # nothing: a second look keeps that from passing for a heal.
-            found = _replay(scope, element, recorded, [], [], look()) or found
+            found = _replay(scope, element, recorded, [], [], look(), shown) or found
         if found is not None:
             return found
         # While some selector finds nothing or several, the page may still be rendering:
@@ -136,23 +175,34 @@ def _resolve(
             break
         page.wait_for_timeout(POLL_MS)
     fresh = snapshot(page)
-    match = best_match(recorded, page, fresh)
+    showings = shown.candidates() if shown else []
+    candidates = [(ref, showing.identity) for ref, showing in showings] if shown else None
+    match = best_match(recorded, page, fresh, candidates)
     if match.element is None:
         raise HealFailed(
             f"The recorded {describe(recorded.fingerprint)} was not found safely.\n"
             + "".join(f"  {line}\n" for line in tried)
             + f"  without a model: {match.reason}."
         )
-    healed = recorded_element(page, fresh, match.element)
+    showing = next((showing for ref, showing in showings if ref is match.element), None)
+    if showing is not None:  # what `shown` read of it, found again by its own selectors
+        ref = match.element
+        selectors = unique_first(page, ref.frame_path, list(ref.candidates) or [ref.selector])
+        healed = showing.element.model_copy(
+            update={"selectors": selectors, "frame_path": list(ref.frame_path)}
+        )
+    else:
+        healed = recorded_element(page, fresh, match.element)
     if frame_scope(page, healed.frame_path).locator(healed.selectors[0]).count() != 1:
         raise HealFailed(
             f"The recorded {describe(recorded.fingerprint)} was found by its fingerprint, "
             "but no selector hits it alone: it cannot be acted on safely."
         )
-    changed = differences(recorded, Identity.of(healed))
+    value = showing.value if showing else None
+    changed = differences(recorded, showing.identity if showing else Identity.of(healed))
     if not changed and healed.selectors[0] == element.selectors[0]:
         # The recorded element itself, rendered after the look above gave up: no heal.
-        return Resolution(match.element.locator(page), element)
+        return Resolution(match.element.locator(page), element, value=value)
     heal = Heal(
         "fingerprint",
         element.selectors[0],
@@ -161,7 +211,7 @@ def _resolve(
         changed,
         match.decided_by,
     )
-    return Resolution(match.element.locator(page), healed, heal)
+    return Resolution(match.element.locator(page), healed, heal, value=value)
 
 
 def _replay(
@@ -171,6 +221,7 @@ def _replay(
     tried: list[str],
     settled: list[str],
     light: Sequence[LiveElement | None],
+    shown: Shown | None = None,
 ) -> Resolution | None:
     """The first recorded selector that hits one element which verifies; notes the rest
     in `tried`, and in `settled` those that hit exactly one element. `light` holds what
@@ -182,35 +233,49 @@ def _replay(
         locator = scope.locator(confirmed_by or selector)
         try:
             hits = hits or inspect(locator, tuple(element.frame_path))
+            live = _showing(element, hits, locator, shown)
         except PlaywrightError as exc:
             tried.append(f"{selector} → invalid ({str(exc).splitlines()[0]})")
             continue
         if hits.count == 1:
             settled.append(selector)
-        live = identity_from(hits)
-        if live is None:
+        if hits.fingerprint is None:
             tried.append(f"{selector} → {hits.count} elements")
-        elif not verify(recorded, live):
-            tried.append(f"{selector} → {describe(live.fingerprint)}, not the recorded element")
+        elif live is None:
+            tried.append(f"{selector} → {describe(hits.fingerprint)}, which shows no value")
+        elif not verify(recorded, live.identity):
+            what = describe(live.identity.fingerprint)
+            tried.append(f"{selector} → {what}, not the recorded element")
         elif index == 0:
-            return Resolution(locator, element, stand_in=hits.stand_in, kept=hits.kept)
-        else:
-            healed = element.model_copy(
-                update={
-                    "selectors": element.selectors[index:],
-                    "fingerprint": live.fingerprint,
-                    "context": live.context,
-                }
+            return Resolution(
+                locator, element, stand_in=hits.stand_in, kept=hits.kept, value=live.value
             )
+        else:
+            healed = live.element.model_copy(update={"selectors": element.selectors[index:]})
             heal = Heal(
                 "locator",
                 element.selectors[0],
                 selector,
-                similarity(recorded, live),
-                differences(recorded, live),
+                similarity(recorded, live.identity),
+                differences(recorded, live.identity),
             )
-            return Resolution(locator, healed, heal, kept=hits.kept)
+            return Resolution(locator, healed, heal, kept=hits.kept, value=live.value)
     return None
+
+
+def _showing(
+    element: RecordedElement, hits: LiveElement, locator: Locator, shown: Shown | None
+) -> Showing | None:
+    """The one element a selector hits as `_replay` compares it: read by `shown` where
+    the element shows a value, else as it is. None for none or several elements, or
+    where it shows no value the recorded way."""
+    live = identity_from(hits)
+    if live is None:
+        return None
+    if shown is not None:
+        return shown.read(locator, hits)
+    as_seen = {"fingerprint": live.fingerprint, "context": live.context}
+    return Showing(live, element.model_copy(update=as_seen), None)
 
 
 # Which of `found` (what plain selectors found, each an array or null) holds alone the one

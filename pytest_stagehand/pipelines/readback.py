@@ -37,28 +37,20 @@ from typing import Any
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Locator, Page
 
-from pytest_stagehand.actions.direct import NO_SHADOW_ROOTS, PLAIN_QUERY, is_plain
 from pytest_stagehand.browser import page_scripts
+from pytest_stagehand.errors import HealFailed
 from pytest_stagehand.events import Heal
-from pytest_stagehand.heal.identity import Identity, unique_first
-from pytest_stagehand.heal.meaning import (
-    HEAL_MARGIN,
-    HEAL_THRESHOLD,
-    SAME_CONTEXT,
-    VERIFY_THRESHOLD,
-    differences,
-    named_words,
-    said_in,
-    similarity,
-    told_apart,
-)
-from pytest_stagehand.heal.resolve import CONFIRMED_BY
+from pytest_stagehand.heal.identity import Identity
+from pytest_stagehand.heal.meaning import SAME_CONTEXT, said_in
+from pytest_stagehand.heal.resolve import Showing, Shown, resolve
 from pytest_stagehand.recordings.format import RecordedElement
 from pytest_stagehand.snapshot.outline import (
+    KEPT,
+    ElementRef,
+    LiveElement,
     described,
     describer,
     frame_scope,
-    role_and_name,
 )
 
 UNREADABLE = "unreadable"
@@ -218,50 +210,34 @@ def read_rule(text: str, token: str, index: int, kind: str) -> str | None:
     return f"{head}{NUMBER[kind]}{tail}"
 
 
-def _template(text: str, value: Any) -> str:
-    for form in shown_as(value):
-        if form:
-            text = text.replace(form, HOLE)
+def _template(text: str, values: list[Any]) -> str:
+    """`text` with `values` left out where each stands as a whole token (find_pattern): 10
+    is left out of "Seats: 10", not out of "€100"."""
+    forms = sorted({form for value in values for form in shown_as(value) if form}, key=len)
+    for form in reversed(forms):  # the longest first: "$120.00" before "120"
+        text = re.sub(rf"(?<![\w.,]){re.escape(form)}(?!\w|[.,]\d)", HOLE, text)
     return text
 
 
-def _identity(element: RecordedElement, value: Any) -> Identity:
-    """What identifies the element a value is read from, with the value left out."""
+def _identity(element: RecordedElement, values: list[Any]) -> Identity:
+    """What identifies the element a value is read from, with `values` left out: the value
+    it shows and those the answer reads beside it, which are data that may change and the
+    test sees change. Out of its name, text, surroundings (its line, outside any card) and
+    its containers' labels (a row keyed by a value), and of the words that told it apart
+    from look-alikes."""
     fp = element.fingerprint
-    fp = replaced(fp, name=_template(fp.name, value), text=_template(fp.text, value))
-    return Identity(fp, _template(element.context or element.line, value), element.distinct)
+    places = tuple((kind, _template(label, values)) for kind, label in fp.containers)
+    fp = replaced(
+        fp, name=_template(fp.name, values), text=_template(fp.text, values), containers=places
+    )
+    own = {word.casefold() for value in values for form in shown_as(value) for word in form.split()}
+    distinct = " ".join(word for word in element.distinct.split() if word.casefold() not in own)
+    return Identity(fp, _template(element.context or element.line, values), distinct)
 
 
 def _text_words(text: str) -> set[str]:
     """The words of a text that are not values: numbers in a row change with its data."""
     return {word for word in text.casefold().split() if not re.search(r"\d", word)}
-
-
-def same_element(recorded: Identity, live: Identity) -> bool:
-    """Is `live` the element the value was recorded from? Both with their values left out.
-
-    heal.verify's gates (role, name, test id, a close fingerprint), but the surroundings
-    are compared by their words that are not numbers, and need only be kept (most of them):
-    a price changing next to the value, or a badge added to its card, does not make it
-    another element; another row's words do.
-    """
-    r, now = recorded.fingerprint, live.fingerprint
-    return (
-        same_place(recorded, live)
-        and (not r.test_id or not now.test_id or r.test_id == now.test_id)
-        and similarity(recorded, live) >= VERIFY_THRESHOLD
-    )
-
-
-def same_place(recorded: Identity, live: Identity) -> bool:
-    """The same role and name (values left out) in the same surroundings: what an element
-    found at the recorded position must keep when its ids and classes were all renamed."""
-    r, now = recorded.fingerprint, live.fingerprint
-    return (
-        r.role == now.role
-        and " ".join(r.name.split()).casefold() == " ".join(now.name.split()).casefold()
-        and kept_words(recorded.context, live.context)
-    )
 
 
 def kept_words(recorded: str, live: str) -> bool:
@@ -296,9 +272,6 @@ def line_of(locator: Locator) -> str:
     return page_scripts.call_on_all(locator, [describer(), _source()], LINE)
 
 
-POSITIONAL = re.compile(r"^xpath=|:nth-of-type\(| > ")  # selectors that pin a position
-
-
 # --- reading again at replay time ------------------------------------------------------------
 
 
@@ -312,6 +285,9 @@ class Reading:
     broken: list[str] = field(default_factory=list)  # values the page no longer yields
     # The step's own words: what they name around a value stays around it in a heal.
     instruction: str = ""
+    # Every value of the recorded answer: each is left out of the identity of the element
+    # any value is read from (`_identity`).
+    answered: list[Any] = field(default_factory=list)
 
     def changes(self, recorded: Any) -> list[str]:
         """How the value read now differs from the recorded one, field by field."""
@@ -322,9 +298,19 @@ def reread(page: Page, plan: dict[str, Any], recorded: Any, instruction: str = "
     """Read every value of `plan` from the page now; `recorded` is the recorded value (its
     element is verified with the value itself left out, so a changed value is still read).
     `instruction`: the extract's, whose words around a value a heal of its read keeps."""
-    reading = Reading(instruction=instruction)
+    reading = Reading(instruction=instruction, answered=list(_leaves(recorded)))
     reading.value, reading.plan = _reread(page, plan, recorded, "", reading)
     return reading
+
+
+def _leaves(value: Any) -> Iterator[Any]:
+    """The values of an answer, however nested, but its lists' (read as rows, by the
+    rows' structure, and as many as a table has)."""
+    if isinstance(value, dict):
+        for child in value.values():
+            yield from _leaves(child)
+    elif value is not None and not isinstance(value, list):
+        yield value
 
 
 def _reread(page: Page, plan: dict[str, Any], recorded: Any, path: str, reading: Reading):
@@ -363,186 +349,69 @@ def _reread_joined(page: Page, plan: dict[str, Any], recorded: Any, path: str, r
     return joined, {**plan, "joined": plans}
 
 
-# The one element found, described, and its value read by the recorded rule `source`;
-# else how many elements were found.
-LOOK = (
-    "(describe, read, elements, source) => elements.length === 1 ? JSON.stringify({"
-    " described: describe(elements[0]),"
-    " ...JSON.parse(read({ target: elements[0], source }, null)) })"
-    " : JSON.stringify({ count: elements.length })"
-)
-# LOOK at what a plain selector hits, through the browser's own query; or at what a role
-# selector, given as [role, name], hits, by our roles where one of the element's plain
-# selectors confirms it (heal.CONFIRMED_BY); null where only Playwright can tell.
-LOOK_BY_QUERY = f"""(describe, read, [selector, source, plain]) => {{
-  let found;
-  if (typeof selector === "string") found = ({PLAIN_QUERY})(selector);
-  else {{
-    let light;
-    const lightOnly = () => light ??= ({NO_SHADOW_ROOTS})();
-    const confirming = plain.map((s) => ({PLAIN_QUERY})(s, lightOnly));
-    const by = ({CONFIRMED_BY})(describe, selector, confirming, {{}});
-    found = by < 0 ? null : confirming[by];
-  }}
-  return found === null ? null : ({LOOK})(describe, read, found, source);
-}}"""
+# The value the one element a look kept (KEEP) shows by the recorded rule `source`, and
+# its line, as readback.js reads one element; null when another look kept others since.
+READ_KEPT = f"""(read, [key, index, source]) => {KEPT} && {KEPT}.key === key
+  ? read({{ target: {KEPT}.elements[index], source }}, null) : null"""
+# The same, of the one element a locator hits.
+READ = "(read, elements, source) => read({ target: elements[0], source }, null)"
 
 
-@cache
-def _look_script() -> str:
-    return f"(elements, source) => ({LOOK})({describer()}, {_source()}, elements, source)"
-
-
-def _look(page: Page, element: RecordedElement, selector: str, source: Any) -> dict[str, Any]:
-    """LOOK at what `selector` hits: in the page itself where it can tell (LOOK_BY_QUERY:
-    a plain selector, or a role selector that one of the element's plain selectors
-    confirms), else with Playwright's engine; in the main frame with the scripts the
-    document holds already (`page_scripts`). Raises Playwright's errors."""
-    libraries = [describer(), _source()]
+def _read(
+    page: Page, element: RecordedElement, locator: Locator, hits: LiveElement, source: str
+) -> dict[str, Any]:
+    """What the one element `hits` found shows by the rule `source`, and its line: where
+    the look kept it, read there (no selector engine needed); else through `locator`."""
     if element.frame_path:
-        locator = frame_scope(page, element.frame_path).locator(selector)
-        return json.loads(locator.evaluate_all(_look_script(), source))
-    plain = [s for s in element.selectors if is_plain(s)]
-    asked = selector if is_plain(selector) else plain and role_and_name(selector)
-    if asked:
-        seen = page_scripts.call(page, libraries, LOOK_BY_QUERY, [asked, source, plain])
+        script = f"(elements, source) => ({READ})({_source()}, elements, source)"
+        return json.loads(locator.evaluate_all(script, source))
+    if hits.kept is not None:
+        seen = page_scripts.call(page, [_source()], READ_KEPT, [*hits.kept[:2], source])
         if seen is not None:
             return json.loads(seen)
-    return json.loads(page_scripts.call_on_all(page.locator(selector), libraries, LOOK, source))
+    return json.loads(page_scripts.call_on_all(locator, [_source()], READ, source))
 
 
 def _reread_leaf(page: Page, plan: dict[str, Any], recorded: Any, path: str, reading: Reading):
+    """The value read again from the element it was recorded from, found by the resolver
+    act uses (heal.resolve), with the value left out of what identifies the element: the
+    recorded value on the recording's side, the one each element shows on the page's."""
     element = RecordedElement.model_validate(plan["element"])
-    wanted = _identity(element, recorded)
-    tried = []
-    in_place = None  # the element at a recorded position, in its place, ids renamed
-    for index, selector in enumerate(element.selectors):
-        try:
-            seen = _look(page, element, selector, plan["read"])
-        except PlaywrightError:
-            continue
-        if "described" not in seen:
-            tried.append(f"{selector} → {seen['count']} elements")
-            continue
-        value = parse(seen["value"], plan["type"], plan["pattern"])
-        ref, context = described(seen["described"], tuple(element.frame_path))
-        live = RecordedElement(
-            selectors=[selector], fingerprint=ref.fingerprint, context=context,
-            line=line_key(seen, bool(element.line)),
-        )  # fmt: skip
-        if value is None or not same_element(wanted, _identity(live, value)):
-            tried.append(f"{selector} → another element")
-            placed = value is not None and in_place is None and POSITIONAL.search(selector)
-            if placed and same_place(wanted, _identity(live, value)):
-                in_place = (value, ref, live, _identity(live, value))
-            continue
-        if index == 0:
-            return value, plan
-        moved = element.model_copy(
-            update={
-                "selectors": element.selectors[index:],
-                "fingerprint": ref.fingerprint,
-                "context": context,
-                "line": live.line,
-            }
-        )
-        reading.heals.append(
-            Heal(
-                "locator",
-                element.selectors[0],
-                selector,
-                similarity(wanted, _identity(live, value)),
-                differences(wanted, _identity(live, value)),
-            )
-        )
-        return value, {**plan, "element": moved.model_dump(mode="json")}
-    return _heal_leaf(page, plan, element, wanted, path, reading, tried, in_place)
+    kind, pattern, source = plan["type"], plan["pattern"], plan["read"]
 
-
-def _heal_leaf(page, plan, element, wanted, path, reading, tried, in_place):
-    """The one element of the recorded kind whose text fits the read rule and that looks
-    clearly most like the recorded one (heal.py's thresholds), if any; else the element at
-    the recorded position when it kept its role, name and surroundings (a redesign renamed
-    its ids, test id and classes at once: nothing else could be taken for it). None when
-    a word the step names around the value is gone from the page (heal.named_words)."""
-    named = named_words(replaced(wanted, instruction=reading.instruction))
-    gone = _not_shown(page, element.frame_path, named)
-    if gone:
-        reading.broken.append(
-            f"{path}: the page no longer shows {', '.join(gone)}, which the step names"
-        )
-        return None, plan
-    ranked = []
-    tag, frame_path = element.fingerprint.tag, element.frame_path
-    for candidate in alike(page, frame_path, tag, plan["read"], plan["pattern"]):
-        value = parse(candidate["text"], plan["type"], plan["pattern"])
+    def showing(fingerprint_of: ElementRef | LiveElement, context: str, seen: dict[str, Any]):
+        value = parse(seen["value"] if "value" in seen else seen["text"], kind, pattern)
         if value is None:
-            continue
-        ref, context = described(candidate["element"], tuple(frame_path))
-        live = RecordedElement(
-            selectors=[ref.selector], fingerprint=ref.fingerprint, context=context,
-            line=line_key(candidate, bool(element.line)),
-        )  # fmt: skip
-        identity = _identity(live, value)
-        if identity.fingerprint.role != wanted.fingerprint.role or not told_apart(wanted, identity):
-            continue
-        ranked.append((similarity(wanted, identity), value, ref, live, identity))
-    ranked.sort(key=lambda entry: entry[0], reverse=True)
-    confident = (
-        ranked
-        and ranked[0][0] >= HEAL_THRESHOLD
-        and (len(ranked) == 1 or ranked[0][0] - ranked[1][0] >= HEAL_MARGIN)
-    )
-    if confident or in_place is not None:
-        if confident:
-            score, value, ref, live, identity = ranked[0]
-        else:
-            value, ref, live, identity = in_place
-            score = similarity(wanted, identity)
-        healed = RecordedElement(
-            selectors=unique_first(page, frame_path, list(ref.candidates) or [ref.selector]),
-            frame_path=list(frame_path),
-            fingerprint=ref.fingerprint,
-            context=live.context,
-            line=live.line,
-        )
-        changed = differences(wanted, identity)
-        if not changed and healed.selectors[0] == element.selectors[0]:
-            return value, plan  # the recorded element itself, its text shown late: no heal
-        reading.heals.append(
-            Heal("fingerprint", element.selectors[0], healed.selectors[0], score, changed)
-        )
-        return value, {**plan, "element": healed.model_dump(mode="json")}
-    why = "; ".join(tried) or "no selector"
-    best = f"; the best look-alike scored {ranked[0][0]:.2f}" if ranked else ""
-    reading.broken.append(f"{path}: the element it was read from is gone ({why}{best})")
-    return None, plan
+            return None
+        live = element.model_copy(update={
+            "fingerprint": fingerprint_of.fingerprint, "context": context,
+            "line": line_key(seen, bool(element.line))})  # fmt: skip
+        return Showing(_identity(live, [value, *reading.answered]), live, value)
 
+    def read(locator: Locator, hits: LiveElement) -> Showing | None:
+        return showing(hits, hits.context, _read(page, element, locator, hits, source))
 
-# The words (casefolded) no text of the page (its open shadow roots too) has as a whole word.
-NOT_SHOWN = r"""(words) => {
-  const texts = [document.body.textContent];
-  const walk = (root) => {
-    for (const el of root.querySelectorAll("*")) {
-      if (el.shadowRoot) { texts.push(el.shadowRoot.textContent); walk(el.shadowRoot); }
-    }
-  };
-  walk(document);
-  const text = texts.join(" ").toLowerCase();
-  const escape = (word) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const letter = "[\\p{L}\\p{N}]";
-  const shown = (word) => new RegExp(`(?<!${letter})${escape(word)}(?!${letter})`, "u").test(text);
-  return words.filter((word) => !shown(word));
-}"""
+    def candidates() -> list[tuple[ElementRef, Showing]]:
+        found = []
+        for seen in alike(page, element.frame_path, element.fingerprint.tag, source, pattern):
+            ref, context = described(seen["element"], tuple(element.frame_path))
+            if (live := showing(ref, context, seen)) is not None:
+                found.append((ref, live))
+        return found
 
-
-def _not_shown(page: Page, frame_path: list[str], words: frozenset[str]) -> list[str]:
-    if not words:
-        return []
-    if not frame_path:
-        return page.evaluate(NOT_SHOWN, sorted(words))
-    root = frame_scope(page, frame_path).locator(":root")
-    return root.evaluate(f"(root, words) => ({NOT_SHOWN})(words)", sorted(words))
+    wanted = _identity(element, [recorded, *reading.answered])
+    wanted = replaced(wanted, instruction=reading.instruction)
+    try:
+        found = resolve(page, element, wait_ms=0, shown=Shown(wanted, read, candidates))
+    except HealFailed as exc:
+        why = "; ".join(line.strip() for line in str(exc).splitlines()[1:]) or str(exc)
+        why = why.rstrip(".")
+        reading.broken.append(f"{path}: the element it was read from is gone ({why})")
+        return None, plan
+    if found.heal is None:
+        return found.value, plan
+    reading.heals.append(found.heal)
+    return found.value, {**plan, "element": found.element.model_dump(mode="json")}
 
 
 def _reread_rows(page: Page, plan: dict[str, Any], path: str, reading: Reading) -> list[Any]:
