@@ -91,6 +91,11 @@ class Action:
         """Every selector that finds the element, best first."""
         return tuple(self.target.selectors) if self.target else ()
 
+    @property
+    def context(self) -> str:
+        """The text of the card, row or form around the element, as last looked at."""
+        return self.target.context if self.target else ""
+
     def locator(self, page: Page) -> Locator:
         """The element in `page` (through its frames). Only for element actions."""
         if self.selector is None:

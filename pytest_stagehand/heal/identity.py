@@ -233,3 +233,12 @@ def unique_first(page: Page, frame_path: Sequence[str], selectors: Sequence[str]
     return sorted(selectors, key=lambda selector: counts[selector] != 1)
 
 
+def seen_now(page: Page, element: RecordedElement, locator: Locator) -> RecordedElement:
+    """`element`, which `locator` hits, with the text around it now and the selectors that
+    hit it alone first: an observed element as a recording keeps it."""
+    return element.model_copy(
+        update={
+            "context": context_of(locator),
+            "selectors": unique_first(page, element.frame_path, element.selectors),
+        }
+    )

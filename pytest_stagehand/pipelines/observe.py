@@ -12,7 +12,7 @@ from pytest_stagehand.actions.action import Action, action_for
 from pytest_stagehand.actions.settle import settle
 from pytest_stagehand.errors import InvalidModelChoice
 from pytest_stagehand.events import StepEvent, StepLog
-from pytest_stagehand.heal.identity import context_of, unique_first
+from pytest_stagehand.heal.identity import seen_now
 from pytest_stagehand.model.client import Message, ModelClient
 from pytest_stagehand.model.inference import ChoiceProblem, ask_checked
 from pytest_stagehand.pipelines import vision
@@ -23,7 +23,6 @@ from pytest_stagehand.prompts.chunks import parts_for
 from pytest_stagehand.prompts.parts import NOT_FOUND_OBSERVE, part_note
 from pytest_stagehand.prompts.texts import Observation
 from pytest_stagehand.prompts.vision import VisionObservation, with_screenshot
-from pytest_stagehand.recordings.format import RecordedElement
 from pytest_stagehand.settings import DEFAULT_BUDGET
 from pytest_stagehand.snapshot.outline import Snapshot, snapshot
 
@@ -166,15 +165,4 @@ def _actions(
 def _noted(page: Page, action: Action) -> Action:
     if action.selector is None:
         return action
-    return replace(action, target=seen_now(page, action))
-
-
-def seen_now(page: Page, action: Action) -> RecordedElement:
-    """The element of an observed action with the text around it now, and the selectors
-    that hit it alone first."""
-    return action.target.model_copy(
-        update={
-            "context": context_of(action.locator(page)),
-            "selectors": unique_first(page, action.frame_path, action.target.selectors),
-        }
-    )
+    return replace(action, target=seen_now(page, action.target, action.locator(page)))

@@ -31,12 +31,11 @@ from pytest_stagehand.actions.perform import NotPerformed, perform
 from pytest_stagehand.actions.settle import settle
 from pytest_stagehand.errors import ActionFailed, HealFailed
 from pytest_stagehand.events import Heal, StepEvent, StepLog, each_text, shortened
-from pytest_stagehand.heal.identity import Identity, relabelled
+from pytest_stagehand.heal.identity import Identity, relabelled, seen_now
 from pytest_stagehand.heal.meaning import SAME_CONTEXT, describe_recorded, differences
 from pytest_stagehand.heal.words import overlap, words_of
 from pytest_stagehand.pipelines.act import ActRequest, Resolver, element_of, verified
 from pytest_stagehand.pipelines.grounding import ground, needs_model, unreadable_fields
-from pytest_stagehand.pipelines.observe import seen_now
 from pytest_stagehand.pipelines.readback import reread
 from pytest_stagehand.pipelines.vision import look_signature, same_look
 from pytest_stagehand.recordings.format import RecordedAction, RecordedElement, Recording
@@ -453,7 +452,9 @@ class ObserveStep(RecordedStep[list[Action]]):
             recorded = wanted.get((ref.frame_path, ref.role, " ".join(ref.name.split()).casefold()))
             if recorded is not None:
                 action = from_ref(ref, recorded.method, recorded.arguments, recorded.description)
-                actions.append(replace(action, target=seen_now(page, action)))
+                actions.append(
+                    replace(action, target=seen_now(page, action.target, action.locator(page)))
+                )
         changes = _set_changes(recording, actions, self.steps.steplog.mask)
         if changes:
             self.event.result = "not as recorded: " + "; ".join(changes)
