@@ -32,6 +32,7 @@ from pytest_stagehand.actions.direct import (
 from pytest_stagehand.actions.settle import POLL_MS
 from pytest_stagehand.browser.dialogs import DIALOG_METHODS, answer_dialog, may_open
 from pytest_stagehand.browser.files import upload
+from pytest_stagehand.browser.scripts import script
 from pytest_stagehand.browser.tabs import switch_tab
 from pytest_stagehand.errors import ElementCovered
 from pytest_stagehand.snapshot.outline import (
@@ -160,10 +161,12 @@ def _perform_on_element(
     return via, opens
 
 
-STAND_IN_BY_SELECTOR = f"""(selector) => {{
-  const found = ({PLAIN_QUERY})(selector);
-  return found && found.length === 1 ? ({STAND_IN})(found[0]) : null;
-}}"""
+STAND_IN_BY_SELECTOR = script(
+    __package__,
+    "stand_in_by_selector",
+    PLAIN_QUERY=PLAIN_QUERY,
+    STAND_IN=STAND_IN,
+)
 CHECKED_WAIT_MS = 1000  # how long a click's effect on a checkbox may take to show
 
 

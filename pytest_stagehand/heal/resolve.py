@@ -22,6 +22,7 @@ from pytest_stagehand.actions.direct import (
     is_plain,
 )
 from pytest_stagehand.browser import page_scripts
+from pytest_stagehand.browser.scripts import script
 from pytest_stagehand.errors import HealFailed
 from pytest_stagehand.events import Heal
 from pytest_stagehand.heal.identity import (
@@ -282,11 +283,7 @@ def _showing(
 # element our roles and names find for [role, name] (describer's byRole); -1 for none:
 # then only Playwright's engine can tell what the role selector finds. Confirmed so, the
 # element is the recorded one where it was recorded: the role query never stands alone.
-CONFIRMED_BY = """(describe, [role, name], found, memo) => {
-  const byRole = describe.byRole(role, name, memo, 2);
-  if (byRole.length !== 1) return -1;
-  return found.findIndex((f) => f !== null && f.length === 1 && f[0] === byRole[0]);
-}"""
+CONFIRMED_BY = script(__package__, "confirmed_by")
 
 
 # [the key the elements found are kept by (KEEP), per selector: [count, description of
@@ -300,33 +297,15 @@ CONFIRMED_BY = """(describe, [role, name], found, memo) => {
 # Playwright's engine's to tell. An element hit by several selectors is described once;
 # what the selectors and descriptions need to know of the whole document (its shadow
 # roots, ids, labels) is read once.
-LIGHT_HITS = f"""(describe, selectors) => {{
-  const query = {PLAIN_QUERY};
-  let light;
-  const lightOnly = () => light ??= ({NO_SHADOW_ROOTS})();
-  const memo = {{}};
-  const plain = (index) => typeof selectors[index] === "string";
-  const found = selectors.map((s, index) => plain(index) ? query(s, lightOnly) : null);
-  const one = (f) => f !== null && f.length === 1;
-  const first = found.findIndex(one);
-  const confirmed = [];
-  selectors.forEach((selector, index) => {{
-    if (plain(index) || index > first) return;
-    const by = ({CONFIRMED_BY})(describe, selector, found, memo);
-    if (by >= 0) [found[index], confirmed[index]] = [found[by], by];
-  }});
-  const described = new Map();
-  const kept = [];
-  const hits = found.map((f, index) => {{
-    kept.push(f && f.length === 1 ? f[0] : null);
-    if (f === null || f.length !== 1) return f && [f.length, null, null, null];
-    const el = f[0];
-    if (!described.has(el)) described.set(el, describe(el, memo));
-    const standIn = index === 0 ? ({STAND_IN})(el) : null;
-    return [1, described.get(el), standIn, confirmed[index] ?? null];
-  }});
-  return [({KEEP})(kept), hits];
-}}"""
+LIGHT_HITS = script(
+    __package__,
+    "light_hits",
+    PLAIN_QUERY=PLAIN_QUERY,
+    NO_SHADOW_ROOTS=NO_SHADOW_ROOTS,
+    CONFIRMED_BY=CONFIRMED_BY,
+    STAND_IN=STAND_IN,
+    KEEP=KEEP,
+)
 
 
 # LIGHT_HITS, and where `click` and the first selector finds one element in view that a
@@ -334,12 +313,7 @@ LIGHT_HITS = f"""(describe, selectors) => {{
 # point, else null. The element is yet to be verified: the point goes to the action only
 # with the element verified, and `resolve` lets the guard go otherwise. As JSON:
 # Playwright's own serialization of the descriptions would cost more than the look.
-LOOK = f"""(describe, [selectors, click]) => {{
-  const [key, hits] = ({LIGHT_HITS})(describe, selectors);
-  const ready = click && hits[0] && hits[0][0] === 1 && hits[0][2] === "";
-  const point = ready ? ({DIRECT})([{KEPT}.elements[0]], ["click", "", true]) : null;
-  return JSON.stringify([key, hits, point]);
-}}"""
+LOOK = script(__package__, "look", LIGHT_HITS=LIGHT_HITS, DIRECT=DIRECT, KEPT=KEPT)
 
 
 def light_hits(

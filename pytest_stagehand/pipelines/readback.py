@@ -38,6 +38,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Locator, Page
 
 from pytest_stagehand.browser import page_scripts
+from pytest_stagehand.browser.scripts import script
 from pytest_stagehand.errors import HealFailed
 from pytest_stagehand.events import Heal
 from pytest_stagehand.heal.identity import Identity
@@ -248,7 +249,7 @@ def kept_words(recorded: str, live: str) -> bool:
 
 
 # The line of the one element a locator hits, through readback.js's one-element mode.
-LINE = "(describe, read, elements) => JSON.parse(read({ target: elements[0] }, null)).line"
+LINE = script(__package__, "readback_line")
 
 
 
@@ -351,10 +352,9 @@ def _reread_joined(page: Page, plan: dict[str, Any], recorded: Any, path: str, r
 
 # The value the one element a look kept (KEEP) shows by the recorded rule `source`, and
 # its line, as readback.js reads one element; null when another look kept others since.
-READ_KEPT = f"""(read, [key, index, source]) => {KEPT} && {KEPT}.key === key
-  ? read({{ target: {KEPT}.elements[index], source }}, null) : null"""
+READ_KEPT = script(__package__, "readback_read_kept", KEPT=KEPT)
 # The same, of the one element a locator hits.
-READ = "(read, elements, source) => read({ target: elements[0], source }, null)"
+READ = script(__package__, "readback_read")
 
 
 def _read(

@@ -1,0 +1,1 @@
+(read, elements, source) => read({ target: elements[0], source }, null)
