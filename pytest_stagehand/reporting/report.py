@@ -1,7 +1,7 @@
 """Step events → what people read: -v step lines, the terminal summary, Allure steps,
 evidence folders and JUnit properties.
 
-The `ai_page` fixture calls `start_test(item, settings, page_screenshot(page, secrets))` and
+The `ai_page` fixture calls `start_test(item, settings, page_screenshot(acting, secrets))` and
 records its steps in the StepLog it gets back; the plugin's hooks do the rest. Every
 reporter works from `step_record`, which masks the test's secrets in every string, so
 no reporter can leak one by forgetting to.
@@ -31,11 +31,9 @@ from allure_commons.model2 import Parameter, Status, StatusDetails, TestStepResu
 from allure_commons.reporter import AllureReporter
 from allure_commons.types import AttachmentType
 from allure_commons.utils import uuid4
-from playwright.sync_api import Page
 
 from pytest_stagehand.browser.covering import overlaid
-from pytest_stagehand.browser.dialogs import blocked
-from pytest_stagehand.browser.tabs import acting_page
+from pytest_stagehand.browser.watch import PageWatch
 from pytest_stagehand.calls import CallUsage
 from pytest_stagehand.events import StepEvent, StepLog, each_text
 from pytest_stagehand.model.usage import UsageTotals
@@ -173,18 +171,20 @@ class StepScreenshots:
             event.screenshot = _try_screenshot(self._screenshot)
 
 
-def page_screenshot(page: Page, secrets: Callable[[], Mapping[str, str]] = dict) -> Screenshot:
-    """A screenshot of the page the steps act on (the tab a step opened, once it did) for
-    evidence, with the test's `secrets` (StepLog.secrets) covered, and none while a held
+def page_screenshot(
+    acting: Callable[[], PageWatch], secrets: Callable[[], Mapping[str, str]] = dict
+) -> Screenshot:
+    """A screenshot of the page the steps act on (`acting`'s: the tab a step opened, once
+    it did) for evidence, with the test's `secrets` (StepLog.secrets) covered, and none while a held
     dialog blocks it: the call would wait until the dialog expired, and so take the next
     step's answer away."""
 
     def screenshot() -> bytes | None:
-        acting = acting_page(page)
-        if blocked(acting):
+        watch = acting()
+        if watch.blocked:
             return None
-        with overlaid(acting, secrets()):
-            return acting.screenshot()
+        with overlaid(watch.page, secrets()):
+            return watch.page.screenshot()
 
     return screenshot
 
