@@ -223,11 +223,12 @@ def test_a_click_readied_with_the_look_goes_without_another_round_trip(page: Pag
     action = verified_click(page, "Archive", acting=True)
     assert action.kept is not None and action.kept.point is not None
     assert page.evaluate(GUARD_SET)  # set by the look, for that point
+    watch = watch_of(page)
     scripts: list[str] = []
     evaluate = page.evaluate
     page.evaluate = lambda script, *args: scripts.append(script) or evaluate(script, *args)
     try:
-        perform(watch_of(page), action, timeout=3000)
+        perform(watch, action, timeout=3000)
     finally:
         del page.evaluate
     assert page.locator("button").get_attribute("data-clicks") == "1"
