@@ -2,9 +2,9 @@
 
 snapshot.js's describer (about 69 KB) and readback.js would otherwise go with every outline
 and every replayed step's look at the page, and be compiled again each time. A document
-gets them with the first call that needs them (its main frame's navigation says it is
-new; for the describer, that is the first settle), kept under symbols named by their hash,
-which no page script sees or clashes with.
+gets them with the first call that needs them (the page's watch sees its main frame
+navigate, so a new document is known; for the describer, that is the first settle), kept
+under symbols named by their hash, which no page script sees or clashes with.
 """
 
 from __future__ import annotations
