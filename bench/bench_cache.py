@@ -369,7 +369,7 @@ def main() -> None:
                         start = time.perf_counter()
                         step.raw(page)
                         if variant == "raw+settle":
-                            settle(page, after_action=True)
+                            settle(ai.watch, after_action=True)
                         elapsed = time.perf_counter() - start
                     if rep == 0:
                         continue

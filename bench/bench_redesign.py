@@ -45,6 +45,7 @@ from examples.record import ACT, Pick, click, fill, find, snapshot_lines  # noqa
 from pytest_stagehand.actions.action import substitute  # noqa: E402
 from pytest_stagehand.actions.settle import settle  # noqa: E402
 from pytest_stagehand.browser.launch import find_chromium  # noqa: E402
+from pytest_stagehand.browser.watch import PageWatches  # noqa: E402
 from pytest_stagehand.errors import HealFailed  # noqa: E402
 from pytest_stagehand.heal.identity import recorded_element  # noqa: E402
 from pytest_stagehand.heal.meaning import HEAL_MARGIN, HEAL_THRESHOLD  # noqa: E402
@@ -155,13 +156,13 @@ def pick_for(instruction: str) -> Pick:
 
 def record_flows(page: Page, base: str) -> list[Step]:
     """Walk every flow on the classic shop, keeping each step's page and element."""
-    steps = []
+    steps, watch = [], PageWatches(page).current
     for flow, (start, instructions) in FLOWS.items():
         page.context.clear_cookies()
         page.goto(base + start)
         page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
         page.goto(base + start)
-        settle(page)
+        settle(watch)
         for instruction in instructions:
             pick = pick_for(instruction)
             page_snapshot = snapshot(page)
@@ -178,7 +179,7 @@ def record_flows(page: Page, base: str) -> list[Step]:
             steps.append(Step(flow, instruction, element, html))
             arguments = [substitute(a, VALUES) for a in pick.arguments]
             getattr(locator, pick.method)(*arguments)
-            settle(page, after_action=True)
+            settle(watch, after_action=True)
     return steps
 
 

@@ -15,11 +15,11 @@ from pydantic import BaseModel, Field, TypeAdapter, create_model
 from typing_extensions import is_typeddict
 
 from pytest_stagehand.actions.action import Action, ActResult
-from pytest_stagehand.actions.settle import settle, watch_changes, watch_network
-from pytest_stagehand.browser.dialogs import Dialogs, watch_dialogs
-from pytest_stagehand.browser.files import SavedDownload, upload_variables, watch_downloads
-from pytest_stagehand.browser.handlers import watch_handlers
+from pytest_stagehand.actions.settle import settle, watch_changes
+from pytest_stagehand.browser.dialogs import Dialogs
+from pytest_stagehand.browser.files import SavedDownload, upload_variables
 from pytest_stagehand.browser.tabs import Tabs
+from pytest_stagehand.browser.watch import PageWatch, PageWatches, ReadsPage
 from pytest_stagehand.errors import InvalidArgument, PageClosed, WaitTimeout
 from pytest_stagehand.events import StepLog
 from pytest_stagehand.model.client import ModelClient
@@ -46,7 +46,8 @@ class AIPage:
     by default, or a cache wrapped around it. `prompt_budget`: the most tokens an act,
     observe or assertion prompt takes; a larger page is sent in parts (chunks.py).
     `wait_timeout` (ms) is how long a step waits for what it looks for (waiting.py); a
-    step's own `timeout=` overrides it.
+    step's own `timeout=` overrides it. `watches`: what is kept about the pages the steps
+    act on (watch.py), when the caller owns it (the fixture); else the AIPage owns its own.
     """
 
     def __init__(
@@ -62,36 +63,79 @@ class AIPage:
         vision: VisionMode = "fallback",
         wait_timeout: float = DEFAULT_TIMEOUT_MS,
         prompt_budget: int = DEFAULT_BUDGET,
+        watches: PageWatches | None = None,
     ) -> None:
         self.page = page
         self.client = client
         self.steplog = steplog if steplog is not None else StepLog()
+        # Each page the steps may act on is watched from now on: the handlers the test
+        # registers (which win over the plugin's), its requests (so settling sees the
+        # requests goto starts), its changes, dialogs and downloads; the page acted on
+        # follows the tabs steps open.
+        self.watches = watches or PageWatches(page, self.steplog, watch_changes)
+        watch = self.watches.of(page)  # the parts it makes read the page through it
         self.base_url = base_url
         self.prompt_budget = prompt_budget  # tokens per prompt (--ai-prompt-budget)
-        self.resolver = resolver or ModelResolver(page, client, self.steplog, prompt_budget)
+        self.resolver = resolver or ModelResolver(watch, client, self.steplog, prompt_budget)
         self.evaluator = evaluator or Evaluator(  # judges claims
-            page, client, self.steplog, prompt_budget=prompt_budget
+            watch, client, self.steplog, prompt_budget=prompt_budget
         )
         self.recorder = recorder  # recordings of extract and observe, when there are any
         self.vision = vision  # when steps show the model a marked screenshot (--ai-vision)
         self.wait_timeout = wait_timeout
-        self._watch(page)
-        self.tabs = Tabs(page, self._watch)  # the page acted on follows the tabs steps open
 
-    def _watch(self, page: Page) -> None:
-        """Watch a page the steps may act on: the handlers the test registers (which win
-        over the plugin's), its requests (from now on, so settling sees the requests goto
-        starts), its dialogs and its downloads."""
-        watch_handlers(page)
-        watch_network(page)
-        watch_changes(page)
-        watch_dialogs(page, self.steplog)
-        watch_downloads(page)
+    # The parts read the page acted on through this AIPage's watch of it, also a part the
+    # test made apart and gave it, now or later (`ai.resolver = RecordingResolver(...)`).
+
+    @property
+    def resolver(self) -> Resolver:
+        return self._resolver
+
+    @resolver.setter
+    def resolver(self, resolver: Resolver) -> None:
+        self._resolver = resolver
+        self._give(resolver, getattr(resolver, "inner", None))
+
+    @property
+    def evaluator(self) -> Evaluator:
+        return self._evaluator
+
+    @evaluator.setter
+    def evaluator(self, evaluator: Evaluator) -> None:
+        self._evaluator = evaluator
+        self._give(evaluator)
+
+    @property
+    def recorder(self) -> StepRecorder | None:
+        return self._recorder
+
+    @recorder.setter
+    def recorder(self, recorder: StepRecorder | None) -> None:
+        self._recorder = recorder
+        self._give(recorder)
+
+    def _give(self, *parts: object) -> None:
+        """Have `parts` act on the page acted on, read through its watch."""
+        for part in parts:
+            if isinstance(part, ReadsPage):
+                part.watch = self.watch
+            elif part is not None and hasattr(part, "page"):
+                part.page = self.page  # type: ignore[attr-defined]
+
+    @property
+    def watch(self) -> PageWatch:
+        """What is kept about the page acted on (its dialogs, downloads, requests)."""
+        return self.watches.of(self.page)
+
+    @property
+    def tabs(self) -> Tabs:
+        """The tabs the steps follow."""
+        return self.watches.tabs
 
     @property
     def dialogs(self) -> Dialogs:
         """The native dialogs of the page acted on: `.pending`, `.seen`."""
-        return watch_dialogs(self.page, self.steplog)
+        return self.watch.dialogs
 
     @property
     def pages(self) -> list[Page]:
@@ -120,10 +164,9 @@ class AIPage:
         """Act on `page` from now on: every part that reads the page reads this one."""
         if page is self.page:
             return
-        for part in (self, self.resolver, getattr(self.resolver, "inner", None),
-                     self.evaluator, self.recorder):
-            if part is not None and hasattr(part, "page"):
-                part.page = page
+        self.page = page
+        self._give(self.resolver, getattr(self.resolver, "inner", None), self.evaluator,
+                   self.recorder)
 
     @contextmanager
     def unrecorded(self) -> Iterator[None]:
@@ -144,7 +187,7 @@ class AIPage:
         if timeout is not None and timeout < 0:
             raise InvalidArgument(f"timeout={timeout!r}: give milliseconds, 0 or more.")
         timeout_ms = self.wait_timeout if timeout is None else timeout
-        return Waiting(self.page, timeout_ms, self._recordings())
+        return Waiting(self.watch, timeout_ms, self._recordings())
 
     def _recordings(self) -> tuple[Recordings, ...]:
         """The recordings the steps use (one, unless a test built the parts itself)."""
@@ -188,7 +231,7 @@ class AIPage:
         target = urljoin(self.base_url, url) if self.base_url else url
         with self.open_page(f"goto({url!r})"), self.steplog.step("goto", target, self.page.url):
             response = self.page.goto(target, **kwargs)
-            settle(self.page)
+            settle(self.watch)
         return response
 
     def act(
@@ -217,10 +260,10 @@ class AIPage:
         resolver = WaitingResolver(self.resolver, self.waiting(timeout))
         with self.open_page(f"act({step!r})"):
             result = act(
-                self.page, resolver, self.steplog, step, variables, timeout, secret_fields,
+                self.watch, resolver, self.steplog, step, variables, timeout, secret_fields,
                 mode, settled=settled,
             )
-            downloads = self._downloaded(watch_downloads(self.page).take())
+            downloads = self._downloaded(self.watch.downloads.take())
         opens = [action.opens for action in result.actions]
         acting = self.tabs.current  # the step's own switch_tab has chosen it already
         page = self.tabs.after_step(None if None in opens else sum(opens))
@@ -252,7 +295,7 @@ class AIPage:
         with self.page.expect_download(timeout=timeout):  # its end waits until one began
             result = self.act(instruction, variables, timeout)
         if not result.downloads:  # it began after the step's action returned
-            late = watch_downloads(self.page).take()  # this step's, not the next's
+            late = self.watch.downloads.take()  # this step's, not the next's
             result = dataclasses.replace(result, downloads=self._downloaded(late))
         return result
 
@@ -278,7 +321,7 @@ class AIPage:
         mode = vision_mode(vision, self.vision)
         with self.open_page(f"observe({instruction!r})"):
             return observe(
-                self.page, self.client, self.steplog, instruction, scope,
+                self.watch, self.client, self.steplog, instruction, scope,
                 recorder=self.recorder, prompt_budget=self.prompt_budget,
                 waiting=self.waiting(timeout), vision_mode=mode,
             )
@@ -324,7 +367,7 @@ class AIPage:
         mode = vision_mode(vision, self.vision)
         with self.open_page(f"extract({instruction!r})"):
             value = extract(
-                self.page, self.client, self.steplog, instruction, model, scope,
+                self.watch, self.client, self.steplog, instruction, model, scope,
                 recorder=self.recorder, waiting=self.waiting(timeout), vision_mode=mode,
             )
         return give_back(value) if give_back is not None else value

@@ -13,11 +13,12 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 from scripted_answers import NOT_FOUND, act_answer, choose, drag, scripted_ai_page
 
 from pytest_stagehand.actions.action import Action
 from pytest_stagehand.actions.settle import settle
+from pytest_stagehand.browser.watch import PageWatch, PageWatches
 from pytest_stagehand.errors import (
     ActionFailed,
     ElementNotFound,
@@ -27,6 +28,12 @@ from pytest_stagehand.errors import (
 )
 from pytest_stagehand.page import AIPage
 from pytest_stagehand.pipelines.act import element_of
+
+
+def watch_of(page: Page) -> PageWatch:
+    """A watch of `page`, as an AIPage keeps one: what perform and settle read of it."""
+    return PageWatches(page).current
+
 
 USER = "standard_user"
 SECRET = "secret_sauce"
@@ -283,7 +290,7 @@ def test_act_waits_for_requests_the_action_started(ai, scripted_model, slow_url)
 def test_settling_a_page_that_never_rests_stops_at_the_cap(page):
     page.set_content("<script>setInterval(() => document.body.append('.'), 10)</script>")
     started = time.monotonic()
-    settle(page, cap=0.3)
+    settle(watch_of(page), cap=0.3)
     # Well under the default cap (SETTLE_CAP_S, 3 s), with room for a loaded CI machine.
     assert time.monotonic() - started < 2.0
 

@@ -15,9 +15,16 @@ from scripted_answers import act_answer, choose, latest_snapshot
 
 from pytest_stagehand.actions.action import Action
 from pytest_stagehand.actions.perform import NotPerformed, perform
+from pytest_stagehand.browser.watch import PageWatch, PageWatches
 from pytest_stagehand.errors import ElementCovered
 from pytest_stagehand.pipelines.replay import RecordingResolver
 from pytest_stagehand.recordings.store import Recordings
+
+
+def watch_of(page: Page) -> PageWatch:
+    """A watch of `page`, as an AIPage keeps one: what perform and settle read of it."""
+    return PageWatches(page).current
+
 
 REFUSE_MS = 2500  # a refusal waits this long, as Playwright waits for a cover to go
 
@@ -93,7 +100,7 @@ def test_the_plugin_acts_where_playwright_acts_and_refuses_where_it_refuses(
     open_case(page, pages_server, case)
     action = Action(method, selector=selector, frame_path=frame, element=case)
     try:
-        done = perform(page, action, timeout=REFUSE_MS)
+        done = perform(watch_of(page), action, timeout=REFUSE_MS)
     except (ElementCovered, NotPerformed) as exc:
         assert isinstance(exc, ElementCovered), exc  # a refusal names what covers it
         assert (expected, clicked(page)) == ("refused", [])
@@ -107,7 +114,7 @@ def test_a_control_covered_by_its_own_drawing_is_checked_through_it(page, pages_
     open_case(page, pages_server, case)
     with pytest.raises(PlaywrightError):  # Playwright alone waits for the cover to go
         page.locator(selector).check(timeout=REFUSE_MS)
-    done = perform(page, Action("check", selector=selector), timeout=REFUSE_MS)
+    done = perform(watch_of(page), Action("check", selector=selector), timeout=REFUSE_MS)
     assert page.locator(selector).is_checked() and clicked(page) == [mark]
     assert done.via == via
 
@@ -120,10 +127,10 @@ def test_a_forced_click_goes_to_a_cover_only_where_the_recording_names_that_cove
     for recorded in ("", "<span.knob> over it in its own wrapper"):
         action = Action("click", selector="#wifi", element="Wi-Fi", via=recorded)
         with pytest.raises(ElementCovered) as caught:
-            perform(page, action, timeout=REFUSE_MS)
+            perform(watch_of(page), action, timeout=REFUSE_MS)
         assert 'class="slider"' in str(caught.value)
         assert clicked(page) == []
-    done = perform(page, Action("click", selector="#wifi", via=slider), timeout=REFUSE_MS)
+    done = perform(watch_of(page), Action("click", selector="#wifi", via=slider), timeout=REFUSE_MS)
     assert clicked(page) == ["wifi"] and done.via == slider
 
 
@@ -217,10 +224,10 @@ def test_real_bootstrap_covers(page, real, widget, selector, method, via):
     action = Action(method, selector=selector, element=selector)
     if via is None:
         with pytest.raises(ElementCovered) as caught:
-            perform(page, action, timeout=REFUSE_MS)
+            perform(watch_of(page), action, timeout=REFUSE_MS)
         assert 'class="modal fade show"' in str(caught.value)
         assert page.evaluate("hits") == []
     else:
-        assert perform(page, action, timeout=REFUSE_MS).via == via
+        assert perform(watch_of(page), action, timeout=REFUSE_MS).via == via
         assert page.locator(selector).is_checked()
         assert "#terms" not in page.url  # the link in the label was not followed

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from contextlib import nullcontext
+from types import SimpleNamespace
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
@@ -14,10 +16,16 @@ from pytest_stagehand.actions.perform import perform
 from pytest_stagehand.actions.settle import SETTLE, settle, watch_changes
 from pytest_stagehand.browser import page_scripts
 from pytest_stagehand.browser.tabs import COUNT_OPENS
+from pytest_stagehand.browser.watch import PageWatch, PageWatches
 from pytest_stagehand.errors import HealFailed
 from pytest_stagehand.heal.identity import recorded_element
 from pytest_stagehand.pipelines.act import verified
 from pytest_stagehand.snapshot.outline import Kept, describer, snapshot
+
+
+def watch_of(page: Page) -> PageWatch:
+    """A watch of `page`, as an AIPage keeps one: what perform and settle read of it."""
+    return PageWatches(page).current
 
 
 @pytest.fixture
@@ -28,10 +36,10 @@ def controls(page: Page, pages_server) -> Page:
 
 def test_a_covered_transparent_checkbox_is_checked_through_its_label(controls):
     # Playwright alone waits for the slider to stop covering it until the timeout.
-    done = perform(controls, Action("check", selector="#dark-mode"), timeout=3000)
+    done = perform(watch_of(controls), Action("check", selector="#dark-mode"), timeout=3000)
     assert controls.locator("#dark-mode").is_checked()
     assert done.via == 'label "Dark mode"'  # what the recording and the report name
-    perform(controls, Action("uncheck", selector="#dark-mode"), timeout=3000)
+    perform(watch_of(controls), Action("uncheck", selector="#dark-mode"), timeout=3000)
     assert not controls.locator("#dark-mode").is_checked()
 
 
@@ -42,7 +50,7 @@ def test_a_covered_checkbox_without_a_label_is_clicked_through_its_own_slider(co
         const box = document.querySelector('#dark-mode');
         document.querySelector('.slider').addEventListener('click', () => box.click());
     }""")
-    done = perform(controls, Action("check", selector="#dark-mode"), timeout=3000)
+    done = perform(watch_of(controls), Action("check", selector="#dark-mode"), timeout=3000)
     assert controls.locator("#dark-mode").is_checked()
     assert done.via == "<span.slider> over it in its own wrapper"
 
@@ -50,13 +58,13 @@ def test_a_covered_checkbox_without_a_label_is_clicked_through_its_own_slider(co
 def test_a_control_a_person_can_click_is_clicked_itself(controls):
     controls.evaluate("document.querySelector('#dark-mode').style.opacity = '1'")
     controls.evaluate("document.querySelector('.slider').remove()")
-    done = perform(controls, Action("check", selector="#dark-mode"), timeout=3000)
+    done = perform(watch_of(controls), Action("check", selector="#dark-mode"), timeout=3000)
     assert controls.locator("#dark-mode").is_checked() and done.via == ""
 
 
 def test_a_checkbox_redrawn_with_a_new_id_after_the_click_is_not_a_failure(controls):
     first = controls.locator("#todos input").first.get_attribute("id")
-    perform(controls, Action("check", selector=f"#{first}"), timeout=3000)
+    perform(watch_of(controls), Action("check", selector=f"#{first}"), timeout=3000)
     # The list was redrawn: the old id is gone, and the outcome is what was asked.
     assert controls.locator(f"#{first}").count() == 0
     assert controls.locator("#todos input").first.is_checked()
@@ -82,7 +90,7 @@ def test_a_click_that_something_covers_at_the_last_moment_lands_on_its_element(r
     # for 300 ms. The guard stops the click the card would take, and Playwright's click
     # then waits for the card to go.
     selector = {"css": "#pay", "role": 'role=button[name="Pay"s]'}[how]
-    perform(ready, Action("click", selector=selector), timeout=3000)
+    perform(watch_of(ready), Action("click", selector=selector), timeout=3000)
     assert ready.text_content("#card-clicks") == "0"
     assert ready.text_content("#pay-clicks") == "1"
 
@@ -90,7 +98,7 @@ def test_a_click_that_something_covers_at_the_last_moment_lands_on_its_element(r
 @BY_QUERY_AND_BY_PLAYWRIGHT
 def test_a_fill_replaces_the_text_with_one_trusted_input_event(ready, how):
     selector = {"css": "#name", "role": 'internal:label="Name"s'}[how]
-    done = perform(ready, Action("fill", ("new text",), selector=selector), timeout=3000)
+    done = perform(watch_of(ready), Action("fill", ("new text",), selector=selector), timeout=3000)
     assert ready.input_value("#name") == "new text"
     assert ready.text_content("#inputs") == "1"
     assert done.opens == 0  # read as it acted: the step need not ask the page
@@ -101,18 +109,18 @@ def test_a_direct_click_tells_whether_it_asked_for_a_new_page(ready, control, op
     # The step waits for a tab its click asked for by this count, read with the click's
     # outcome; a count lost here would leave the step on the old tab.
     ready.evaluate(COUNT_OPENS)  # as an AIPage's tabs count them
-    done = perform(ready, Action("click", selector=control), timeout=3000)
+    done = perform(watch_of(ready), Action("click", selector=control), timeout=3000)
     assert done.opens == opens
 
 
 def test_a_click_waits_for_a_disabled_button_to_be_enabled(ready):
     # A click dispatched at a disabled button is lost without a trace: it must wait.
-    perform(ready, Action("click", selector="#later"), timeout=3000)
+    perform(watch_of(ready), Action("click", selector="#later"), timeout=3000)
     assert ready.text_content("#later-clicks") == "1"
 
 
 def test_a_fill_waits_for_a_disabled_field_to_be_enabled(ready):
-    perform(ready, Action("fill", ("typed",), selector="#late"), timeout=3000)
+    perform(watch_of(ready), Action("fill", ("typed",), selector="#late"), timeout=3000)
     assert ready.input_value("#late") == "typed"
 
 
@@ -120,7 +128,7 @@ def test_a_fill_waits_for_a_disabled_field_to_be_enabled(ready):
 def test_a_click_returns_once_the_page_it_navigates_to_has_arrived(ready, control):
     # The server answers 400 ms late: as with Playwright's click, the step returns on the
     # new page, not on the old one while the new one is on its way.
-    perform(ready, Action("click", selector=control), timeout=3000)
+    perform(watch_of(ready), Action("click", selector=control), timeout=3000)
     assert ready.url.split("?")[0].endswith("/act/direct-next.html")
 
 
@@ -130,7 +138,7 @@ def test_an_element_in_an_open_shadow_root_is_ready_to_click_directly(page: Page
     twin.locator(page).evaluate("b => b.addEventListener('click', () => b.dataset.clicked = 1)")
     # The pointer at its centre reaches it through its shadow root (not only its host).
     assert _ready(page, twin) is not None
-    perform(page, twin, timeout=3000)
+    perform(watch_of(page), twin, timeout=3000)
     assert twin.locator(page).get_attribute("data-clicked") == "1"
 
 
@@ -172,7 +180,7 @@ def test_a_replayed_click_lands_on_the_element_its_look_verified(page: Page, act
     assert action.kept is not None and (action.kept.point is not None) == acting
     page.evaluate("""() => document.querySelector("ul").insertAdjacentHTML("afterbegin",
         '<li id="b">Report B <button onclick="this.dataset.clicks = 1">Archive</button></li>')""")
-    done = perform(page, action, timeout=3000)
+    done = perform(watch_of(page), action, timeout=3000)
     assert page.locator("#a button").get_attribute("data-clicks") == "1"
     assert page.locator("#b button").get_attribute("data-clicks") is None
     assert done.kept is None  # the next action looks again
@@ -186,7 +194,7 @@ def test_playwright_clicks_an_element_our_roles_found_where_a_direct_click_may_n
         Archive</button>""")
     action = verified_click(page, "Archive")
     assert _ready(page, action) is None  # nothing done directly
-    assert perform(page, action, timeout=5000).via == ""
+    assert perform(watch_of(page), action, timeout=5000).via == ""
     assert page.locator("button").get_attribute("data-clicks") == "1"
 
 
@@ -206,7 +214,7 @@ def test_playwright_never_acts_on_another_element_than_the_one_our_roles_verifie
         b.textContent = "Archive";
     }""")
     with pytest.raises(HealFailed, match="finds another element"):
-        perform(page, action, timeout=3000)
+        perform(watch_of(page), action, timeout=3000)
     assert page.locator("button[data-clicks]").count() == 0
 
 
@@ -215,11 +223,12 @@ def test_a_click_readied_with_the_look_goes_without_another_round_trip(page: Pag
     action = verified_click(page, "Archive", acting=True)
     assert action.kept is not None and action.kept.point is not None
     assert page.evaluate(GUARD_SET)  # set by the look, for that point
+    watch = watch_of(page)
     scripts: list[str] = []
     evaluate = page.evaluate
     page.evaluate = lambda script, *args: scripts.append(script) or evaluate(script, *args)
     try:
-        perform(page, action, timeout=3000)
+        perform(watch, action, timeout=3000)
     finally:
         del page.evaluate
     assert page.locator("button").get_attribute("data-clicks") == "1"
@@ -274,6 +283,12 @@ class _PopupClosingOnClick:
         pass
 
 
+def _watch_of(page: _PopupClosingOnClick) -> SimpleNamespace:
+    """What perform reads of a page's watch, for a page that is no Playwright Page."""
+    dialogs = SimpleNamespace(may_open=nullcontext)
+    return SimpleNamespace(page=page, navigated=0.0, dialogs=dialogs, blocked=False)
+
+
 @pytest.mark.parametrize("on_press", [False, True], ids=["told late", "on the press"])
 def test_a_click_that_closes_its_page_is_done_when_the_close_is_told_late(on_press):
     """Under load a popup's close can reach us after the guard's read failed, or while the
@@ -281,7 +296,7 @@ def test_a_click_that_closes_its_page_is_done_when_the_close_is_told_late(on_pre
     (tests/test_tabs.py's popup, both seen in CI)."""
     page = _PopupClosingOnClick(on_press)
     action = Action("click", selector="#allow", kept=Kept("look", 0, point=(10.0, 20.0)))
-    assert perform(page, action).method == "click"  # type: ignore[arg-type]
+    assert perform(_watch_of(page), action).method == "click"  # type: ignore[arg-type]
     assert page.clicks == [(10.0, 20.0)] and page.closed
 
 
@@ -298,7 +313,7 @@ def test_a_click_that_fails_on_a_page_still_open_is_an_error():
     page = _FailingClickOnAnOpenPage()
     action = Action("click", selector="#allow", kept=Kept("look", 0, point=(10.0, 20.0)))
     with pytest.raises(PlaywrightError, match="dispatchMouseEvent"):
-        perform(page, action)  # type: ignore[arg-type]
+        perform(_watch_of(page), action)  # type: ignore[arg-type]
     assert not page.closed
 
 
@@ -307,7 +322,7 @@ def test_a_new_documents_first_settle_gives_it_the_describer_prepared(page: Page
     key = page_scripts._key(describer())
     prepared = f"() => window[Symbol.for({json.dumps(key)})]?.prepared === true"
     assert not page.evaluate(prepared)
-    settle(page)  # while it waits for the page to be quiet
+    settle(watch_of(page))  # while it waits for the page to be quiet
     assert page.evaluate(prepared)
     snap = snapshot(page)
     login = next(ref for ref in snap.elements.values() if ref.name == "Login")
@@ -342,7 +357,7 @@ LONG_MS = 10_000  # a quiet window no step waits out here: a settle that waits h
 
 def settled_page(page: Page, content: str) -> Page:
     page.set_content(content)
-    assert settle(page).waited  # the page at rest, as a step finds it after goto
+    assert settle(watch_of(page)).waited  # the page at rest, as a step finds it after goto
     return page
 
 
@@ -358,7 +373,7 @@ def settle_waited(page: Page, early: bool, cap_ms: float = LONG_MS) -> bool:
 def test_after_our_own_click_the_next_settle_may_return_early(page: Page):
     # The click's own change, made before the click returned, is not a page still busy.
     settled_page(page, CLICKED)
-    perform(page, Action("click", selector="button"))
+    perform(watch_of(page), Action("click", selector="button"))
     assert page.evaluate("document.body.textContent").endswith("clicked")
     assert page.evaluate(AT_REST)
     assert not settle_waited(page, early=True)
@@ -370,7 +385,7 @@ def test_a_change_after_our_own_click_returned_is_waited_for(page: Page):
     # and the next step's settle waits for it to be quiet, early or not.
     settled_page(page, "<button onclick=\"document.body.append('clicked');"
                        " setTimeout(() => document.body.append('rendered'), 0)\">Load</button>")
-    perform(page, Action("click", selector="button"))
+    perform(watch_of(page), Action("click", selector="button"))
     page.wait_for_function("document.body.textContent.endsWith('rendered')")
     assert not page.evaluate(AT_REST)
     assert settle_waited(page, early=True, cap_ms=300)
@@ -381,14 +396,14 @@ def test_a_page_that_changed_before_our_click_is_waited_for(page: Page):
     # only the click's, and the next settle waits.
     settled_page(page, CLICKED)
     page.evaluate("document.body.append('busy')")
-    perform(page, Action("click", selector="button"))
+    perform(watch_of(page), Action("click", selector="button"))
     assert not page.evaluate(AT_REST)
     assert settle_waited(page, early=True, cap_ms=300)
 
 
 def test_after_our_own_fill_the_next_settle_may_return_early(page: Page):
     settled_page(page, "<input aria-label=Name oninput=\"document.body.dataset.typed = value\">")
-    perform(page, Action("fill", ("Ada",), selector="input"))
+    perform(watch_of(page), Action("fill", ("Ada",), selector="input"))
     assert page.evaluate("document.body.dataset.typed") == "Ada"  # a change, the fill's own
     assert not settle_waited(page, early=True)
     page.evaluate("document.body.append('busy')")

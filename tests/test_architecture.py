@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -190,3 +191,87 @@ def test_no_playwright_private_attribute_is_used():
         if "_impl_obj" in path.read_text()
     ]
     assert used == []
+
+
+# What a module may not hold: a container made at import to be filled while tests run, or
+# a weak map from pages to what is kept about them. Per-page and per-test state lives in
+# an object its owner makes (browser/watch.py, the fixtures); tables written out in full
+# are constants.
+WEAK = {"WeakKeyDictionary", "WeakValueDictionary", "WeakSet"}
+CONTAINERS = {"dict", "list", "set", "defaultdict", "OrderedDict", "deque", "Counter"}
+# Kept process-wide on purpose, each with its reason: no page's or test's.
+PROCESS_WIDE = {
+    # what each model endpoint accepts, learned on its first call and true for every test
+    "model.openai_client._ENDPOINT_MODES",
+}
+
+
+def module_state(tree: ast.Module) -> list[str]:
+    """The names a module's top level binds to a weak map or to a container made empty,
+    and the names its functions declare `global`."""
+
+    def statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+        for node in body:
+            if isinstance(node, ast.If | ast.Try | ast.With):  # still the module's level
+                nested = [getattr(node, part, []) for part in ("body", "orelse", "finalbody")]
+                yield from statements([s for part in nested for s in part])
+                for handler in getattr(node, "handlers", []):
+                    yield from statements(handler.body)
+            else:
+                yield node
+
+    def mutable(value: ast.expr) -> bool:
+        if isinstance(value, ast.Dict):
+            return not value.keys
+        if isinstance(value, ast.List | ast.Set):
+            return not value.elts
+        if isinstance(value, ast.Call):
+            func = value.func
+            called = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+            factory = called == "defaultdict"  # its first argument makes the values
+            empty = len(value.args) <= int(factory) and not value.keywords
+            return called in WEAK or (called in CONTAINERS and empty)
+        return False
+
+    found = []
+    for node in statements(tree.body):
+        if isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            targets, value = [node.target], node.value
+        else:
+            continue
+        if mutable(value):
+            found += [target.id for target in targets if isinstance(target, ast.Name)]
+    globals_ = [node for node in ast.walk(tree) if isinstance(node, ast.Global)]
+    return found + [name for node in globals_ for name in node.names]
+
+
+def test_no_module_holds_state_that_belongs_to_a_page_or_a_test():
+    held = [
+        f"{name}.{state}"
+        for name, path in KNOWN.items()
+        for state in module_state(ast.parse(path.read_text()))
+    ]
+    assert [state for state in held if state not in PROCESS_WIDE] == []
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from weakref import WeakKeyDictionary\n_HELD: WeakKeyDictionary = WeakKeyDictionary()",
+        "import weakref\n_HELD = weakref.WeakKeyDictionary()",
+        "_SEEN: dict[str, int] = {}",
+        "if True:\n    _OPEN = []",
+        "_PAGES = set()",
+        "from collections import defaultdict\n_BY_PAGE = defaultdict(list)",
+        "def watch():\n    global _CURRENT\n    _CURRENT = 1",
+    ],
+)
+def test_the_state_check_sees_each_way_to_hold_state(source):
+    assert module_state(ast.parse(source)) != []
+
+
+def test_the_state_check_lets_constants_be():
+    constants = 'NAMES = ("a", "b")\nTABLE = {"a": 1}\n__all__ = ["x"]\nSPECIAL = set("^$")'
+    assert module_state(ast.parse(constants)) == []

@@ -5,10 +5,11 @@ dismissed and logged."""
 from __future__ import annotations
 
 import pytest
-from scripted_answers import choose
+from scripted_answers import TEST_WAIT_MS, choose
 from verbs import committed_steps, page_answer, use_recordings
 
 from pytest_stagehand.browser.dialogs import DIALOG_HOLD_S
+from pytest_stagehand.page import AIPage
 from pytest_stagehand.recordings.format import recordings_file
 from pytest_stagehand.reporting.evidence import StepScreenshots, page_screenshot
 from pytest_stagehand.reporting.html import StepCapture
@@ -35,16 +36,21 @@ def delete_and_rename(ai) -> None:
     assert status(ai) == f"Renamed to {NAME}"
 
 
-def test_dialogs_are_answered_by_act_recorded_and_replayed_offline(
-    ai, scripted_model, store, test_file
-):
-    use_recordings(ai, store, test_file, "auto", has_model=True)
+def delete_and_rename_enqueued(scripted_model) -> None:
+    """The scripted model's answers to `delete_and_rename`, as a correct model answers."""
     scripted_model.enqueue(
         choose("button", "Delete draft"),
         page_answer('[dialog] confirm "Delete the draft for good?"', "accept_dialog"),
         choose("button", "Rename draft"),
         page_answer('[dialog] prompt "New name for the draft:"', "accept_dialog", ["%name%"]),
     )
+
+
+def test_dialogs_are_answered_by_act_recorded_and_replayed_offline(
+    ai, scripted_model, store, test_file
+):
+    use_recordings(ai, store, test_file, "auto", has_model=True)
+    delete_and_rename_enqueued(scripted_model)
     delete_and_rename(ai)
     assert scripted_model.calls == 4
     assert all(NAME not in request.text for request in scripted_model.requests)
@@ -121,8 +127,8 @@ def test_a_held_dialog_never_hangs_a_plain_playwright_call(ai, scripted_model):
 def with_evidence(ai) -> StepCapture:
     """The listeners of --ai-screenshots=every-step and --ai-report, which read the page
     after every step."""
-    capture = StepCapture(ai.page, ai.steplog.mask)
-    ai.steplog.listeners += [StepScreenshots(page_screenshot(ai.page)), capture]
+    capture = StepCapture(lambda: ai.watches.acting, ai.steplog.mask)
+    ai.steplog.listeners += [StepScreenshots(page_screenshot(lambda: ai.watches.acting)), capture]
     return capture
 
 
@@ -219,3 +225,16 @@ def test_the_tests_own_context_handler_answers_the_prompt(ai, scripted_model):
     scripted_model.enqueue(choose("button", "Rename draft"))
     ai.act("click the Rename draft button")
     assert status(ai) == "Renamed to from the context"
+
+
+def test_an_aipage_made_on_a_page_another_drove_holds_and_answers_its_dialogs(
+    ai, scripted_model, pages_server
+):
+    """Each AIPage keeps its own watch of the page: the one the test made later takes the
+    page's dialogs, and the earlier one, taking no step, dismisses none of them."""
+    delete_and_rename_enqueued(scripted_model)
+    ai.goto("verbs/dialogs.html")
+    later = AIPage(ai.page, ai.client, base_url=pages_server.url(), wait_timeout=TEST_WAIT_MS)
+    delete_and_rename(later)
+    assert [dialog.outcome for dialog in later.dialogs.seen] == ["accepted"] * 2
+    assert ai.dialogs.seen == []

@@ -117,7 +117,9 @@ def test_a_large_page_is_split_with_one_call_per_part(ai, scripted_model, pages_
     parts = split(snapshot(ai.page).text, budget)
     assert len(parts) > 2
     scripted_model.default = catalogue_answer
-    result = extract(ai.page, ai.client, ai.steplog, "all products", Catalogue, chunk_tokens=budget)
+    result = extract(
+        ai.watch, ai.client, ai.steplog, "all products", Catalogue, chunk_tokens=budget
+    )
     assert scripted_model.calls == len(parts)
     assert [p.name for p in result.products] == [f"Product {n}" for n in range(1, 151)]
     assert str(result.products[6].url) == pages_server.url("products/7?ref=list")
@@ -129,7 +131,7 @@ def test_parts_that_all_miss_a_required_field_are_a_model_output_error(ai, scrip
     ai.goto("table.html")
     scripted_model.default = {"orders": None}  # each part: "no orders here"
     with pytest.raises(ModelOutputError, match="is not a valid Orders"):
-        extract(ai.page, ai.client, ai.steplog, "the orders", Orders, chunk_tokens=100)
+        extract(ai.watch, ai.client, ai.steplog, "the orders", Orders, chunk_tokens=100)
     assert scripted_model.calls > 1
 
 

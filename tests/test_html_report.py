@@ -12,6 +12,7 @@ from example_runs import SECRETS, example_copy, offline, run_pytest
 from playwright.sync_api import Page, expect
 
 from examples.app.server import serve_shop
+from pytest_stagehand.browser.watch import PageWatches
 from pytest_stagehand.events import Exchange, StepLog
 from pytest_stagehand.reporting.html import SCALE, StepCapture, TestResult, render
 
@@ -134,7 +135,8 @@ def test_model_calls_show_masked_and_the_chosen_element_is_outlined(page: Page, 
     )
     steplog = StepLog("t.py::test_login")
     steplog.add_secrets({"password": "hunter2-s3cr3t"})
-    capture = StepCapture(page, steplog.mask)
+    watch = PageWatches(page).current
+    capture = StepCapture(lambda: watch, steplog.mask)
     steplog.listeners.append(capture)
     with steplog.step("act", "type %password% into the password field") as event:
         page.fill("#pw", "hunter2-s3cr3t")

@@ -2,26 +2,44 @@
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import Page
 
 from pytest_stagehand.browser import page_scripts
+from pytest_stagehand.browser.watch import PageWatches
 
 # A library that counts how often a document was given it.
 LIBRARY = "(window.installs = (window.installs || 0) + 1, (x) => x * 2)"
 TWICE = "(double, x) => double(x)"
 
 
-def test_a_library_is_given_once_per_document_and_again_when_lost(page: Page, pages_server):
+@pytest.mark.parametrize("watched", [True, False], ids=["its watch knows", "asked"])
+def test_a_library_is_given_once_per_document_and_again_when_lost(
+    page: Page, pages_server, watched: bool
+):
+    watch = PageWatches(page).current
+
+    def call(n: int) -> int:
+        """TWICE(n), with what the page's watch knows of its document, or without."""
+        return page_scripts.call(page, [LIBRARY], TWICE, n, held=watch.scripts if watched else None)
+
     page.goto(pages_server.url("forms.html"))
-    assert [page_scripts.call(page, [LIBRARY], TWICE, n) for n in (1, 2, 3)] == [2, 4, 6]
+    assert [call(n) for n in (1, 2, 3)] == [2, 4, 6]
     assert page.evaluate("window.installs") == 1
     # A page script that clears what it finds on window: the next call gives it again.
     page.evaluate("Object.getOwnPropertySymbols(window).forEach((s) => delete window[s])")
-    assert page_scripts.call(page, [LIBRARY], TWICE, 5) == 10
+    assert call(5) == 10
     assert page.evaluate("window.installs") == 2
     page.goto(pages_server.url("login.html"))  # a new document holds nothing
-    assert page_scripts.call(page, [LIBRARY], TWICE, 7) == 14
+    evaluate, scripts = page.evaluate, []
+    page.evaluate = lambda script, *args: scripts.append(script) or evaluate(script, *args)
+    try:
+        assert call(7) == 14
+    finally:
+        del page.evaluate
     assert page.evaluate("window.installs") == 1
+    # Known new by its watch, the document is given the library in the first round trip.
+    assert len(scripts) == (1 if watched else 2)
 
 
 def test_a_library_is_used_on_what_a_playwright_locator_hits(page: Page, pages_server):

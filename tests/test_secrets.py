@@ -24,6 +24,7 @@ from test_report import CONFTEST
 from pytest_stagehand.actions.settle import PAGE_CHANGES
 from pytest_stagehand.agent.agent import Agent
 from pytest_stagehand.browser.covering import OVERLAY_ID, overlaid
+from pytest_stagehand.browser.watch import PageWatches
 from pytest_stagehand.errors import CacheError
 from pytest_stagehand.events import StepLog
 from pytest_stagehand.model.client import ModelConfig
@@ -293,18 +294,19 @@ def test_report_screenshots_are_the_same_whatever_the_value(page):
     value in the field, the page's echo of it, a shadow root and a frame are all covered,
     so the image does not change with the value; uncovered, it would."""
     shots, captures, bare = [], [], []
+    watch = PageWatches(page).current
     for value in ("Ada Lovelace", "Grace Hopper"):
         show(page, value)
         secrets = {value: "%name%"}
-        shots.append(page_screenshot(page, lambda secrets=secrets: secrets)())
+        shots.append(page_screenshot(lambda: watch, lambda secrets=secrets: secrets)())
         steplog = StepLog("t")
         steplog.add_secrets({"name": value})
-        capture = StepCapture(page, steplog.mask, lambda steplog=steplog: steplog.secrets)
+        capture = StepCapture(lambda: watch, steplog.mask, lambda steplog=steplog: steplog.secrets)
         steplog.listeners.append(capture)
         with steplog.step("act", "look"):
             pass
         captures.append(list(capture.payload()["shots"].values()))
-        bare.append(page_screenshot(page)())
+        bare.append(page_screenshot(lambda: watch)())
         assert covers(page) == []  # the overlay went with the screenshot
     assert shots[0] == shots[1]
     assert captures[0] == captures[1] and len(captures[0]) == 1

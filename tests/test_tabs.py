@@ -9,8 +9,10 @@ from scripted_answers import TEST_WAIT_MS, choose
 from test_agent import Script, agent_requests, call, done
 from verbs import committed_steps, page_answer, use_recordings
 
+from pytest_stagehand.actions.action import Action
+from pytest_stagehand.actions.perform import perform
 from pytest_stagehand.agent.agent import Agent
-from pytest_stagehand.browser.tabs import acting_page
+from pytest_stagehand.browser.watch import PageWatches
 from pytest_stagehand.errors import ActionFailed
 from pytest_stagehand.page import AIPage
 from pytest_stagehand.recordings.store import Recordings as AgentRecordings
@@ -87,7 +89,7 @@ def test_evidence_follows_the_steps_into_the_popup_they_opened(ai, scripted_mode
     page the test began on."""
     ai.goto("verbs/tabs.html")
     shop = ai.page
-    capture = StepCapture(shop, ai.steplog.mask)
+    capture = StepCapture(lambda: ai.watches.acting, ai.steplog.mask)
     ai.steplog.listeners.append(capture)
     scripted_model.enqueue(
         choose("button", "Open chat"), choose("textbox", "Message", "fill", ["Hello"])
@@ -95,11 +97,11 @@ def test_evidence_follows_the_steps_into_the_popup_they_opened(ai, scripted_mode
     ai.act("open the chat")
     ai.act("type Hello into the message field")
     chat = ai.page
-    assert acting_page(shop) is chat
+    assert ai.watches.acting.page is chat
     assert capture.steps[-1]["box"] == chat.locator("#message").bounding_box()
-    assert page_screenshot(shop)() == chat.screenshot() != shop.screenshot()
+    assert page_screenshot(lambda: ai.watches.acting)() == chat.screenshot() != shop.screenshot()
     chat.close()
-    assert acting_page(shop) is shop  # the tab it went on in has closed
+    assert ai.watches.acting.page is shop  # the tab it went on in has closed
 
 
 def test_a_popup_that_closes_itself_hands_back_to_the_page_that_opened_it(ai, scripted_model):
@@ -226,3 +228,36 @@ def test_a_popup_the_tests_handler_closes_leaves_the_steps_on_the_opener(
     assert ai.page is shop
     assert shop.text_content("#status") == "Thanks noted"
     assert ai.pages == [shop]
+
+
+# --- each owner's own watch: no page is found through another's --------------------------
+
+
+def test_switch_tab_moves_the_page_that_acted_while_another_aipage_drives_it_too(
+    ai, scripted_model
+):
+    """Two AIPages on one page each follow their own tabs: a switch_tab one of them acts
+    is its own, not that of whichever AIPage happened to watch the page last."""
+    ai.goto("verbs/tabs.html")
+    shop = ai.page
+    other = AIPage(shop, None)  # a second owner of the same page, made later
+    scripted_model.enqueue(
+        choose("link", "Help centre"), page_answer('"Shop"', "switch_tab", ["Shop"])
+    )
+    ai.act("open the help centre")
+    assert ai.page.title() == "Help centre"
+    ai.act("switch back to the Shop tab")
+    assert ai.page is shop
+    assert other.page is shop  # it took no step
+
+
+def test_switch_tab_works_on_any_watched_page_without_an_aipage(page, pages_server):
+    """perform's switch_tab reads the tabs of the watch it is given: no AIPage needed."""
+    page.goto(pages_server.url("verbs/tabs.html"))
+    watches = PageWatches(page)
+    help_centre = page.context.new_page()
+    help_centre.goto(pages_server.url("verbs/help.html"))
+    perform(watches.current, Action("switch_tab", ("Help centre",)))
+    assert watches.tabs.current is help_centre
+    assert watches.current.page is help_centre  # adopted: a watch of its own
+    assert watches.of(help_centre) is not watches.of(page)

@@ -16,10 +16,10 @@ from pytest_stagehand.actions.settle import (
     PAGE_CHANGES_STATE,
     POLL_MS,
     SETTLE_CAP_S,
-    watch_navigations,
 )
 from pytest_stagehand.browser.scripts import script
 from pytest_stagehand.browser.tabs import TAKE_OPENS
+from pytest_stagehand.browser.watch import PageWatch
 from pytest_stagehand.errors import HealFailed
 from pytest_stagehand.snapshot.outline import (
     KEPT,
@@ -178,15 +178,15 @@ def fill_directly(page: Page, action: Action, text: str) -> int | None:
     return None if done is None else int(done[0])
 
 
-def click_directly(page: Page, action: Action) -> int | None:
+def click_directly(watch: PageWatch, action: Action) -> int | None:
     """Click an element that is ready at the point DIRECT checked, guarded, and wait for a
     navigation the click asked for, as Playwright's click does. Returns the pages the
     click asked to open; None, with nothing done, where Playwright must click (not ready,
     or the guard stopped a click that missed).
     A click the step's look readied (`Kept.point`) goes at once; where the page moved
     under it since, its guard stops it, and the element is readied again."""
+    page = watch.page
     since = time.monotonic()
-    navigations = watch_navigations(page)
     readied = action.kept.point if action.kept else None
     seen = _guarded_click(page, readied) if readied else None
     if not readied or (seen is not None and seen[0] != "hit"):
@@ -202,7 +202,7 @@ def click_directly(page: Page, action: Action) -> int | None:
         if not navigating:
             return int(opens)
     deadline = since + SETTLE_CAP_S
-    while navigations[-1] < since and time.monotonic() < deadline and not page.is_closed():
+    while watch.navigated < since and time.monotonic() < deadline and not page.is_closed():
         with _unless_the_click_closed_it(page):
             page.wait_for_timeout(POLL_MS)  # lets the navigation's events arrive
     return int(opens)

@@ -30,10 +30,10 @@ from pytest_stagehand.actions.direct import (
     through_selector,
 )
 from pytest_stagehand.actions.settle import POLL_MS
-from pytest_stagehand.browser.dialogs import DIALOG_METHODS, answer_dialog, may_open
+from pytest_stagehand.browser.dialogs import DIALOG_METHODS
 from pytest_stagehand.browser.files import upload
 from pytest_stagehand.browser.scripts import script
-from pytest_stagehand.browser.tabs import switch_tab
+from pytest_stagehand.browser.watch import PageWatch
 from pytest_stagehand.errors import ElementCovered
 from pytest_stagehand.snapshot.outline import (
     frame_scope,
@@ -68,7 +68,8 @@ def _covered(page: Page, action: Action, error: PlaywrightError) -> ElementCover
 
 
 def perform(
-    page: Page, action: Action, values: Mapping[str, str] = {}, timeout: float | None = None
+    watch: PageWatch, action: Action, values: Mapping[str, str] = {},
+    timeout: float | None = None,
 ) -> Action:
     """Do `action` with Playwright (which waits until the element can take it), as a
     person would: a control its own drawing covers is clicked through what stands for it
@@ -82,42 +83,43 @@ def perform(
     in its own words (ActionFailed).
     """
     try:
-        return _perform(page, action, values, timeout)
+        return _perform(watch, action, values, timeout)
     except PlaywrightError as exc:
-        raise (_covered(page, action, exc) or NotPerformed(action, exc)) from None
+        raise (_covered(watch.page, action, exc) or NotPerformed(action, exc)) from None
 
 
 def _perform(
-    page: Page, action: Action, values: Mapping[str, str], timeout: float | None
+    watch: PageWatch, action: Action, values: Mapping[str, str], timeout: float | None
 ) -> Action:
+    page = watch.page
     args = [substitute(argument, values) for argument in action.arguments]
     method = action.method
     if action.selector is None:
         if method == "press":
             page.keyboard.press(args[0])
         elif method in DIALOG_METHODS:
-            answer_dialog(page, method, args[0] if args else None)
+            watch.dialogs.answer(method, args[0] if args else None)
         elif method == "switch_tab":
-            switch_tab(page, args[0])
+            watch.tabs.switch(args[0])
         else:
             page.evaluate(f"amount => ({SCROLL})(null, amount)", args[0])
         return action
     via, opens = action.via, None  # unless the action says otherwise (a dialog may cut it short)
-    with may_open(page):  # a dialog the action opens is held for the next step
-        via, opens = _perform_on_element(page, action, args, timeout)
+    with watch.dialogs.may_open():  # a dialog the action opens is held for the next step
+        via, opens = _perform_on_element(watch, action, args, timeout)
     # What stood in, and the element itself, are looked up afresh next time.
     return replace(action, via=via, stand_in=None, kept=None, opens=opens)
 
 
 def _perform_on_element(
-    page: Page, action: Action, args: list[str], timeout: float | None
+    watch: PageWatch, action: Action, args: list[str], timeout: float | None
 ) -> tuple[str, int | None]:
     """Do an element's action; returns what stood in for the element ("" for itself),
     and the pages it asked to open where it read that itself (a direct click or fill)."""
-    method = action.method
+    page, method = watch.page, action.method
     if action.point is None:  # an element that is ready now: done without Playwright
         clicked = method == "click" and not action.stand_in
-        if clicked and (opens := click_directly(page, action)) is not None:
+        if clicked and (opens := click_directly(watch, action)) is not None:
             return "", opens
         if method == "fill" and (opens := fill_directly(page, action, args[0])) is not None:
             return "", opens

@@ -5,17 +5,15 @@ from __future__ import annotations
 
 import json
 import time
-from contextlib import suppress
 from dataclasses import dataclass
-from weakref import WeakKeyDictionary
 
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Frame, Page, Request
+from playwright.sync_api import Page, Request
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from pytest_stagehand.browser import page_scripts
 from pytest_stagehand.browser.covering import OVERLAY_ID
-from pytest_stagehand.browser.dialogs import blocked
+from pytest_stagehand.browser.watch import PageWatch
 from pytest_stagehand.snapshot.outline import (
     describer,
 )
@@ -36,9 +34,6 @@ LONG_REQUEST_S = 1.5  # a request open longer is long-polling or streaming: not 
 
 
 POLL_MS = 20
-
-
-STREAMS = frozenset({"eventsource", "websocket"})
 
 
 # The document's changes, watched from first use on: when it last changed, how often, and
@@ -128,25 +123,6 @@ def watch_changes(page: Page) -> None:
     page.add_init_script(PAGE_CHANGES)
 
 
-_open_requests: WeakKeyDictionary[Page, dict[Request, float]] = WeakKeyDictionary()
-
-
-def watch_network(page: Page) -> dict[Request, float]:
-    """The page's open requests and when each started, tracked from the first call on."""
-    open_requests = _open_requests.get(page)
-    if open_requests is None:
-        open_requests = _open_requests[page] = {}
-
-        def started(request: Request) -> None:
-            if request.resource_type not in STREAMS:
-                open_requests[request] = time.monotonic()
-
-        page.on("request", started)
-        page.on("requestfinished", lambda request: open_requests.pop(request, None))
-        page.on("requestfailed", lambda request: open_requests.pop(request, None))
-    return open_requests
-
-
 def _recent(open_requests: dict[Request, float], since: float) -> bool:
     """Is a request open that started after `since` and is not long-polling?"""
     now = time.monotonic()
@@ -156,7 +132,7 @@ def _recent(open_requests: dict[Request, float], since: float) -> bool:
 
 
 def settle(
-    page: Page, *, after_action: bool = False, cap: float = SETTLE_CAP_S, early: bool = False
+    watch: PageWatch, *, after_action: bool = False, cap: float = SETTLE_CAP_S, early: bool = False
 ) -> PageMark | None:
     """Wait, for at most `cap` seconds, until no request is open, the document has loaded
     and the DOM has been quiet for DOM_QUIET_MS: what a step waits for before it reads
@@ -173,32 +149,31 @@ def settle(
     None when it was not read (a held dialog, a page that did not settle in time).
     """
     least = AFTER_ACTION_MS if after_action else 0
-    return _wait(page, cap, since=0.0, dom_quiet_least=least, early=early and not after_action)
+    return _wait(watch, cap, since=0.0, dom_quiet_least=least, early=early and not after_action)
 
 
-def finish_started(page: Page, since: float, cap: float = SETTLE_CAP_S) -> None:
+def finish_started(watch: PageWatch, since: float, cap: float = SETTLE_CAP_S) -> None:
     """After an action begun at `since` (time.monotonic()), wait for at most `cap` seconds
     for what it started: the requests opened since then (not long-polling ones) and a
     navigation (until its document has loaded). Nothing else: the page's later reactions
     are the next step's to wait for (`settle`). Costs no round trip when the action
     started neither: open requests and navigations are events Playwright has delivered.
     """
-    _wait(page, cap, since, dom_quiet_least=None)
+    _wait(watch, cap, since, dom_quiet_least=None)
 
 
 def _wait(
-    page: Page, cap: float, since: float, dom_quiet_least: float | None, early: bool = False
+    watch: PageWatch, cap: float, since: float, dom_quiet_least: float | None, early: bool = False
 ) -> PageMark | None:
     """Until no request opened after `since` is open, the document has loaded and, unless
     `dom_quiet_least` is None, the DOM is quiet (watched for at least that many ms; the
     mark it was quiet at is returned). Never raises for a busy page: what does not finish
     within `cap` is left running."""
-    if blocked(page):
+    if watch.blocked:
         return None  # a held dialog blocks the page until a step answers it
+    page, open_requests = watch.page, watch.requests
     mark = None
     deadline = time.monotonic() + cap
-    open_requests = watch_network(page)
-    navigations = watch_navigations(page)  # from the first settle on, before any action
     while time.monotonic() < deadline:
         left_ms = (deadline - time.monotonic()) * 1000
         try:
@@ -207,13 +182,14 @@ def _wait(
                 continue
             if dom_quiet_least is not None:  # the page waits for its own load: one call
                 quiet = page_scripts.call(
-                    page, [describer()], SETTLE, [DOM_QUIET_MS, dom_quiet_least, left_ms, early]
+                    page, [describer()], SETTLE, [DOM_QUIET_MS, dom_quiet_least, left_ms, early],
+                    held=watch.scripts,
                 )
                 if quiet is None:
                     return None
                 document, changes, waited = quiet
                 mark = PageMark(document, changes, waited=waited)
-            elif navigations[-1] >= since:  # the document the page had loaded was replaced
+            elif watch.navigated >= since:  # the document the page had loaded was replaced
                 page.wait_for_load_state("domcontentloaded", timeout=max(1.0, left_ms))
         except PlaywrightTimeoutError:
             return None
@@ -248,10 +224,11 @@ class PageMark:
     waited: bool = True
 
 
-def page_mark(page: Page) -> PageMark:
+def page_mark(watch: PageWatch) -> PageMark:
     """The page's changes so far, to wait for the next one with `wait_for_change`."""
-    if blocked(page):  # a held dialog: nothing changes until a step answers it
+    if watch.blocked:  # a held dialog: nothing changes until a step answers it
         return PageMark("", -1)
+    page = watch.page
     try:
         document, changes = page.evaluate(_MARK)
     except PlaywrightError:
@@ -271,14 +248,15 @@ def frame_marks(page: Page) -> FrameMarks:
     return tuple(marks)
 
 
-def wait_for_change(page: Page, since: PageMark, timeout_ms: float) -> bool:
+def wait_for_change(watch: PageWatch, since: PageMark, timeout_ms: float) -> bool:
     """Wait, for at most `timeout_ms`, until the page changed after `since`: a DOM change,
     a CSS transition or animation ending, or another document. The page's document wakes
     the wait, with no polling; on a page with frames their documents are looked at every
     FRAME_LOOK_MS too (a card field that renders inside a payment iframe changes nothing
     outside it). True at once when it has changed already; False when it did not in time."""
-    if blocked(page):  # a held dialog: the page cannot change until a step answers it
+    if watch.blocked:  # a held dialog: the page cannot change until a step answers it
         return False
+    page = watch.page
     deadline = time.monotonic() + timeout_ms / 1000
     frames = since.frames if since.frames is not None else frame_marks(page)
     while True:
@@ -295,29 +273,3 @@ def wait_for_change(page: Page, since: PageMark, timeout_ms: float) -> bool:
             return True  # the document was replaced while we waited: a navigation
         if frames and frame_marks(page) != frames:
             return True
-
-
-_navigations: WeakKeyDictionary[Page, list[float]] = WeakKeyDictionary()
-
-
-def watch_navigations(page: Page) -> list[float]:
-    """When the page's main frame last navigated or its last navigation request ended
-    (a download, a No Content answer), tracked from the first call on: [0.0] before."""
-    ended = _navigations.get(page)
-    if ended is None:
-        ended = _navigations[page] = [0.0]
-
-        def navigated(frame: Frame) -> None:
-            if frame.parent_frame is None:
-                ended.append(time.monotonic())
-                del ended[:-1]
-
-        def request_ended(request: Request) -> None:
-            with suppress(PlaywrightError):  # a worker's request has no frame
-                if request.is_navigation_request() and request.frame.parent_frame is None:
-                    navigated(request.frame)
-
-        page.on("framenavigated", navigated)
-        page.on("requestfinished", request_ended)
-        page.on("requestfailed", request_ended)
-    return ended

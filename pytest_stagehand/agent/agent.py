@@ -104,7 +104,7 @@ class Agent:
         steplog = self.page.steplog
         steplog.add_secrets(values)
         with self.page.open_page(f"agent.execute({instruction!r})"):
-            settle(self.page.page)
+            settle(self.page.watch)
         start = len(steplog.events)
         with steplog.step("agent", instruction, self.page.page.url) as event:
             arguments = (

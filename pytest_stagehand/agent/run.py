@@ -32,7 +32,6 @@ from pytest_stagehand.agent.values import (
     infrastructure,
 )
 from pytest_stagehand.browser.covering import overlaid
-from pytest_stagehand.browser.dialogs import blocked
 from pytest_stagehand.errors import (
     HealFailed,
     ModelError,
@@ -189,8 +188,8 @@ class Run:
             return self.cut_short("error", str(exc))
 
     def look(self) -> _View:
-        settle(self.page)
-        page_snapshot = outline(self.page)  # with its open tabs, or the dialog that blocks it
+        settle(self.ai.watch)
+        page_snapshot = outline(self.ai.watch)  # with its open tabs, or the dialog that blocks it
         return _View(page_snapshot.url, page_snapshot.title, without_ids(page_snapshot.text))
 
     def pressure(self, number: int) -> tuple[str | None, Status | None]:
@@ -413,14 +412,14 @@ class Run:
 
     def tool_wait(self, call: agent_texts.WaitTool) -> Outcome:
         self.page.wait_for_timeout(call.seconds * 1000)
-        settle(self.page)
+        settle(self.ai.watch)
         self.tape.add("wait", seconds=call.seconds)
         return Outcome(f"Waited {call.seconds:g} s.")
 
     def tool_back(self, call: agent_texts.BackTool) -> Outcome:
         before = self.page.url
         self.page.go_back()
-        settle(self.page)
+        settle(self.ai.watch)
         if self.page.url == before:
             return Outcome("There is no previous page.", ok=False)
         self.tape.add("back")
@@ -433,12 +432,12 @@ class Run:
 
     def tool_refresh(self, call: agent_texts.RefreshTool) -> Outcome:
         self.page.reload()
-        settle(self.page)
+        settle(self.ai.watch)
         self.tape.add("refresh")
         return Outcome("Reloaded the page.")
 
     def tool_screenshot(self, call: agent_texts.ScreenshotTool) -> Outcome:
-        if blocked(self.page):  # the call would wait until the dialog expired, dismissing it
+        if self.ai.watch.blocked:  # the call would wait until the dialog expired, dismissing it
             return Outcome("A browser dialog blocks the page: answer it first.", ok=False)
         with overlaid(self.page, self.ai.steplog.secrets):
             image = self.page.screenshot()
@@ -523,7 +522,7 @@ class Run:
         back. Settles first: an act returns before a navigation its click starts has
         reached the guard, and a link in a frame starts its navigation a moment after the
         click returns: the settle watches for that moment too."""
-        settle(self.page, after_action=True)
+        settle(self.ai.watch, after_action=True)
         notes = []
         for new in self.popups:
             blank = new.url in ("", "about:blank") and bool(self.blocked)  # blocked opening
@@ -542,7 +541,7 @@ class Run:
         if self.outside(self.page.url):
             left = self.page.url
             self.page.go_back()
-            settle(self.page)
+            settle(self.ai.watch)
             notes.append(f"The page went to {left}, outside the allowed origins: went back.")
         return " ".join(notes)
 
@@ -607,7 +606,7 @@ class Run:
             )
         except PlaywrightError:
             return False
-        settle(self.page)
+        settle(self.ai.watch)
         return True
 
     def replay_step(self, recording: Recording, step: dict[str, Any]) -> str | None:
@@ -651,10 +650,10 @@ class Run:
             self.ai.goto(urljoin(self.base, step["url"]))
         elif tool == "back":
             self.page.go_back()
-            settle(self.page)
+            settle(self.ai.watch)
         elif tool == "refresh":
             self.page.reload()
-            settle(self.page)
+            settle(self.ai.watch)
         elif tool == "switch_tab":
             self.ai.switch_to(step["tab"])
         elif tool == "wait":

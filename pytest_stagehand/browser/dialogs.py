@@ -23,7 +23,6 @@ import asyncio
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from weakref import WeakKeyDictionary
 
 import greenlet
 from playwright.sync_api import Dialog, Page
@@ -62,7 +61,9 @@ class Dialogs:
         self._acting: greenlet.greenlet | None = None  # the test, inside an action
         self._answering = False
         self._expired: list[Dialog] = []  # dismissed by the expiry, not logged yet
-        listen(page, "dialog", self._opened)
+        # A dialog is held or answered once: by the page's newest owner (an AIPage made
+        # on a page another drove before), not dismissed by the one that took no step.
+        listen(page, "dialog", self._opened, sole=True)
 
     # --- the listener -------------------------------------------------------------------
 
@@ -183,45 +184,3 @@ class Dialogs:
     def _step(self, dialog: Dialog, result: str) -> None:
         with self.steplog.step("dialog", f"{dialog.type} {dialog.message!r}", self.page.url) as e:
             e.result = result
-
-
-
-_DIALOGS: WeakKeyDictionary[Page, Dialogs] = WeakKeyDictionary()
-
-
-def watch_dialogs(page: Page, steplog: StepLog) -> Dialogs:
-    """The page's dialogs, watched from the first call on."""
-    dialogs = _DIALOGS.get(page)
-    if dialogs is None:
-        dialogs = _DIALOGS[page] = Dialogs(page, steplog)
-    return dialogs
-
-
-def dialogs_of(page: Page) -> Dialogs | None:
-    return _DIALOGS.get(page)
-
-
-def blocked(page: Page) -> bool:
-    """True while a held dialog blocks the page (nothing can read it until answered)."""
-    dialogs = _DIALOGS.get(page)
-    return dialogs is not None and dialogs.pending is not None
-
-
-@contextmanager
-def may_open(page: Page) -> Iterator[None]:
-    """`Dialogs.may_open` for a watched page; nothing for another."""
-    dialogs = _DIALOGS.get(page)
-    if dialogs is None:
-        yield
-        return
-    with dialogs.may_open():
-        yield
-
-
-def answer_dialog(page: Page, method: str, value: str | None) -> None:
-    dialogs = _DIALOGS.get(page)
-    if dialogs is None:
-        raise ActionFailed(
-            f"{method} needs the page's dialogs watched: act through an AIPage (ai_page)."
-        )
-    dialogs.answer(method, value)

@@ -14,7 +14,6 @@ import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from weakref import WeakKeyDictionary
 
 from playwright.sync_api import Download, Locator, Page
 
@@ -112,15 +111,3 @@ class Downloads:
         local = Path(tempfile.mkdtemp(dir=self._folder)) / Path(download.suggested_filename).name
         download.save_as(local)  # waits until it has finished; streamed from a remote browser
         return SavedDownload(download, local)
-
-
-_DOWNLOADS: WeakKeyDictionary[Page, Downloads] = WeakKeyDictionary()
-
-
-def watch_downloads(page: Page) -> Downloads:
-    downloads = _DOWNLOADS.get(page)
-    if downloads is None:
-        downloads = _DOWNLOADS[page] = Downloads()
-        page.on("download", downloads.started)
-        page.context.on("close", downloads.remove)
-    return downloads

@@ -63,8 +63,12 @@ class Registered:
         self._handlers.setdefault(event, []).append(f)
         self._keep_behind(event)
 
-    def own(self, event: str, f: Handler) -> None:
-        """Register one of the plugin's handlers, behind the test's."""
+    def own(self, event: str, f: Handler, sole: bool = False) -> None:
+        """Register one of the plugin's handlers, behind the test's; `sole`: in place of
+        the plugin's handlers of `event` registered before."""
+        if sole:
+            for old in self._own.pop(event, []):
+                self._remove(event, old)
         self.playwright_on(event, f)
         self._own.setdefault(event, []).append(f)
 
@@ -114,10 +118,11 @@ def _watch_page(page: Page) -> None:
         Registered(page)
 
 
-def listen(target: Target, event: str, f: Handler) -> None:
+def listen(target: Target, event: str, f: Handler, sole: bool = False) -> None:
     """Register one of the plugin's own handlers: not one of the test's, and called after
-    them."""
-    (registered(target) or Registered(target)).own(event, f)
+    them. `sole`: the plugin's only handler of `event` on `target`, in place of one an
+    earlier owner of the page registered."""
+    (registered(target) or Registered(target)).own(event, f, sole)
 
 
 def handled_by_test(page: Page, event: str, arg: object) -> bool:

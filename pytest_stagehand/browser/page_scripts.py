@@ -2,9 +2,9 @@
 
 snapshot.js's describer (about 69 KB) and readback.js would otherwise go with every outline
 and every replayed step's look at the page, and be compiled again each time. A document
-gets them with the first call that needs them (its main frame's navigation says it is
-new; for the describer, that is the first settle), kept under symbols named by their hash,
-which no page script sees or clashes with.
+gets them with the first call that needs them (the page's watch sees its main frame
+navigate, so a new document is known; for the describer, that is the first settle), kept
+under symbols named by their hash, which no page script sees or clashes with.
 """
 
 from __future__ import annotations
@@ -14,25 +14,8 @@ import json
 from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
-from weakref import WeakKeyDictionary
 
-from playwright.sync_api import Frame, Locator, Page
-
-# The libraries each page's current document holds, as far as its navigation events tell.
-_held: WeakKeyDictionary[Page, set[str]] = WeakKeyDictionary()
-
-
-def _holds(page: Page) -> set[str]:
-    """The keys of the libraries the page's document was given (none for a new one)."""
-    if page not in _held:
-
-        def navigated(frame: Frame) -> None:
-            if frame.parent_frame is None:
-                _held[page] = set()
-
-        page.on("framenavigated", navigated)
-        _held[page] = set()
-    return _held[page]
+from playwright.sync_api import Locator, Page
 
 
 @cache
@@ -58,31 +41,41 @@ def _scripts(libraries: tuple[str, ...], body: str, params: str) -> tuple[str, s
     return use, install
 
 
-def _called(page: Page, libraries: Sequence[str], run: Callable[[str], Any], scripts) -> Any:
+def _called(
+    libraries: Sequence[str], run: Callable[[str], Any], scripts, held: set[str] | None
+) -> Any:
     use, install = scripts
     keys = {_key(library) for library in libraries}
-    holds = _holds(page)
-    if keys <= holds:
+    if held is None or keys <= held:
         result = run(use)
         if result is not None:
             return result[0]
     result = run(install)
-    holds.update(keys)
+    if held is not None:
+        held.update(keys)
     return result
 
 
-def call(page: Page, libraries: Sequence[str], body: str, arg: Any = None) -> Any:
+def call(
+    page: Page, libraries: Sequence[str], body: str, arg: Any = None,
+    held: set[str] | None = None,
+) -> Any:
     """`body(*libraries, arg)` in the page's main frame (body: a JavaScript function whose
     first parameters are the libraries, each a JavaScript expression). One round trip; a
     document that lost a library anyway (a page script cleared it) is given it in a second.
-    Raises Playwright's errors."""
+    `held`: the keys of the libraries the page's document was given, as its watch knows
+    them (`PageWatch.scripts`): a new document gets them at once; without it, the document
+    is asked first. Raises Playwright's errors."""
     scripts = _scripts(tuple(libraries), body, "arg")
-    return _called(page, libraries, lambda script: page.evaluate(script, arg), scripts)
+    return _called(libraries, lambda script: page.evaluate(script, arg), scripts, held)
 
 
-def call_on_all(locator: Locator, libraries: Sequence[str], body: str, arg: Any = None) -> Any:
+def call_on_all(
+    locator: Locator, libraries: Sequence[str], body: str, arg: Any = None,
+    held: set[str] | None = None,
+) -> Any:
     """`body(*libraries, elements, arg)` on the elements a main-frame `locator` hits now
     (Playwright's engine finds them; it does not wait), as `call` does."""
     scripts = _scripts(tuple(libraries), body, "elements, arg")
     run = lambda script: locator.evaluate_all(script, arg)  # noqa: E731
-    return _called(locator.page, libraries, run, scripts)
+    return _called(libraries, run, scripts, held)

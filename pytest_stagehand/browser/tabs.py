@@ -15,7 +15,6 @@ from weakref import WeakKeyDictionary
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
-from pytest_stagehand.browser.dialogs import blocked
 from pytest_stagehand.browser.handlers import listen
 from pytest_stagehand.errors import ActionFailed
 
@@ -44,15 +43,17 @@ TAKE_OPENS = """() => {
 class Tabs:
     """The tab the steps act on (`current`) and the tabs steps opened since the last look."""
 
-    def __init__(self, page: Page, adopt: Callable[[Page], None] = lambda page: None) -> None:
+    def __init__(
+        self, page: Page, adopt: Callable[[Page], object], blocked: Callable[[Page], bool]
+    ) -> None:
         self.current = page
         self._adopt = adopt  # what the owner does with every page it may act on
+        self._blocked = blocked  # does a held dialog block the page?
         self._opened: list[Page] = []
         self._openers: WeakKeyDictionary[Page, Page] = WeakKeyDictionary()
         self._watch(page)
 
     def _watch(self, page: Page) -> None:
-        _TABS[page] = self
         listen(page, "popup", lambda popup: self._popup(page, popup))
         page.add_init_script(COUNT_OPENS)
         with suppress(PlaywrightError):  # the document already shown (a blank one may go)
@@ -103,7 +104,7 @@ class Tabs:
 
     def _opening(self) -> bool:
         """Did the last step ask for a new page (that may not have opened yet)?"""
-        if self.current.is_closed() or blocked(self.current):
+        if self.current.is_closed() or self._blocked(self.current):
             return False
         try:
             return bool(self.current.evaluate(TAKE_OPENS))
@@ -133,26 +134,3 @@ class Tabs:
         self._adopt(self.current)
         return self.current
 
-
-_TABS: WeakKeyDictionary[Page, Tabs] = WeakKeyDictionary()
-
-
-def switch_tab(page: Page, tab: str) -> None:
-    """An act step's switch_tab, on the tabs `page` belongs to."""
-    tabs = _TABS.get(page)
-    if tabs is None:
-        raise ActionFailed("switch_tab needs the page's tabs watched: act through an AIPage.")
-    tabs.switch(tab)
-
-
-def acting_page(page: Page) -> Page:
-    """The page the steps act on now, for the page a test began on: the tab a step opened
-    or switched to, while it is open; else that page. What evidence shows."""
-    tabs = _TABS.get(page)
-    current = tabs.current if tabs is not None else page
-    return page if current.is_closed() else current
-
-
-def tabs_of(page: Page) -> Tabs | None:
-    """The tabs watched for the page a test began on, if any step watched them yet."""
-    return _TABS.get(page)

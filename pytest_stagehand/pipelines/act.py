@@ -20,7 +20,7 @@ from playwright.sync_api import Page
 from pytest_stagehand.actions.action import VARIABLE, Action, ActResult, action_for, element_id
 from pytest_stagehand.actions.perform import NotPerformed, perform
 from pytest_stagehand.actions.settle import PageMark, finish_started, settle
-from pytest_stagehand.browser.dialogs import blocked
+from pytest_stagehand.browser.watch import PageWatch, ReadsPage
 from pytest_stagehand.errors import (
     ActionFailed,
     ElementNotFound,
@@ -82,7 +82,7 @@ class Resolver(Protocol):
     def act(self, request: ActRequest, event: StepEvent) -> list[Action]: ...
 
 
-class ModelResolver:
+class ModelResolver(ReadsPage):
     """Resolves an instruction with the model: one element, one method, then performs it.
 
     A choice the element cannot take gets one retry with feedback; a choice Playwright
@@ -91,12 +91,12 @@ class ModelResolver:
 
     def __init__(
         self,
-        page: Page,
+        page: Page | PageWatch,
         client: ModelClient | None,
         steplog: StepLog,
         prompt_budget: int = DEFAULT_BUDGET,
     ) -> None:
-        self.page = page
+        self._reads(page)
         self.client = client
         self.steplog = steplog
         self.prompt_budget = prompt_budget  # tokens; a larger page goes in parts (chunks.py)
@@ -104,11 +104,11 @@ class ModelResolver:
     def act(self, request: ActRequest, event: StepEvent) -> list[Action]:
         event.cache = "off"
         if request.settled is not None and not request.settled.waited:
-            settle(self.page)  # the model reads the page: settled in full first
+            settle(self.watch)  # the model reads the page: settled in full first
         try:
             return self._attempt(request, event)
         except NotPerformed as first:  # a cover is ElementCovered: no heal helps
-            settle(self.page)
+            settle(self.watch)
             failure = f"{first.action.description} could not take {first.action.method}: "
             try:
                 return self._attempt(request, event, failure + first.reason)
@@ -123,7 +123,7 @@ class ModelResolver:
     def _attempt(
         self, request: ActRequest, event: StepEvent, failure: str | None = None
     ) -> list[Action]:
-        before = outline(self.page)  # with the dialog that blocks it, or its tabs
+        before = outline(self.watch)  # with the dialog that blocks it, or its tabs
 
         def messages(text: str, part: str = "") -> list[Message]:
             return prompts.act_messages(
@@ -134,7 +134,7 @@ class ModelResolver:
         # The most relevant part of a large page first; the next only on "not found".
         parts = list(parts_for(before.text, request.instruction, self.prompt_budget, messages))
         # A held dialog blocks the page's rendering: only its text can be shown.
-        sight = "off" if blocked(self.page) else request.vision
+        sight = "off" if self.watch.blocked else request.vision
         if sight == "always" or (sight == "fallback" and vision.mostly_visual(self.page)):
             chosen = None
         else:
@@ -154,10 +154,10 @@ class ModelResolver:
         if chosen is None:  # the most relevant part, and a screenshot
             chosen = self._choose_by_sight(messages(parts[0].text), before, request, event)
         action, two_step = chosen
-        action = perform(self.page, action, request.values, request.timeout)
+        action = perform(self.watch, action, request.values, request.timeout)
         if not two_step:
             return [action]
-        settle(self.page, after_action=True)
+        settle(self.watch, after_action=True)
         after = snapshot(self.page)
         appeared = _appeared(before, after)
         if not appeared:
@@ -172,7 +172,7 @@ class ModelResolver:
         chosen = self._choose(option_messages, after, request, event, frozenset(appeared))
         assert chosen is not None  # the last (only) part: "not found" raised
         option, _ = chosen
-        return [action, perform(self.page, option, request.values, request.timeout)]
+        return [action, perform(self.watch, option, request.values, request.timeout)]
 
     def _choose_by_sight(
         self, messages: list[Message], page_snapshot: Snapshot, request: ActRequest,
@@ -317,7 +317,7 @@ def _alnum(text: str) -> str:
 
 
 def act(
-    page: Page,
+    watch: PageWatch,
     resolver: Resolver,
     steplog: StepLog,
     step: str | Action,
@@ -335,6 +335,7 @@ def act(
     Returns once the navigation and requests the action started are done; `settled` also
     waits until the page has settled (`settle`), for code that reads it next without
     waiting, as plain Playwright reads (`text_content`, `title`) do not."""
+    page = watch.page
     values = {name: str(value) for name, value in (variables or {}).items()}
     steplog.add_secrets(values)
     instruction = step if isinstance(step, str) else step.description or step.method
@@ -347,7 +348,7 @@ def act(
         )
     # A recorded step verifies its element before acting and settles in full otherwise:
     # it need not wait out the quiet our last action's own changes broke.
-    mark = settle(page, early=isinstance(step, str))
+    mark = settle(watch, early=isinstance(step, str))
     with steplog.step("act", instruction, page.url) as event:
         started = time.monotonic()
         if isinstance(step, str):
@@ -357,11 +358,11 @@ def act(
             if refusal := field_refusal(step, fields):
                 raise InvalidModelChoice(f"Refused {step.method} on {step.element}: {refusal}")
             request = ActRequest(instruction, values, timeout, fields)
-            actions = [_replay(page, step, request, steplog, event)]
+            actions = [_replay(watch, step, request, steplog, event)]
         if settled:
-            settle(page, after_action=True)
+            settle(watch, after_action=True)
         else:
-            finish_started(page, started)
+            finish_started(watch, started)
         final = actions[-1]
         event.element = final.element
         event.selector = final.selector
@@ -419,18 +420,19 @@ def verified(
 
 
 def _replay(
-    page: Page, action: Action, request: ActRequest, steplog: StepLog, event: StepEvent
+    watch: PageWatch, action: Action, request: ActRequest, steplog: StepLog, event: StepEvent
 ) -> Action:
     """An Action from observe or a result, verified like a recorded step before it runs:
     the page may have changed since it was found. Returns the action as performed (the
     given one, unless its element had moved, with what stood in for it if anything did)."""
+    page = watch.page
     found, _, heal = verified(
         page, action, element_of(action), frozenset(), request.instruction, acting=True
     )
     if heal is not None:
         event.heal, action = heal, found
     try:
-        performed = perform(page, found, request.values, request.timeout)
+        performed = perform(watch, found, request.values, request.timeout)
     except NotPerformed as exc:
         reason = steplog.mask(exc.reason)
         raise ActionFailed(

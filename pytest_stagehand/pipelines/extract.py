@@ -17,12 +17,12 @@ from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar, Union, get_args, get_origin, overload
 
-from playwright.sync_api import Page
 from pydantic import AnyUrl, BaseModel, Field, ValidationError, create_model
 from pydantic.fields import FieldInfo
 
 from pytest_stagehand.actions.action import element_id
 from pytest_stagehand.actions.settle import settle
+from pytest_stagehand.browser.watch import PageWatch
 from pytest_stagehand.errors import InvalidModelChoice, ModelOutputError
 from pytest_stagehand.events import StepEvent, StepLog, shortened
 from pytest_stagehand.model.client import ModelClient
@@ -46,7 +46,7 @@ LINK_ID = "the element id of the link, e.g. e12"
 
 @overload
 def extract(
-    page: Page, client: ModelClient | None, steplog: StepLog, instruction: str | None,
+    watch: PageWatch, client: ModelClient | None, steplog: StepLog, instruction: str | None,
     schema: type[T], scope: str | None = ..., *, chunk_tokens: int = ...,
     recorder: StepRecorder | None = ..., vision_mode: VisionMode = ...,
 ) -> T: ...
@@ -54,14 +54,14 @@ def extract(
 
 @overload
 def extract(
-    page: Page, client: ModelClient | None, steplog: StepLog, instruction: str | None = ...,
+    watch: PageWatch, client: ModelClient | None, steplog: StepLog, instruction: str | None = ...,
     schema: None = ..., scope: str | None = ..., *, chunk_tokens: int = ...,
     recorder: StepRecorder | None = ..., vision_mode: VisionMode = ...,
 ) -> str: ...
 
 
 def extract(
-    page: Page,
+    watch: PageWatch,
     client: ModelClient | None,
     steplog: StepLog,
     instruction: str | None = None,
@@ -81,7 +81,8 @@ def extract(
     each page change until its timeout. With `vision_mode` "always", or "fallback" on a view
     that is mostly canvas/SVG, the model reads a marked screenshot too (vision.py).
     """
-    settled = settle(page)
+    page = watch.page
+    settled = settle(watch)
     label = instruction or (f"{schema.__name__} from the page" if schema else "the page text")
     with steplog.step("extract", label, page.url) as event:
         if instruction is None and schema is None:
@@ -110,7 +111,7 @@ def extract(
             return recorder.extract(asked_for, wanted, scope, event, ask, by_sight)
 
         # An empty answer may be a page still loading: asked again when the page changes.
-        value = (waiting or Waiting(page, 0)).answered(
+        value = (waiting or Waiting(watch, 0)).answered(
             step, ask, lambda answer: not is_empty(answer), event, settled
         )
         event.result = shortened(value.model_dump_json(), 300)

@@ -43,6 +43,7 @@ from pydantic import BaseModel, ValidationError
 
 from pytest_stagehand.actions.action import element_id
 from pytest_stagehand.actions.settle import settle
+from pytest_stagehand.browser.watch import PageWatch, ReadsPage
 from pytest_stagehand.errors import (
     AIAssertionError,
     CacheMiss,
@@ -145,7 +146,7 @@ class Verdict:
         )
 
 
-class Evaluator:
+class Evaluator(ReadsPage):
     """Judges claims and questions about a page; replays the recorded checks behind YES.
 
     `assert_that` and `check` record and replay (given `recordings`); `ask` and
@@ -154,7 +155,7 @@ class Evaluator:
 
     def __init__(
         self,
-        page: Page,
+        page: Page | PageWatch,
         client: ModelClient | None,
         steplog: StepLog,
         *,
@@ -162,14 +163,14 @@ class Evaluator:
         recordings: Recordings | None = None,
         prompt_budget: int = DEFAULT_BUDGET,
     ) -> None:
-        self.page = page
+        self._reads(page)
         self.client = client
         self.steplog = steplog
         self.inputs = inputs
         self.prompt_budget = prompt_budget  # tokens; a larger page is judged in parts
         self.recordings = recordings
         self.steps = RecordedSteps(
-            page, recordings, steplog, has_model=client is not None,
+            self.page, recordings, steplog, has_model=client is not None,
             model=client.config.model if client is not None else None,
         )
 
@@ -203,7 +204,7 @@ class Evaluator:
         pairs = [(q, None) if isinstance(q, str) else q for q in questions]
         if not pairs:
             return []
-        settle(self.page)
+        settle(self.watch)
         url = self.page.url
         with self.steplog.step("assert", " | ".join(q for q, _ in pairs), url) as event:
             texts = [f"{q} {a or ''}" for q, a in pairs]
@@ -279,8 +280,8 @@ class Evaluator:
         self, claim: str, screenshot: bool, *, must_hold: bool, waiting: Waiting | None = None
     ) -> Verdict:
         __tracebackhide__ = HIDE_FAILED_CLAIM
-        settled = settle(self.page)
-        waiting = waiting or Waiting(self.page, 0)
+        settled = settle(self.watch)
+        waiting = waiting or Waiting(self.watch, 0)
         with self.steplog.step("assert", claim, self.page.url) as event:
             verdict, note = waiting.until(
                 lambda: self._decide(claim, screenshot, event),

@@ -10,6 +10,7 @@ from playwright.sync_api import Page
 
 from pytest_stagehand.actions.action import Action, action_for
 from pytest_stagehand.actions.settle import settle
+from pytest_stagehand.browser.watch import PageWatch
 from pytest_stagehand.errors import InvalidModelChoice
 from pytest_stagehand.events import StepEvent, StepLog
 from pytest_stagehand.heal.identity import seen_now
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 
 
 def observe(
-    page: Page,
+    watch: PageWatch,
     client: ModelClient | None,
     steplog: StepLog,
     instruction: str | None = None,
@@ -53,7 +54,8 @@ def observe(
     screenshot (vision.py); "fallback" when it lists nothing from the text, or the view is
     mostly canvas/SVG.
     """
-    settled = settle(page)
+    page = watch.page
+    settled = settle(watch)
     asked_for = instruction or prompts.OBSERVE_ALL
     with steplog.step("observe", asked_for, page.url) as event:
 
@@ -66,7 +68,7 @@ def observe(
             return recorder.observe(asked_for, scope, event, ask) if recorder else ask()
 
         # Nothing found may be a page still loading: asked again when the page changes.
-        actions = (waiting or Waiting(page, 0)).answered(step, ask, bool, event, settled)
+        actions = (waiting or Waiting(watch, 0)).answered(step, ask, bool, event, settled)
         found = "; ".join(action.description for action in actions) or "nothing matched"
         event.result = f"{found} ({event.result})" if event.result else found
     return actions

@@ -29,6 +29,7 @@ from pydantic import BaseModel
 from pytest_stagehand.actions.action import VARIABLE, Action, from_ref, substitute
 from pytest_stagehand.actions.perform import NotPerformed, perform
 from pytest_stagehand.actions.settle import settle
+from pytest_stagehand.browser.watch import PageWatch, ReadsPage
 from pytest_stagehand.errors import ActionFailed, HealFailed
 from pytest_stagehand.events import Heal, StepEvent, StepLog, each_text, shortened
 from pytest_stagehand.heal.identity import Identity, relabelled, seen_now
@@ -149,13 +150,13 @@ def _with_values(
     return filled, frozenset(word for value in used for word in words_of(value))
 
 
-class RecordingResolver(RecordedSteps):
+class RecordingResolver(RecordedSteps, ReadsPage):
     """Resolves act steps by the recorded-step protocol (steps.py): replayed from the
     recording, verified; else the inner (model) resolver answers and is recorded."""
 
     def __init__(
         self,
-        page: Page,
+        page: Page | PageWatch,
         inner: Resolver,
         recordings: Recordings,
         steplog: StepLog,
@@ -163,7 +164,11 @@ class RecordingResolver(RecordedSteps):
         has_model: bool,
         model: str | None = None,
     ) -> None:
-        super().__init__(page, recordings, steplog, has_model=has_model, model=model)
+        super().__init__(
+            page.page if isinstance(page, PageWatch) else page, recordings, steplog,
+            has_model=has_model, model=model,
+        )
+        self._reads(page)
         self.inner = inner
 
     def act(self, request: ActRequest, event: StepEvent) -> list[Action]:
@@ -190,12 +195,13 @@ class ActStep(RecordedStep[list[Action]]):
         return self.request.variable_names
 
     def replay(self, recording: Recording) -> Replayed[list[Action]]:
-        page, steplog, request = self.steps.page, self.steps.steplog, self.request
+        watch, steplog, request = self.steps.watch, self.steps.steplog, self.request
+        page = watch.page
         performed: list[Action] = []
         updated, last = recording, None
         for index, recorded in enumerate(recording.actions):
             if index:  # the options of a custom dropdown appear after the first click
-                settle(page, after_action=True)
+                settle(watch, after_action=True)
             # Earlier steps' values count too: the page may echo any of them.
             values = {**steplog.variables, **request.values}
             resolved = partial(
@@ -207,7 +213,7 @@ class ActStep(RecordedStep[list[Action]]):
             except HealFailed as exc:
                 raise Stale(str(exc), exc) from None
             try:
-                action = perform(page, action, request.values, request.timeout)
+                action = perform(watch, action, request.values, request.timeout)
             except NotPerformed as exc:  # a cover is ElementCovered: neither heal nor model
                 reason = steplog.mask(exc.reason)
                 failure = ActionFailed(
@@ -237,7 +243,7 @@ class ActStep(RecordedStep[list[Action]]):
                     return found
             except HealFailed:
                 pass
-            settle(self.steps.page)
+            settle(self.steps.watch)
         return resolved()
 
     def ask(self, stale: Stale | None) -> list[Action]:

@@ -35,8 +35,7 @@ from pytest_stagehand.events import StepEvent
 from pytest_stagehand.snapshot.outline import snapshot
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Page
-
+    from pytest_stagehand.browser.watch import PageWatch
     from pytest_stagehand.pipelines.act import ActRequest, Resolver
     from pytest_stagehand.recordings.store import Recordings
 
@@ -58,12 +57,13 @@ NOT_THERE_YET: tuple[type[StagehandError], ...] = (ElementNotFound, HealFailed, 
 
 @dataclass(frozen=True)
 class Waiting:
-    """How long one step waits for what it looks for on `page` (ms; 0: no waiting).
+    """How long one step waits for what it looks for on the `watch`ed page (ms; 0: no
+    waiting).
 
     Its tries are one use of the step in `recordings` (the second use of a step in a test
     has a recording of its own; a try again is not a second use)."""
 
-    page: Page
+    watch: PageWatch
     timeout_ms: float = DEFAULT_TIMEOUT_MS
     recordings: tuple[Recordings, ...] = ()
 
@@ -88,9 +88,9 @@ class Waiting:
         while True:
             since = None
             if self.timeout_ms > 0:
-                since = settled or page_mark(self.page)
+                since = settled or page_mark(self.watch)
                 if since.frames is None:  # a settle reads the page's own document only
-                    since = replace(since, frames=frame_marks(self.page))
+                    since = replace(since, frames=frame_marks(self.watch.page))
             if tries:
                 first_use()
             tries += 1
@@ -103,9 +103,9 @@ class Waiting:
                 if found(answer):
                     return answer
             left_ms = (deadline - time.monotonic()) * 1000
-            if since is None or left_ms <= 0 or not wait_for_change(self.page, since, left_ms):
+            if since is None or left_ms <= 0 or not wait_for_change(self.watch, since, left_ms):
                 break
-            settled = settle(self.page)  # let the change finish before looking again
+            settled = settle(self.watch)  # let the change finish before looking again
         if since is not None:
             self._gave_up(tries, event, failure)
         if failure is not None:
@@ -157,7 +157,7 @@ class Waiting:
             "takes longer to appear."
         )
         if event is not None:
-            event.last_snapshot = snapshot(self.page).text
+            event.last_snapshot = snapshot(self.watch.page).text
         if failure is not None and failure.args and isinstance(failure.args[0], str):
             failure.args = (f"{failure.args[0]}\n{waited}", *failure.args[1:])
 

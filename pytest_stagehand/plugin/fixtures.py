@@ -10,10 +10,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserType, Page
 
+from pytest_stagehand.actions.settle import watch_changes
 from pytest_stagehand.agent.agent import Agent
-from pytest_stagehand.browser.dialogs import dialogs_of
 from pytest_stagehand.browser.launch import find_chromium, playwright_chromium_path
 from pytest_stagehand.browser.remote import RemoteBrowser
+from pytest_stagehand.browser.watch import PageWatches
 from pytest_stagehand.errors import (
     BrowserNotFound,
     BrowserUnreachable,
@@ -224,23 +225,26 @@ def open_ai_page(
             client = own_client = create_client(config, ai_usage) if config else None
         except MissingApiKey as exc:
             pytest.fail(str(exc), pytrace=False)
-    # The screenshots cover the values the test registers with its steplog, later on.
-    screenshot = evidence.page_screenshot(page, lambda: steplog.secrets)
+    # The screenshots cover the values the test registers with its steplog, later on, of
+    # the page the steps act on, as the pages' watches (owned by this test) know it.
+    screenshot = evidence.page_screenshot(lambda: watches.acting, lambda: steplog.secrets)
     steplog = report.start_test(request.node, ai_settings, screenshot)
+    watches = PageWatches(page, steplog, watch_changes)
     trace.attach(request.config, page.context.tracing, steplog)  # --tracing
-    html_report.attach(request.node, ai_settings, page, steplog)  # --ai-report
+    html_report.attach(request.node, ai_settings, lambda: watches.acting, steplog)  # --ai-report
     export.attach(request.node, steplog, base_url)  # --ai-export
     recordings = replace(ai_recordings, mask=steplog.mask)  # a secret in a URL keys as %name%
+    watch = watches.of(page)
     resolver = RecordingResolver(
-        page,
-        ModelResolver(page, client, steplog, ai_settings.prompt_budget),
+        watch,
+        ModelResolver(watch, client, steplog, ai_settings.prompt_budget),
         recordings,
         steplog,
         has_model=client is not None,
         model=ai_settings.model,
     )
     evaluator = Evaluator(
-        page, client, steplog, inputs=ai_settings.judge_inputs, recordings=recordings,
+        watch, client, steplog, inputs=ai_settings.judge_inputs, recordings=recordings,
         prompt_budget=ai_settings.prompt_budget,
     )
     recorder = StepRecorder(
@@ -251,10 +255,9 @@ def open_ai_page(
         yield AIPage(page, client, steplog=steplog, base_url=base_url, resolver=resolver,
                      evaluator=evaluator, recorder=recorder, vision=ai_settings.vision,
                      wait_timeout=ai_settings.wait_timeout,
-                     prompt_budget=ai_settings.prompt_budget)
+                     prompt_budget=ai_settings.prompt_budget, watches=watches)
     finally:
-        if (dialogs := dialogs_of(page)) is not None:
-            dialogs.log_expired()
+        watches.of(page).dialogs.log_expired()
         ai_usage.end_test()
         if own_client is not None:
             own_client.close()

@@ -13,11 +13,8 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from playwright.sync_api import Page
-
 from pytest_stagehand.browser.covering import overlaid
-from pytest_stagehand.browser.dialogs import blocked
-from pytest_stagehand.browser.tabs import acting_page
+from pytest_stagehand.browser.watch import PageWatch
 from pytest_stagehand.events import StepEvent
 from pytest_stagehand.reporting.records import Mask, Record, Screenshot, step_record, usage_of
 
@@ -37,18 +34,20 @@ class StepScreenshots:
             event.screenshot = try_screenshot(self._screenshot)
 
 
-def page_screenshot(page: Page, secrets: Callable[[], Mapping[str, str]] = dict) -> Screenshot:
-    """A screenshot of the page the steps act on (the tab a step opened, once it did) for
-    evidence, with the test's `secrets` (StepLog.secrets) covered, and none while a held
-    dialog blocks it: the call would wait until the dialog expired, and so take the next
-    step's answer away."""
+def page_screenshot(
+    acting: Callable[[], PageWatch], secrets: Callable[[], Mapping[str, str]] = dict
+) -> Screenshot:
+    """A screenshot of the page the steps act on (`acting`'s: the tab a step opened, once
+    it did) for evidence, with the test's `secrets` (StepLog.secrets) covered, and none
+    while a held dialog blocks it: the call would wait until the dialog expired, and so take
+    the next step's answer away."""
 
     def screenshot() -> bytes | None:
-        acting = acting_page(page)
-        if blocked(acting):
+        watch = acting()
+        if watch.blocked:
             return None
-        with overlaid(acting, secrets()):
-            return acting.screenshot()
+        with overlaid(watch.page, secrets()):
+            return watch.page.screenshot()
 
     return screenshot
 

@@ -25,8 +25,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from pytest_stagehand.browser.covering import overlaid
-from pytest_stagehand.browser.dialogs import blocked
-from pytest_stagehand.browser.tabs import acting_page
+from pytest_stagehand.browser.watch import PageWatch
 from pytest_stagehand.events import StepEvent, StepLog
 from pytest_stagehand.reporting.records import (
     Mask,
@@ -56,9 +55,10 @@ class StepCapture:
     and the chosen element's box."""
 
     def __init__(
-        self, page: Page, mask: Mask, secrets: Callable[[], Mapping[str, str]] = dict
+        self, acting: Callable[[], PageWatch], mask: Mask,
+        secrets: Callable[[], Mapping[str, str]] = dict,
     ) -> None:
-        self._first = page  # the page the test began on; the steps may go on in another tab
+        self._acting = acting  # the watch of the page the steps act on now (watch.py)
         self.mask = mask
         self._secrets = secrets
         self._cdp: WeakKeyDictionary[Page, Any] = WeakKeyDictionary()  # a session per page
@@ -82,8 +82,9 @@ class StepCapture:
             }
             for exchange in event.exchanges
         ]
-        page = acting_page(self._first)
-        if not blocked(page):  # a held dialog blocks the page: nothing to read yet
+        watch = self._acting()
+        page = watch.page
+        if not watch.blocked:  # a held dialog blocks the page: nothing to read yet
             record["box"] = self._box(page, event.selector)
             record["shot"] = self._screenshot(page)
         self.steps[index].update(record)
@@ -139,10 +140,13 @@ class StepCapture:
         return {"id": digest, "width": width, "height": height}
 
 
-def attach(item: pytest.Item, settings: Settings, page: Page, steplog: StepLog) -> None:
-    """Capture the test's steps for the report, when one is asked for."""
+def attach(
+    item: pytest.Item, settings: Settings, acting: Callable[[], PageWatch], steplog: StepLog
+) -> None:
+    """Capture the test's steps for the report, when one is asked for; `acting`: the
+    watch of the page the steps act on now."""
     if settings.report:
-        capture = StepCapture(page, steplog.mask, lambda: steplog.secrets)
+        capture = StepCapture(acting, steplog.mask, lambda: steplog.secrets)
         item.stash[CAPTURE_KEY] = capture
         steplog.listeners.append(capture)
 

@@ -1,7 +1,7 @@
 """One test's AI steps wired to every report that is switched on: the StepLog a test
 records into, the reporters listening to it, and what its teardown report carries.
 
-The `ai_page` fixture calls `start_test(item, settings, page_screenshot(page, secrets))` and
+The `ai_page` fixture calls `start_test(item, settings, page_screenshot(acting, secrets))` and
 records its steps in the StepLog it gets back; the plugin's hooks call `complete_report`.
 Every reporter works from `records.step_record`, which masks the test's secrets in every
 string, so no reporter can leak one by forgetting to.

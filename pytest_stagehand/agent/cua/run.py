@@ -260,7 +260,7 @@ class CuaRun(Run):
         if kind == "wait":
             seconds = min(action.seconds, MAX_WAIT_S)
             self.page.wait_for_timeout(seconds * 1000)
-            settle(self.page)
+            settle(self.ai.watch)
             self.tape.add("wait", seconds=seconds)
             return Outcome(f"Waited {seconds:g} s.")
         if kind == "key":
@@ -312,7 +312,7 @@ class CuaRun(Run):
                 self.done_with(performed)
             else:
                 self.coordinates(kind, spot, x, y)
-        settle(self.page, after_action=True)
+        settle(self.ai.watch, after_action=True)
         on = f" on {spot.ref.role} {spot.ref.name!r}" if spot.ref is not None else f" on {spot.at}"
         return Outcome(f"Did {action.describe()}{on}.")
 
@@ -332,7 +332,7 @@ class CuaRun(Run):
             return Outcome(f"Refused: {refusal}", ok=False)
         self.page.keyboard.type(values)
         self.done_with(action)
-        settle(self.page, after_action=True)
+        settle(self.ai.watch, after_action=True)
         return Outcome(f"Typed {text!r} into {action.element}.")
 
     def done_with(self, action: Action) -> None:
@@ -381,7 +381,7 @@ class CuaRun(Run):
                 mouse.click(x, y)
             else:
                 mouse.move(x, y)
-        settle(self.page, after_action=True)
+        settle(self.ai.watch, after_action=True)
         return None
 
 

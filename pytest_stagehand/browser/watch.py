@@ -1,0 +1,135 @@
+"""What the plugin keeps about the pages it drives, owned by whoever drives them.
+
+Like pytest-playwright's per-test state, it lives in an object its owner creates (the
+`ai_page` fixture, or an AIPage made by hand) and passes to the code that reads it, never
+in a module: two owners of one page each keep their own, and a page no owner watches has
+none. `PageWatches` is one owner's: the tabs its steps follow, and a `PageWatch` for each
+page they may act on (a popup a step opens gets its own, owned by the same owner).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from contextlib import suppress
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Frame, Page, Request
+
+from pytest_stagehand.browser.dialogs import Dialogs
+from pytest_stagehand.browser.files import Downloads
+from pytest_stagehand.browser.handlers import watch_handlers
+from pytest_stagehand.browser.tabs import Tabs
+from pytest_stagehand.errors import InvalidArgument
+from pytest_stagehand.events import StepLog
+
+STREAMS = frozenset({"eventsource", "websocket"})  # never "open" for a settle
+
+
+class PageWatch:
+    """One page, watched from its owner's first look on: its native dialogs, the downloads
+    it starts, the page scripts its document holds (page_scripts), its open requests and
+    when its main frame last navigated (settle), and the tabs of its owner."""
+
+    def __init__(self, page: Page, steplog: StepLog, tabs: Tabs) -> None:
+        self.page = page
+        self.tabs = tabs
+        watch_handlers(page)  # first: the plugin's listeners stay behind the test's
+        self.requests: dict[Request, float] = {}  # open ones, and when each started
+        # When the main frame last navigated or its last navigation request ended (a
+        # download, a No Content answer): 0.0 before.
+        self.navigated = 0.0
+        self.scripts: set[str] = set()  # the keys of the libraries the document was given
+        page.on("request", self._request_started)
+        page.on("requestfinished", self._request_ended)
+        page.on("requestfailed", self._request_ended)
+        page.on("framenavigated", self._navigated)
+        self.dialogs = Dialogs(page, steplog)
+        self.downloads = Downloads()
+        page.on("download", self.downloads.started)
+        page.context.on("close", self.downloads.remove)
+
+    @property
+    def blocked(self) -> bool:
+        """True while a held dialog blocks the page (nothing can read it until answered)."""
+        return self.dialogs.pending is not None
+
+    def _request_started(self, request: Request) -> None:
+        if request.resource_type not in STREAMS:
+            self.requests[request] = time.monotonic()
+
+    def _request_ended(self, request: Request) -> None:
+        self.requests.pop(request, None)
+        with suppress(PlaywrightError):  # a worker's request has no frame
+            if request.is_navigation_request() and request.frame.parent_frame is None:
+                self.navigated = time.monotonic()
+
+    def _navigated(self, frame: Frame) -> None:
+        if frame.parent_frame is None:
+            self.navigated = time.monotonic()
+            self.scripts = set()  # a new document holds none
+
+
+class PageWatches:
+    """One owner's pages: the tabs its steps follow (`tabs`) and each page's watch (`of`).
+
+    `adopt`: what else the owner does with each page it may act on (the AIPage starts
+    the page's change watch)."""
+
+    def __init__(
+        self, page: Page, steplog: StepLog | None = None,
+        adopt: Callable[[Page], None] = lambda page: None,
+    ) -> None:
+        self.steplog = steplog if steplog is not None else StepLog()
+        self._adopt = adopt
+        self._watches: dict[Page, PageWatch] = {}
+        self.first = page  # the page the owner began on; the steps may go on in another tab
+        self.tabs = Tabs(page, self.of, lambda tab: self.of(tab).blocked)
+        self.of(page)
+
+    def of(self, page: Page) -> PageWatch:
+        """The watch of `page`, begun now if this owner had none yet."""
+        watch = self._watches.get(page)
+        if watch is None:
+            watch = self._watches[page] = PageWatch(page, self.steplog, self.tabs)
+            self._adopt(page)
+        return watch
+
+    @property
+    def current(self) -> PageWatch:
+        """The watch of the page the steps act on now."""
+        return self.of(self.tabs.current)
+
+    @property
+    def acting(self) -> PageWatch:
+        """The watch of the page the steps act on now: the tab a step opened or switched
+        to, while it is open; else the page the owner began on. What evidence shows."""
+        current = self.tabs.current
+        return self.of(self.first if current.is_closed() else current)
+
+
+class ReadsPage:
+    """A part of an AIPage (a resolver, the judge): it acts on `page` and reads what is
+    kept about it through `watch`, the one its AIPage gives it (or it is made with)."""
+
+    page: Page
+    _watch: PageWatch | None = None
+
+    def _reads(self, page: Page | PageWatch) -> None:
+        if isinstance(page, PageWatch):
+            self.watch = page
+        else:
+            self.page = page
+
+    @property
+    def watch(self) -> PageWatch:
+        if self._watch is None:
+            raise InvalidArgument(
+                f"{type(self).__name__} has no page watch: make it with one "
+                "(PageWatches(page).current) or hand it to an AIPage, which gives it its own."
+            )
+        return self._watch
+
+    @watch.setter
+    def watch(self, watch: PageWatch) -> None:
+        self._watch, self.page = watch, watch.page
