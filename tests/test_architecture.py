@@ -275,3 +275,35 @@ def test_the_state_check_sees_each_way_to_hold_state(source):
 def test_the_state_check_lets_constants_be():
     constants = 'NAMES = ("a", "b")\nTABLE = {"a": 1}\n__all__ = ["x"]\nSPECIAL = set("^$")'
     assert module_state(ast.parse(constants)) == []
+
+
+# A script of the page, as a Python string: an arrow function or a `function` over lines.
+SCRIPT = re.compile(r"=>|\bfunction\b")
+
+
+def scripts_in_strings(tree: ast.Module) -> list[str]:
+    """The names of string constants of a module that hold a script of more than one line
+    (one-liners, such as a locator's `el => el.value`, may stay beside their call)."""
+    found = []
+    for node in tree.body:
+        if not isinstance(node, ast.Assign) or not isinstance(node.targets[0], ast.Name):
+            continue
+        texts = [n.value for n in ast.walk(node.value) if isinstance(n, ast.Constant)]
+        text = "".join(t for t in texts if isinstance(t, str))
+        if "\n" in text.strip() and SCRIPT.search(text):
+            found.append(node.targets[0].id)
+    return found
+
+
+def test_in_page_scripts_live_in_js_files():
+    held = [
+        f"{name}.{constant}"
+        for name, path in KNOWN.items()
+        for constant in scripts_in_strings(ast.parse(path.read_text()))
+    ]
+    assert held == []
+
+
+def test_the_script_check_sees_a_script_in_a_string():
+    source = 'LOOK = f"""(el) => {{\n  return el.id;\n}}"""\nNAME = "a => b"'
+    assert scripts_in_strings(ast.parse(source)) == ["LOOK"]

@@ -13,6 +13,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from pytest_stagehand.browser import page_scripts
 from pytest_stagehand.browser.covering import OVERLAY_ID
+from pytest_stagehand.browser.scripts import script
 from pytest_stagehand.browser.watch import PageWatch
 from pytest_stagehand.snapshot.outline import (
     describer,
@@ -43,32 +44,12 @@ POLL_MS = 20
 # last known to be at rest: a settle found it quiet, or our own click or fill on a page at
 # rest was handled, and what changed meanwhile was its own (DIRECT, READ_GUARD). `take()`
 # counts the changes not yet delivered to the observer.
-PAGE_CHANGES = """(""" + PAGE_CHANGES_STATE + """ ||= (() => {
-  const state = {
-    id: Math.random().toString(36).slice(2), last: performance.now(), changes: 0, wake: [],
-    calm: -1,
-  };
-  const changed = () => {
-    state.last = performance.now();
-    state.changes += 1;
-    for (const wake of state.wake.splice(0)) wake();
-  };
-  // The overlay drawn over the page for a screenshot (covering.py), and taken away, is no change.
-  const overlay = (record) => record.type === "childList" &&
-    [...record.addedNodes, ...record.removedNodes].every((node) => node.id === """ + json.dumps(
-    OVERLAY_ID
-) + """);
-  const observer = new MutationObserver((records) => { if (!records.every(overlay)) changed(); });
-  observer.observe(document, {
-    subtree: true, childList: true, attributes: true, characterData: true,
-  });
-  state.take = () => {
-    const records = observer.takeRecords();
-    if (records.length && !records.every(overlay)) changed();
-  };
-  for (const type of ["transitionend", "animationend"]) addEventListener(type, changed, true);
-  return state;
-})())"""
+PAGE_CHANGES = script(
+    __package__,
+    "page_changes",
+    PAGE_CHANGES_STATE=PAGE_CHANGES_STATE,
+    OVERLAY_ID=json.dumps(OVERLAY_ID),
+)
 
 
 # Waits until the document has loaded (DOMContentLoaded) and has not changed for `quiet`
@@ -79,40 +60,12 @@ PAGE_CHANGES = """(""" + PAGE_CHANGES_STATE + """ ||= (() => {
 # returned early); null if it did not load in time.
 # The describer (page_scripts) is prepared once the document has loaded: on a document
 # new to the watch, which waits `quiet` ms from now on, in time the wait takes anyway.
-SETTLE = f"""async (describe, [quiet, least, cap, early]) => {{
-  const end = performance.now() + cap;
-  if (document.readyState === "loading") {{
-    const loaded = await new Promise(resolve => {{
-      document.addEventListener("DOMContentLoaded", () => resolve(true), {{ once: true }});
-      setTimeout(() => resolve(false), cap);
-    }});
-    if (!loaded) return null;
-  }}
-  const state = {PAGE_CHANGES};
-  describe.prepare();
-  const floor = performance.now() + least - quiet;
-  for (;;) {{
-    state.take();
-    const now = performance.now();
-    const quietAt = Math.max(state.last, floor) + quiet;
-    if (quietAt <= now) state.calm = state.changes;
-    if (quietAt <= now || end <= now) return [state.id, state.changes, true];
-    if (early && state.changes === state.calm) return [state.id, state.changes, false];
-    await new Promise(resolve => setTimeout(resolve, Math.min(quietAt, end) - now));
-  }}
-}}"""
+SETTLE = script(__package__, "settle", PAGE_CHANGES=PAGE_CHANGES)
 
 
 # Resolves true at the document's next change after the mark [id, changes] (at once if it
 # has changed already, or is another document), false after `cap` ms without one.
-NEXT_CHANGE = f"""async ([id, seen, cap]) => {{
-  const state = {PAGE_CHANGES};
-  if (state.id !== id || state.changes !== seen) return true;
-  return await new Promise(resolve => {{
-    const timer = setTimeout(() => resolve(false), cap);
-    state.wake.push(() => {{ clearTimeout(timer); resolve(true); }});
-  }});
-}}"""
+NEXT_CHANGE = script(__package__, "next_change", PAGE_CHANGES=PAGE_CHANGES)
 
 
 def watch_changes(page: Page) -> None:
@@ -205,7 +158,7 @@ def _wait(
 FRAME_LOOK_MS = 250  # on a page with frames, how often a wait looks at their documents
 
 
-_MARK = f"() => {{ const state = {PAGE_CHANGES}; return [state.id, state.changes]; }}"
+_MARK = script(__package__, "mark", PAGE_CHANGES=PAGE_CHANGES)
 
 
 FrameMarks = tuple[tuple[str, int], ...]

@@ -16,28 +16,15 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from pytest_stagehand.browser.handlers import listen
+from pytest_stagehand.browser.scripts import script
 from pytest_stagehand.errors import ActionFailed
 
 POPUP_LOAD_MS = 10_000  # how long a new tab may take to open and show its document
 
 # Counts what a step does that opens a page (window.open, a link to another window), so
 # the step waits for a page that opens a moment after its action returns, and only then.
-COUNT_OPENS = """(() => {
-  if (window.__stagehandOpens !== undefined) return;
-  window.__stagehandOpens = 0;
-  const open = window.open;
-  window.open = function (...args) { window.__stagehandOpens++; return open.apply(this, args); };
-  document.addEventListener("click", (event) => {
-    const link = event.target instanceof Element ? event.target.closest("a[href][target]") : null;
-    const target = link ? link.target.toLowerCase() : "_self";
-    if (!["_self", "_parent", "_top", ""].includes(target)) window.__stagehandOpens++;
-  }, true);
-})()"""
-TAKE_OPENS = """() => {
-  const opens = window.__stagehandOpens || 0;
-  window.__stagehandOpens = 0;
-  return opens;
-}"""
+COUNT_OPENS = script(__package__, "count_opens")
+TAKE_OPENS = script(__package__, "take_opens")
 
 
 class Tabs:

@@ -16,6 +16,7 @@ import json
 from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from importlib import resources
 from pathlib import Path
 from typing import Any
 from weakref import WeakKeyDictionary
@@ -363,55 +364,6 @@ def _exchanges(step: Record) -> str:
     return "".join(parts)
 
 
-TEMPLATE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>pytest-stagehand report</title>
-<style>
-body{{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#1b1f24;background:#fafafa}}
-h1{{font-size:1.4em;margin:0 0 .2em}} .summary{{color:#555;margin:0 0 1em}}
-details.test{{background:#fff;border:1px solid #ddd;border-radius:6px;margin:.4em 0}}
-details.test>summary{{padding:.5em .8em;cursor:pointer;font-weight:600}}
-.status{{display:inline-block;min-width:5.5em;font-size:.8em;padding:.1em .4em;
-border-radius:3px;color:#fff;background:#2da44e;text-align:center}}
-.failed>summary .status,.error>summary .status{{background:#cf222e}}
-.skipped>summary .status{{background:#8c959f}}
-.meta{{color:#777;font-weight:400;margin-left:.8em;font-size:.9em}}
-.failure{{background:#fff0f0;border-left:3px solid #cf222e;margin:.5em .8em;padding:.5em;
-overflow:auto;max-height:20em;white-space:pre-wrap}}
-.timeline{{list-style:none;padding:0 .8em .5em;margin:0}}
-.step{{border-left:3px solid #2da44e;margin:.3em 0;padding-left:.5em}}
-.step.failed{{border-color:#cf222e}} .step.cache-healed{{border-color:#bf8700}}
-.step summary{{cursor:pointer}} .n{{color:#999;display:inline-block;min-width:1.8em}}
-.cache{{font-size:.8em;background:#eaeef2;border-radius:3px;padding:0 .3em}}
-.cache-healed .cache{{background:#fff1c2}}
-.detail{{display:flex;gap:1em;flex-wrap:wrap;margin:.5em 0}}
-.shot{{position:relative;width:640px;max-width:100%;align-self:flex-start;border:1px solid #ccc}}
-.shot img{{display:block;width:100%}}
-.shot.none{{width:auto;padding:1em;color:#777}}
-.outline{{position:absolute;border:2px solid #e3116c;box-shadow:0 0 0 2px #fff;
-box-sizing:border-box}}
-.facts{{flex:1;min-width:20em}} dl{{display:grid;grid-template-columns:max-content 1fr;
-gap:.1em .8em;margin:0}} dt{{color:#777}} dd{{margin:0;word-break:break-word}}
-.heal{{background:#fff8e1;border-left:3px solid #bf8700;padding:.3em .6em;margin:.5em 0}}
-.heal h4{{margin:.2em 0}} .heal p{{margin:.2em 0}}
-.exchange pre{{background:#f6f8fa;padding:.5em;max-height:24em;overflow:auto;
-white-space:pre-wrap}}
-</style></head><body>
-<h1>pytest-stagehand report</h1>
-<p class="summary">{summary}</p>
-<main>
-{tests}
-</main>
-<script type="application/json" id="shots">{shots}</script>
-<script>
-const shots = JSON.parse(document.getElementById("shots").textContent);
-function show(root) {{
-  for (const img of root.querySelectorAll("details[open] > .detail img[data-shot]:not([src])"))
-    img.src = "data:image/jpeg;base64," + shots[img.dataset.shot];
-}}
-document.addEventListener("toggle", event => show(event.target.parentElement), true);
-show(document);
-</script>
-</body></html>
-"""
+TEMPLATE = resources.files(__package__).joinpath("report_template.html").read_text(
+    encoding="utf-8"
+)

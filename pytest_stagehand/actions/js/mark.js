@@ -1,0 +1,1 @@
+() => { const state = /*@PAGE_CHANGES*/; return [state.id, state.changes]; }

@@ -1,0 +1,8 @@
+async ([id, seen, cap]) => {
+  const state = /*@PAGE_CHANGES*/;
+  if (state.id !== id || state.changes !== seen) return true;
+  return await new Promise(resolve => {
+    const timer = setTimeout(() => resolve(false), cap);
+    state.wake.push(() => { clearTimeout(timer); resolve(true); });
+  });
+}
