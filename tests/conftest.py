@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from real_widgets import RealWidgetsServer
 from scripted_answers import scripted_ai_page
 from servers import PagesServer
 
@@ -35,6 +36,14 @@ def scripted_model() -> Iterator[ScriptedModelServer]:
 def pages_server() -> Iterator[PagesServer]:
     """Static server for tests/pages: `.url(path)` and `.other_origin_url(path)`."""
     server = PagesServer().start()
+    yield server
+    server.close()
+
+
+@pytest.fixture(scope="session")
+def real() -> Iterator[RealWidgetsServer]:
+    """tests/real served over HTTP: third-party widgets from npm and their host pages."""
+    server = RealWidgetsServer().start()
     yield server
     server.close()
 

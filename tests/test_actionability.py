@@ -10,7 +10,6 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
-from real_widgets import RealWidgetsServer
 from scripted_answers import act_answer, choose, latest_snapshot
 
 from pytest_stagehand.actions.action import Action
@@ -160,11 +159,6 @@ def test_a_recorded_click_replayed_under_a_coach_mark_in_its_row_fails_naming_it
 
 
 # --- real widgets ---------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def real() -> RealWidgetsServer:
-    return RealWidgetsServer().start()
 
 
 def toggle_all(request) -> dict:

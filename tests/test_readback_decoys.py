@@ -20,13 +20,6 @@ from pytest_stagehand.pipelines.replay import StepRecorder
 from pytest_stagehand.recordings.store import Recordings
 
 
-@pytest.fixture(scope="module")
-def real() -> Iterator[RealWidgetsServer]:
-    server = RealWidgetsServer().start()
-    yield server
-    server.close()
-
-
 @pytest.fixture
 def ai(page, scripted_model, pages_server, store, tmp_path) -> Iterator[AIPage]:
     with scripted_ai_page(page, scripted_model, base_url=pages_server.url()) as ai_page:

@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 from pydantic import BaseModel
-from real_widgets import RealWidgetsServer
 from scripted_answers import latest_snapshot, scripted_ai_page
 
 from pytest_stagehand.errors import HealFailed, NeedsModelWarning
@@ -23,13 +22,6 @@ from pytest_stagehand.page import AIPage
 from pytest_stagehand.pipelines.replay import StepRecorder
 from pytest_stagehand.recordings.store import Recordings
 from pytest_stagehand.testing.scripted_model import ScriptedRequest
-
-
-@pytest.fixture(scope="module")
-def real() -> Iterator[RealWidgetsServer]:
-    server = RealWidgetsServer().start()
-    yield server
-    server.close()
 
 
 @pytest.fixture

@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
 import yaml
 from playwright.sync_api import Frame, Locator, Page, expect
-from real_widgets import RealWidgetsServer
 from scripted_answers import choose_described, scripted_ai_page
 
 from pytest_stagehand.errors import ElementNotFound
@@ -826,13 +824,6 @@ def test_an_unlabelled_checkbox_is_described_by_the_text_right_after_it(
         "text after it: checkbox 2",  # not "after checkbox 1": that is the box above
         "remember",  # its id says what it is; its text comes before it
     ]
-
-
-@pytest.fixture(scope="module")
-def real() -> Iterator[RealWidgetsServer]:
-    server = RealWidgetsServer().start()
-    yield server
-    server.close()
 
 
 def test_a_sorted_ag_grid_is_outlined_in_the_order_it_shows_its_rows(page: Page, real):
