@@ -19,6 +19,7 @@ from pytest_stagehand.heal.identity import (
     Identity,
     identity_of,
     looked_at,
+    looked_at_all,
     namesakes,
     recorded_element,
 )
@@ -674,3 +675,13 @@ def test_namesakes_are_read_in_one_look_as_each_alone_reads_them(page: Page, pag
     alone = {(i.context, i.fingerprint.containers) for i in map(partial(looked_at, page), others)}
     assert seen == alone
     assert looked_at(page, own).context not in {context for context, _ in seen}
+
+
+def test_a_heals_candidates_are_read_in_one_look_as_each_alone_reads_them(page: Page, pages_server):
+    page.goto(pages_server.url("shop.html"))
+    outline = snapshot(page)
+    refs = list(outline.elements.values())
+    assert len(refs) >= 5
+    together = [(i.context, i.fingerprint.containers) for i in looked_at_all(page, refs)]
+    alone = [(i.context, i.fingerprint.containers) for i in map(partial(looked_at, page), refs)]
+    assert together == alone

@@ -31,6 +31,7 @@ from pytest_stagehand.snapshot.outline import (
     Snapshot,
     frame_scope,
     inspect,
+    surroundings_at,
     surroundings_of_namesakes,
 )
 
@@ -138,6 +139,25 @@ def looked_at(page: Page, ref: ElementRef) -> Identity:
         return Identity(ref.fingerprint)
     return Identity(replace(ref.fingerprint, containers=live.fingerprint.containers), live.context)
 
+
+def looked_at_all(page: Page, refs: Sequence[ElementRef]) -> list[Identity]:
+    """`looked_at` for each of `refs`: those of the main frame in one look, the rest (and
+    any the one look cannot tell apart) one by one."""
+    main = [ref for ref in refs if not ref.frame_path]
+    try:
+        seen = surroundings_at(page, [ref.selector for ref in main])
+    except PlaywrightError:
+        seen = [None] * len(main)
+    found = {id(ref): surroundings for ref, surroundings in zip(main, seen, strict=True)}
+    identities = []
+    for ref in refs:
+        surroundings = found.get(id(ref))
+        if surroundings is None:
+            identities.append(looked_at(page, ref))
+        else:
+            context, places = surroundings
+            identities.append(Identity(replace(ref.fingerprint, containers=places), context))
+    return identities
 
 def apart_from(own: Identity, look_alikes: Sequence[Identity]) -> list[tuple[str, str]]:
     """The labels of the containers around an element that some look-alike's lack: which

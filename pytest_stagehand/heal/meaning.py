@@ -15,7 +15,7 @@ from itertools import pairwise
 from playwright.sync_api import Page
 
 from pytest_stagehand.events import shortened
-from pytest_stagehand.heal.identity import Identity, family, looked_at
+from pytest_stagehand.heal.identity import Identity, family, looked_at_all
 from pytest_stagehand.heal.words import (
     FILLER,
     content_words,
@@ -487,11 +487,12 @@ def best_match(
     refused: list[tuple[float, ElementRef, str]] = []
     same_name_and_place: list[ElementRef] = []
     if candidates is None:
-        candidates = [
-            (ref, looked_at(page, ref))
+        refs = [
+            ref
             for ref in page_snapshot.elements.values()
             if ref.fingerprint.role in family(wanted.role)
         ]
+        candidates = list(zip(refs, looked_at_all(page, refs), strict=True))
     for ref, candidate in candidates:
         if candidate.fingerprint.role not in family(wanted.role):
             continue

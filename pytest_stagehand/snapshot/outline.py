@@ -290,6 +290,26 @@ def surroundings_of_namesakes(
     ]
 
 
+# The surroundings and container labels of each element of the main frame a selector finds,
+# in one round trip: a heal among a table's 3,000 buttons and links looks at each.
+SURROUNDINGS_AT = script(__package__, "surroundings_at")
+
+
+def surroundings_at(
+    page: Page, selectors: Sequence[str]
+) -> list[tuple[str, tuple[tuple[str, str], ...]] | None]:
+    """The text around the element each main-frame selector finds, and its containers'
+    labels, as `inspect` reads them; None where the document's own query does not find
+    exactly one element as Playwright's would (no match, several, a shadow root)."""
+    seen = page_scripts.call_on_all(
+        page.locator(":root"), [describer()], SURROUNDINGS_AT, list(selectors)
+    )
+    return [
+        None if found is None else (found[0], tuple((kind, label) for kind, label in found[1]))
+        for found in json.loads(seen)
+    ]
+
+
 @cache  # one string: every look hands it to page_scripts, which hashes it
 def describer() -> str:
     """JavaScript `(el, memo) => description`: one element as `inspect` describes it, for
