@@ -199,13 +199,6 @@ def test_no_playwright_private_attribute_is_used():
 # are constants.
 WEAK = {"WeakKeyDictionary", "WeakValueDictionary", "WeakSet"}
 CONTAINERS = {"dict", "list", "set", "defaultdict", "OrderedDict", "deque", "Counter"}
-# Kept process-wide on purpose, each with its reason: no page's or test's.
-PROCESS_WIDE = {
-    # what each model endpoint accepts, learned on its first call and true for every test
-    "model.openai_client._ENDPOINT_MODES",
-}
-
-
 def module_state(tree: ast.Module) -> list[str]:
     """The names a module's top level binds to a weak map or to a container made empty,
     and the names its functions declare `global`."""
@@ -253,7 +246,7 @@ def test_no_module_holds_state_that_belongs_to_a_page_or_a_test():
         for name, path in KNOWN.items()
         for state in module_state(ast.parse(path.read_text()))
     ]
-    assert [state for state in held if state not in PROCESS_WIDE] == []
+    assert held == []
 
 
 @pytest.mark.parametrize(

@@ -59,15 +59,14 @@ def no_real_provider(monkeypatch: pytest.MonkeyPatch) -> None:
         "GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GEMINI_BASE_URL",
     ):  # fmt: skip
         monkeypatch.delenv(name, raising=False)
-    monkeypatch.setattr(openai_client, "_ENDPOINT_MODES", {})
 
 
-def client_for(server: ScriptedModelServer, provider: str, ledger=None, **options):
+def client_for(server: ScriptedModelServer, provider: str, ledger=None, modes=None, **options):
     """A real client pointed at the scripted server, with millisecond backoff."""
     base_url = server.openai_base_url if provider == "openai" else server.anthropic_base_url
     options = {"backoff_base": 0.001, "backoff_cap": 0.005, **options}
     config = ModelConfig(options.pop("model", MODELS[provider]), base_url=base_url, **options)
-    return create_client(config, ledger)
+    return create_client(config, ledger, modes)
 
 
 def user_texts(body: dict) -> list[str]:
@@ -183,8 +182,12 @@ def test_the_strongest_structured_output_mode_is_found_once_per_endpoint(
     scripted_model.structured_output = dialect
     scripted_model.enqueue(GOOD, {"items": 2, "total": "$1"})
 
-    first = client_for(scripted_model, "openai", model="openai/qwen2.5-0.5b").complete(ASK, Cart)
-    second = client_for(scripted_model, "openai", model="openai/qwen2.5-0.5b").complete(ASK, Cart)
+    session = openai_client.EndpointModes()
+    first, second = (
+        client_for(scripted_model, "openai", modes=session, model="openai/qwen2.5-0.5b")
+        .complete(ASK, Cart)
+        for _ in range(2)
+    )
 
     assert (first.value.items, second.value.items) == (1, 2)
     assert first.usage.retries == 0
@@ -208,14 +211,16 @@ def _mode(response_format: dict) -> str:
     return response_format["type"]
 
 
-def test_each_endpoint_keeps_its_own_mode(scripted_model):
+def test_each_endpoint_keeps_its_own_mode_for_all_of_a_sessions_clients(scripted_model):
     strict_server = scripted_model
+    session = openai_client.EndpointModes()  # one per session, as the fixtures keep it
     with ScriptedModelServer(reject_json_schema=True) as llama_cpp_python:
         strict_server.enqueue(GOOD, GOOD)
         llama_cpp_python.enqueue(GOOD, GOOD)
-        for _ in range(2):
-            client_for(llama_cpp_python, "openai", model="openai/local").complete(ASK, Cart)
-            client_for(strict_server, "openai", model="openai/local").complete(ASK, Cart)
+        for _ in range(2):  # a client per test (a marker's model), each learning nothing anew
+            for server in (llama_cpp_python, strict_server):
+                client = client_for(server, "openai", modes=session, model="openai/local")
+                client.complete(ASK, Cart)
         assert [_mode(r.body["response_format"]) for r in llama_cpp_python.requests] == [
             "json_schema",
             "json_object+schema",

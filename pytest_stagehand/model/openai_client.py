@@ -34,11 +34,21 @@ from pytest_stagehand.model.usage import UsageLedger
 StructuredMode = Literal["json_schema", "json_object+schema", "json_object"]
 
 
-# (endpoint, model) → the strongest mode it accepted, found on its first call.
-_ENDPOINT_MODES: dict[tuple[str, str], StructuredMode] = {}
+class EndpointModes:
+    """(endpoint, model) → the strongest mode it accepted, found on its first call. One per
+    session, shared by its clients (the session's, a marker's, the agent's computer-use
+    one), so a refusal is paid for once, not by every test's client again."""
 
+    def __init__(self) -> None:
+        self._modes: dict[tuple[str, str], StructuredMode] = {}
+        self._lock = threading.Lock()
 
-_ENDPOINT_MODES_LOCK = threading.Lock()
+    def get(self, endpoint: tuple[str, str]) -> StructuredMode:
+        return self._modes.get(endpoint, "json_schema")
+
+    def learn(self, endpoint: tuple[str, str], mode: StructuredMode) -> None:
+        with self._lock:
+            self._modes[endpoint] = mode
 
 
 # Reasoning models accept only the default temperature.
@@ -48,9 +58,16 @@ _NO_TEMPERATURE = re.compile(r"^(o\d|gpt-5)")
 class OpenAIClient(ModelClient):
     """Chat Completions, in the strongest structured-output mode the endpoint accepts."""
 
-    def __init__(self, config: ModelConfig, ledger: UsageLedger | None = None) -> None:
+    def __init__(
+        self,
+        config: ModelConfig,
+        ledger: UsageLedger | None = None,
+        modes: EndpointModes | None = None,
+    ) -> None:
         super().__init__(config, ledger)
         import openai
+
+        self.modes = modes if modes is not None else EndpointModes()
 
         self._sdk = openai
         self._client = openai.OpenAI(
@@ -63,7 +80,7 @@ class OpenAIClient(ModelClient):
     @property
     def structured_mode(self) -> StructuredMode:
         """The mode this endpoint is asked in: json_schema until it refuses it."""
-        return _ENDPOINT_MODES.get((self.config.endpoint, self.config.name), "json_schema")
+        return self.modes.get((self.config.endpoint, self.config.name))
 
     def _send(
         self, messages: Sequence[Message], schema: type[BaseModel], max_tokens: int
@@ -85,8 +102,7 @@ class OpenAIClient(ModelClient):
                     weaker,
                 )
                 mode = weaker
-                with _ENDPOINT_MODES_LOCK:
-                    _ENDPOINT_MODES[endpoint] = mode
+                self.modes.learn(endpoint, mode)
                 continue
             return answer
 

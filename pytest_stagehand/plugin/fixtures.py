@@ -22,7 +22,8 @@ from pytest_stagehand.errors import (
     MissingApiKey,
     RemoteLaunchFailed,
 )
-from pytest_stagehand.model.client import ModelClient
+from pytest_stagehand.model.client import ModelClient, ModelConfig
+from pytest_stagehand.model.openai_client import EndpointModes
 from pytest_stagehand.model.providers import create_client
 from pytest_stagehand.model.usage import UsageLedger
 from pytest_stagehand.page import AIPage
@@ -30,6 +31,7 @@ from pytest_stagehand.pipelines.act import ModelResolver
 from pytest_stagehand.pipelines.judge import Evaluator
 from pytest_stagehand.pipelines.replay import RecordingResolver, StepRecorder
 from pytest_stagehand.plugin.hooks import (
+    ENDPOINT_MODES_KEY,
     EXPLICIT_KEY,
     SECRETS_TRACED,
     STORE_KEY,
@@ -123,6 +125,15 @@ def ai_usage(pytestconfig: pytest.Config) -> Iterator[UsageLedger]:
         ledger.shared.close()
 
 
+def session_client(
+    pytestconfig: pytest.Config, config: ModelConfig, ai_usage: UsageLedger
+) -> ModelClient:
+    """A client for `config` that shares the session's ledger and what the session learned
+    of its endpoints."""
+    modes = pytestconfig.stash.setdefault(ENDPOINT_MODES_KEY, EndpointModes())
+    return create_client(config, ai_usage, modes)
+
+
 @pytest.fixture(scope="session")
 def ai_model_client(
     pytestconfig: pytest.Config, ai_usage: UsageLedger
@@ -133,7 +144,7 @@ def ai_model_client(
     if config is None:
         yield None
         return
-    with create_client(config, ai_usage) as client:
+    with session_client(pytestconfig, config, ai_usage) as client:
         yield client
 
 
@@ -222,7 +233,9 @@ def open_ai_page(
     client, own_client = ai_model_client, None
     if config != (ai_model_client.config if ai_model_client else None):
         try:  # the marker names another model: a client for this test only
-            client = own_client = create_client(config, ai_usage) if config else None
+            client = own_client = (
+                session_client(request.config, config, ai_usage) if config else None
+            )
         except MissingApiKey as exc:
             pytest.fail(str(exc), pytrace=False)
     # The screenshots cover the values the test registers with its steplog, later on, of
@@ -296,7 +309,8 @@ def open_agent(
     config = model_config(ai_settings, request.config.rootpath)
     if ai_settings.cua_model and config is not None:
         try:
-            cua_client = create_client(replace(config, model=ai_settings.cua_model), ai_usage)
+            cua = replace(config, model=ai_settings.cua_model)
+            cua_client = session_client(request.config, cua, ai_usage)
         except MissingApiKey as exc:
             pytest.fail(str(exc), pytrace=False)
     try:

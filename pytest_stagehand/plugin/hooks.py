@@ -18,6 +18,7 @@ from pytest_stagehand.errors import (
     show_briefly,
 )
 from pytest_stagehand.model.client import ModelConfig
+from pytest_stagehand.model.openai_client import EndpointModes
 from pytest_stagehand.model.usage import SharedSpend, UsageLedger
 from pytest_stagehand.recordings.format import write_json
 from pytest_stagehand.recordings.shard import module_of, select_shard
@@ -158,6 +159,8 @@ def recordings_dir(config: pytest.Config) -> Path:
 
 HELD_ATTR = "stagehand_held"  # on a teardown report: what the store could not take (Held)
 STORE_KEY = pytest.StashKey[RecordingStore]()  # the session's store, as the tests use it
+# What OpenAI-compatible endpoints accept, learned once for all of the session's clients.
+ENDPOINT_MODES_KEY = pytest.StashKey[EndpointModes]()
 
 
 def recording_store(config: pytest.Config) -> RecordingStore:
