@@ -141,12 +141,28 @@ def test_the_exported_code_reads_like_playwright_and_holds_no_secret(exported: P
         ('text="Send"', (), "page.get_by_text('Send', exact=True)"),
         ('[data-testid="cart"]', (), "page.get_by_test_id('cart')"),
         ('[data-test="cart"]', (), "page.locator('[data-test=\"cart\"]')"),
+        ('role=row >> internal:has="internal:text=\\"Item 7\\"s" >> role=button[name="Delete"s]',
+         (), "page.get_by_role('row').filter(has=page.get_by_text('Item 7', exact=True))"
+             ".get_by_role('button', name='Delete', exact=True)"),
         ("xpath=/html/body/a", ("#outer", "iframe"),
          "page.frame_locator('#outer').frame_locator('iframe').locator('xpath=/html/body/a')"),
     ],
 )  # fmt: skip
 def test_locators_use_the_playwright_call_the_selector_means(selector, frames, code):
     assert locator(Target(selector, frames)) == code
+
+
+def test_a_button_found_by_its_rows_key_is_the_same_button_in_the_export(page):
+    page.set_content("<table>" + "".join(
+        f"<tr><td>Item {i}</td><td><button>Delete</button></td></tr>" for i in (7, 70, 77)
+    ) + "</table>")  # fmt: skip
+    selector = (
+        'role=row >> internal:has="internal:text=\\"Item 7\\"s" >> role=button[name="Delete"s]'
+    )
+    exported = eval(locator(Target(selector)), {"page": page})
+    assert exported.count() == 1
+    same = exported.evaluate("(el, other) => el === other", page.locator(selector).element_handle())
+    assert same
 
 
 def test_variables_in_arguments_stay_variables():

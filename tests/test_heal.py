@@ -12,7 +12,8 @@ from functools import partial
 from unittest.mock import ANY
 
 import pytest
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import Locator, Page, expect
+from scripted_answers import choose, recorded_ai_page
 
 from pytest_stagehand.errors import HealFailed
 from pytest_stagehand.heal.identity import (
@@ -685,3 +686,38 @@ def test_a_heals_candidates_are_read_in_one_look_as_each_alone_reads_them(page: 
     together = [(i.context, i.fingerprint.containers) for i in looked_at_all(page, refs)]
     alone = [(i.context, i.fingerprint.containers) for i in map(partial(looked_at, page), refs)]
     assert together == alone
+
+
+# --- a row's look-alikes in a real grid: found by the row's key after rows moved ----------
+
+
+def test_a_button_of_a_real_grids_row_is_found_by_its_rows_key_after_a_row_above_went(
+    page: Page, real, scripted_model, store, tmp_path
+):
+    """AG Grid's own Promote buttons, one per row: recorded in Katherine Johnson's row,
+    replayed offline after the grid's API removed the first row. Every path now finds the
+    next person's button; the selector by the row's key finds hers, and nothing is healed
+    by its fingerprint."""
+
+    def grid() -> None:
+        page.goto(real.url("pages/ag-grid.html"))
+        page.get_by_role("gridcell", name="Portland").wait_for()
+
+    instruction = "click Promote in the row of Katherine Johnson"
+    test_file = tmp_path / "test_grid.py"
+    grid()
+    scripted_model.enqueue(choose("button", "Promote", after='gridcell "Mathematician"'))
+    with recorded_ai_page(page, scripted_model, store, test_file, "auto") as ai:
+        ai.act(instruction)
+    expect(page.locator("#chosen")).to_have_text("Promoted: Katherine Johnson")
+    grid()
+    page.evaluate("gridApi.applyTransaction({remove: [gridApi.getDisplayedRowAtIndex(0).data]})")
+    expect(page.get_by_role("gridcell", name="Engineer")).to_have_count(0)
+    asked = scripted_model.calls
+    with recorded_ai_page(page, scripted_model, store, test_file, "offline") as ai:
+        ai.act(instruction)
+        [event] = ai.steplog.events
+    expect(page.locator("#chosen")).to_have_text("Promoted: Katherine Johnson")
+    assert scripted_model.calls == asked
+    assert event.heal is not None and event.heal.strategy == "locator"
+    assert event.heal.after.startswith("role=row >> ")

@@ -15,6 +15,7 @@ frame) is never taken, however alike it looks (`conflict`).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
@@ -31,6 +32,7 @@ from pytest_stagehand.snapshot.outline import (
     Snapshot,
     frame_scope,
     inspect,
+    role_selector,
     surroundings_at,
     surroundings_of_namesakes,
 )
@@ -93,15 +95,40 @@ def recorded_element(page: Page, page_snapshot: Snapshot, ref: ElementRef) -> Re
     """What to record for an element of a snapshot, taken before acting on it."""
     own = looked_at(page, ref)
     look_alikes = namesakes(page, page_snapshot, ref)
+    apart = apart_from(own, look_alikes)
+    selectors = list(ref.candidates) or [ref.selector]
+    if (in_row := row_scoped(page, ref, apart)) is not None:
+        selectors.append(in_row)  # after the paths: those replay faster where rows stay
     return RecordedElement(
-        selectors=unique_first(page, ref.frame_path, list(ref.candidates) or [ref.selector]),
+        selectors=unique_first(page, ref.frame_path, selectors),
         frame_path=list(ref.frame_path),
         fingerprint=own.fingerprint,
         context=own.context,
         distinct=distinct_words(own.context, [other.context for other in look_alikes]),
         rivals=rivals_of(ref, page_snapshot),
-        apart=apart_from(own, look_alikes),
+        apart=apart,
     )
+
+
+def row_scoped(page: Page, ref: ElementRef, apart: Sequence[tuple[str, str]]) -> str | None:
+    """A selector for one of a table's look-alikes by the key of its row, as a person
+    writes it ("the Delete button in the row of Item 750"): it finds the element after
+    rows were added, removed or sorted, where paths find another row's. None where the
+    element is not told apart by its row, or the key does not find it alone."""
+    key = next((label for kind, label in apart if kind == "row"), "")
+    if not key or not ref.name:
+        return None
+    text = "internal:text=" + json.dumps(key, ensure_ascii=False) + "s"
+    selector = (
+        f"role=row >> internal:has={json.dumps(text, ensure_ascii=False)}"
+        f" >> {role_selector(ref.role, ref.name)}"
+    )
+    found = frame_scope(page, ref.frame_path).locator(selector)
+    try:
+        alone = found.count() == 1 and found.and_(ref.locator(page)).count() == 1
+    except PlaywrightError:
+        return None
+    return selector if alone else None
 
 
 def namesakes(page: Page, page_snapshot: Snapshot, ref: ElementRef) -> list[Identity]:

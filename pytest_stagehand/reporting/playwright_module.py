@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pytest_stagehand.reporting.export_operations import (
@@ -30,6 +30,8 @@ ROLE = re.compile(r'role=([\w-]+)\[name=("(?:[^"\\]|\\.)*")([si]?)\]')
 LABEL = re.compile(r'internal:label=("(?:[^"\\]|\\.)*")([si]?)')
 TEXT = re.compile(r'text=("(?:[^"\\]|\\.)*")')
 TEST_ID = re.compile(r'\[data-testid=("(?:[^"\\]|\\.)*")\]')
+# heal.identity.row_scoped's selector: an element by its role and name in the row of a key.
+IN_ROW = re.compile(r'role=row >> internal:has=("(?:[^"\\]|\\.)*") >> (.*)')
 SNAPSHOT_TOKEN = re.compile(r'([\w-]+) ("(?:[^"\\]|\\.)*")')
 
 
@@ -46,6 +48,12 @@ def locator(target: Target) -> str:
     get_by_test_id when the selector says so exactly, else locator(selector)."""
     scope = "page" + "".join(f".frame_locator({frame!r})" for frame in target.frame_path)
     selector = target.selector
+    if (found := IN_ROW.fullmatch(selector)) and (has := _quoted(found[1])) is not None:
+        key = TEXT.fullmatch(has.removeprefix("internal:").removesuffix("s"))
+        inner = locator(replace(target, selector=found[2], frame_path=()))
+        if key and (text := _quoted(key[1])) is not None and inner.startswith("page.get_by_"):
+            has_text = f"{scope}.get_by_text({text!r}, exact=True)"
+            return f"{scope}.get_by_role('row').filter(has={has_text}){inner[4:]}"
     if (found := ROLE.fullmatch(selector)) and (name := _quoted(found[2])) is not None:
         exact = ", exact=True" if found[3] == "s" else ""
         return f"{scope}.get_by_role({found[1]!r}, name={name!r}{exact})"
