@@ -503,6 +503,17 @@ def test_a_column_of_a_grid_in_a_frame_in_a_frame_is_read_again_there(
         ai.extract("the ages in the team table", schema=Column)
 
 
+def test_a_selection_of_a_grids_rows_in_a_frame_in_a_frame_names_why_that_frame_cannot_read_it(
+    ai, scripted_model, store, tmp_path, real
+):
+    """The ages of the oldest two only: a choice of rows. The warning says why the frame
+    that shows them cannot read them again, not why the main frame does not show them."""
+    tabulator(ai, real, "pages/frames.html")
+    scripted_model.enqueue({"values": ["85", "101"]})
+    with pytest.warns(NeedsModelWarning, match="values \\(a list: it is a selection of the rows"):
+        assert ai.extract("the ages of the two oldest", schema=Column).values == ["85", "101"]
+
+
 def test_a_column_of_a_plain_table_is_read_again_under_its_header(
     ai, scripted_model, store, tmp_path
 ):

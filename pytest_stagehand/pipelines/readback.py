@@ -123,7 +123,10 @@ def in_frames(seen: list[tuple[dict[str, Any], tuple[str, ...]]]) -> dict[str, A
         }
     if "list" in first:
         lists = [{**found["list"], "frame_path": list(path)} for found, path in seen]
-        return {"list": next((f for f in lists if UNREADABLE not in f), lists[0])}
+        # Else why the frame that shows the items cannot read them, not why the others
+        # (the main frame first) do not show them.
+        shown = [found for found in lists if not found.get("nowhere")] or lists
+        return {"list": next((f for f in lists if UNREADABLE not in f), shown[0])}
     return first
 
 

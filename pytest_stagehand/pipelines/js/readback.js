@@ -387,7 +387,7 @@
         if (found && !found.unreadable) break;
       }
       if (found === null) {
-        return { unreadable: "its items are not shown one after another on the page" };
+        return { unreadable: "its items are not shown one after another on the page", nowhere: true };
       }
       if (found.unreadable) return found;
       const { heads, rows, container, rowSelectors } = found;
