@@ -5,8 +5,9 @@ Run: .venv/bin/python bench/bench_real_apps.py [--only APP] [--errors] [--other-
 The apps are the libraries as released on npm (tests/real/package.json), set up by the
 host pages in tests/real/pages as their docs show, and TodoMVC's own vanilla JS build:
 jQuery UI's menu, Bootstrap 5 dropdowns, Shoelace's web components (shadow DOM), flatpickr,
-Choices.js, Tabulator, SweetAlert2, Swagger UI, TodoMVC, widgets inside nested frames, and
-AG Grid (a pinned column); and apps from PyPI: Datasette, and Django's admin on a
+Choices.js, Tabulator, SweetAlert2, Swagger UI, TodoMVC, widgets inside nested frames,
+AG Grid (a pinned column) and DataTables (a plain table it sorts, searches and pages); and
+apps from PyPI: Datasette, and Django's admin on a
 tutorial-sized project (its login's password a variable; the database put back before each
 run and read as the truth).
 
@@ -25,9 +26,9 @@ Targets: self-replay 100%, wrong 0, false pass 0.
 
 Then the real redesign: flows recorded on one released version of a UI are replayed
 offline on another at the same URL (jQuery UI 1.14 → 1.12, Bootstrap 5 → 4 markup of the
-same page, Swagger UI 5 → 4), and with --other-django (a folder made by `pip install
---target DIR django==4.2.30`) Django's admin flows recorded on each release and replayed on
-the other: wrong 0; every heal and refusal is listed with what decided it.
+same page, DataTables 3 → 1.13, Swagger UI 5 → 4), and with --other-django (a folder made
+by `pip install --target DIR django==4.2.30`) Django's admin flows recorded on each release
+and replayed on the other: wrong 0; every heal and refusal is listed with what decided it.
 """
 
 from __future__ import annotations
@@ -307,6 +308,18 @@ ROLES = ("Engineer", "Admiral", "Researcher", "Mathematician", "Maintainer")
 MEMBERS = tuple({"name": name, "city": city, "age": int(age)}
                 for name, city, age in zip(TEAM, CITIES, AGES, strict=True))
 AG = "/pages/ag-grid.html"
+
+
+DT = "/pages/datatables.html"
+STAFF_AGES = {  # tests/real/pages/datatables.html
+    "Ada Lovelace": "36", "Grace Hopper": "85", "Alan Turing": "41", "Katherine Johnson": "101",
+    "Linus Torvalds": "55", "Margaret Hamilton": "34", "Dennis Ritchie": "30",
+    "Barbara Liskov": "49", "Ken Thompson": "29", "Frances Allen": "50", "John Backus": "33",
+    "Radia Perlman": "39", "Donald Knuth": "40", "Edsger Dijkstra": "44",
+    "Tim Berners-Lee": "35", "Hedy Lamarr": "27",
+}
+STAFF = tuple(sorted(STAFF_AGES))  # as DataTables sorts them first: by the first column
+BY_AGE = tuple(sorted(STAFF_AGES, key=lambda name: int(STAFF_AGES[name])))
 
 
 def ag_row(verb: str, name: str) -> Act:
@@ -601,6 +614,38 @@ FLOWS: list[Flow] = [
                          Extract("each team member's name, city and age", members, MEMBERS,
                                  Members)),
          "Selected: Ada Lovelace, Katherine Johnson"),
+    # DataTables: a plain HTML table it enhances (sorting, search, paging of 10 rows)
+    Flow("DataTables", DT, (Extract("the names in the staff table", column("Name"),
+                                    STAFF[:10]),), None),
+    Flow("DataTables", DT, (Extract("the ages in the staff table", column("Age"),
+                                    tuple(STAFF_AGES[name] for name in STAFF[:10])),), None),
+    Flow("DataTables", DT, (Act("go to the next page of the staff", click("link", "Next")),
+                            Extract("the names in the staff table", column("Name"),
+                                    STAFF[10:])), None),
+    Flow("DataTables", DT, (Act("search the staff for Researcher",
+                                Pick("searchbox", "Search:", "fill", ("Researcher",))),
+                            Extract("the names in the staff table", column("Name"),
+                                    ("Alan Turing", "Dennis Ritchie", "Frances Allen"))), None),
+    Flow("DataTables", DT, (Act("sort the staff by age", click("button", "Age: Activate to sort")),
+                            Extract("the names in the staff table", column("Name"),
+                                    BY_AGE[:10])), None),
+    Flow("DataTables", DT, (Act("sort the staff by name, descending",
+                                click("button", "Name: Activate to invert sorting")),
+                            Extract("the names in the staff table", column("Name"),
+                                    STAFF[::-1][:10])), None),
+    Flow("DataTables", DT, (Act("show 25 staff per page",
+                                Pick("combobox", "entries per page", "select_option", ("25",))),
+                            Extract("the names in the staff table", column("Name"), STAFF)),
+         None),
+    Flow("DataTables", DT, (Act("click the row of Grace Hopper", click("cell", "Grace Hopper")),),
+         "Row: Grace Hopper"),
+    Flow("DataTables", DT, (Act("go to page 2 of the staff", click("link", "2")),
+                            Act("click the row of Radia Perlman", click("cell", "Radia Perlman"))),
+         "Row: Radia Perlman"),
+    Flow("DataTables", DT, (Act("search the staff for Murray Hill",
+                                Pick("searchbox", "Search:", "fill", ("Murray Hill",))),
+                            Act("click the row of Ken Thompson", click("cell", "Ken Thompson"))),
+         "Row: Ken Thompson"),
     # Django's admin (PyPI) on a project of its tutorial's kind (tests/django_admin.py)
     Flow("Django", "/admin/", (*log_in(), Extract(
         "the models of the Library app", names_of("rowheader", after='table "Library"',
@@ -937,6 +982,8 @@ REDESIGNS: list[tuple[str, Callable[[], dict[str, bytes]], tuple[str, ...], str]
     ("Bootstrap 5 -> 4 markup",
      lambda: {BS: (REAL / "pages/bootstrap4-dropdown.html").read_bytes()}, (BS,),
      "bootstrap.Dropdown.VERSION"),
+    ("DataTables 3 -> 1.13", lambda: {DT: (REAL / "pages/datatables1.html").read_bytes()}, (DT,),
+     "(window.jQuery?.fn.dataTable ?? window.DataTable).version"),
     ("Swagger UI 5 -> 4", swagger_ui_4, (SWAGGER,),
      "(window.versions?.swaggerUI || window.versions?.swaggerUi)?.version"),
 ]

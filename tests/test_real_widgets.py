@@ -8,11 +8,9 @@ yet (a submenu that opens after the widget's own hover delay)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
-from real_widgets import RealWidgetsServer
 from scripted_answers import (
     NOT_FOUND,
     act_answer,
@@ -105,14 +103,16 @@ FLOWS = {
         ),
         "Country: it",
     ),
+    # DataTables pages its rows itself: the second page's rows are drawn on its click.
+    "datatables paging": Flow(
+        "datatables.html",
+        (
+            Step("go to page 2 of the staff", "link", "2"),
+            Step("click the row of Radia Perlman", "cell", "Radia Perlman"),
+        ),
+        "Row: Radia Perlman",
+    ),
 }
-
-
-@pytest.fixture(scope="module")
-def widgets() -> Iterator[RealWidgetsServer]:
-    server = RealWidgetsServer().start()
-    yield server
-    server.close()
 
 
 def answering(steps: tuple[Step, ...]):
@@ -133,7 +133,7 @@ def answering(steps: tuple[Step, ...]):
 
 @pytest.mark.parametrize("name", FLOWS)
 def test_a_real_widget_flow_records_and_replays_offline(
-    name, page, browser, scripted_model, store, tmp_path, widgets
+    name, page, browser, scripted_model, store, tmp_path, real
 ):
     flow = FLOWS[name]
     scripted_model.default = answering(flow.steps)
@@ -141,7 +141,7 @@ def test_a_real_widget_flow_records_and_replays_offline(
     replay_page = browser.new_page()  # a page of its own, as a later run's
     for mode, on in (("auto", page), ("offline", replay_page)):
         with recorded_ai_page(
-            on, scripted_model, store, test_file, mode, base_url=widgets.url(),
+            on, scripted_model, store, test_file, mode, base_url=real.url(),
             wait_timeout=WAIT_MS,
         ) as ai:
             ai.goto(f"pages/{flow.page}")
@@ -157,11 +157,11 @@ def test_a_real_widget_flow_records_and_replays_offline(
     replay_page.close()
 
 
-def test_the_screenshot_overlay_leaves_the_pointer_on_the_page(page, widgets):
+def test_the_screenshot_overlay_leaves_the_pointer_on_the_page(page, real):
     """Marks and covers drawn for a screenshot under the mouse are no pointer target: the
     jQuery UI menu item the mouse is on stays the element under it, so the widget sees no
     mouseleave and keeps its submenu open."""
-    page.goto(widgets.url("pages/jquery-ui-menu.html"))
+    page.goto(real.url("pages/jquery-ui-menu.html"))
     music = page.get_by_role("menuitem", name="Music")
     music.hover()
     box = music.bounding_box()
