@@ -6,8 +6,9 @@ The apps are the libraries as released on npm (tests/real/package.json), set up 
 host pages in tests/real/pages as their docs show, and TodoMVC's own vanilla JS build:
 jQuery UI's menu, Bootstrap 5 dropdowns, Shoelace's web components (shadow DOM), flatpickr,
 Choices.js, Tabulator, SweetAlert2, Swagger UI, TodoMVC, widgets inside nested frames,
-AG Grid (a pinned column) and DataTables (a plain table it sorts, searches and pages); and
-apps from PyPI: Datasette, and Django's admin on a
+AG Grid (a pinned column), DataTables (a plain table it sorts, searches and pages) and
+TiddlyWiki (its single-file wiki, built by its own command line; its editor in an iframe,
+its own confirm dialog); and apps from PyPI: Datasette, and Django's admin on a
 tutorial-sized project (its login's password a variable; the database put back before each
 run and read as the truth).
 
@@ -53,6 +54,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, Page, Route, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from pydantic import BaseModel
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,6 +65,7 @@ from django_admin import BOOKS as DJANGO_BOOKS  # noqa: E402
 from django_admin import USER, DjangoAdmin  # noqa: E402
 from real_widgets import REAL, RealWidgetsServer  # noqa: E402
 from scripted_answers import recorded_ai_page  # noqa: E402
+from servers import PagesServer  # noqa: E402
 
 from examples.record import Line, Pick, asked, click, fill, find, snapshot_lines  # noqa: E402
 from pytest_stagehand.browser.launch import find_chromium  # noqa: E402
@@ -143,7 +146,8 @@ class Flow:
     visible: str | None = None  # a selector the app shows once the flow is done
     hidden: str | None = None  # a selector the app no longer shows once the flow is done
     address: str | None = None  # a pattern the page's URL matches once the flow is done
-    # "npm": tests/real served here; "datasette", "django": Datasette, Django's admin (PyPI)
+    # "npm": tests/real served here; "datasette", "django": Datasette, Django's admin (PyPI);
+    # "tiddlywiki": TiddlyWiki's single-file wiki, built by its own command line (npm)
     server: str = "npm"
     # The app's own database once the flow is done: a query and the rows it must give.
     table: tuple[str, tuple[tuple[Any, ...], ...]] | None = None
@@ -320,6 +324,21 @@ STAFF_AGES = {  # tests/real/pages/datatables.html
 }
 STAFF = tuple(sorted(STAFF_AGES))  # as DataTables sorts them first: by the first column
 BY_AGE = tuple(sorted(STAFF_AGES, key=lambda name: int(STAFF_AGES[name])))
+
+
+WIKI = "/empty.html"
+
+
+def tiddler(title: str, more: str = "") -> str:
+    """A tiddler shown in the story river, as the page itself marks it."""
+    return f".tc-tiddler-frame[data-tiddler-title={title!r}]{more}"
+
+
+def new_tiddler(title: str, text: str) -> tuple[Step, ...]:
+    return (Act("create a new tiddler", click("button", "new tiddler")),
+            Act(f"type {title} as its title", Pick("textbox", "", "fill", (title,))),
+            Act(f"type {text} as its text", fill("Type the text for this tiddler", text)),
+            Act("confirm the changes", click("button", "Confirm changes to this tiddler")))
 
 
 def ag_row(verb: str, name: str) -> Act:
@@ -646,6 +665,37 @@ FLOWS: list[Flow] = [
                                 Pick("searchbox", "Search:", "fill", ("Murray Hill",))),
                             Act("click the row of Ken Thompson", click("cell", "Ken Thompson"))),
          "Row: Ken Thompson"),
+    # TiddlyWiki (npm): a single-page app; its text editor is a textarea in an iframe
+    Flow("TiddlyWiki", WIKI, (*new_tiddler("Shopping", "Milk and eggs"),),
+         visible=tiddler("Shopping", ":has-text('Milk and eggs')"), server="tiddlywiki"),
+    Flow("TiddlyWiki", WIKI, (Act("open the Tools tab of the sidebar", click("tab", "Tools")),),
+         visible="button.tc-tab-selected:text-is('Tools')", server="tiddlywiki"),
+    Flow("TiddlyWiki", WIKI, (Act("close all tiddlers", click("button", "close all")),),
+         hidden=tiddler("GettingStarted"), server="tiddlywiki"),
+    Flow("TiddlyWiki", WIKI, (Act("hide the sidebar", click("button", "hide sidebar")),),
+         visible="role=button[name='show sidebar']", server="tiddlywiki"),
+    Flow("TiddlyWiki", WIKI, (Act("set the wiki's title to Team Notes", Pick(
+        "textbox", "", "fill", ("Team Notes",), after='link "Title of this TiddlyWiki"')),),
+        visible="h1.tc-site-title:text-is('Team Notes')", server="tiddlywiki"),
+    Flow("TiddlyWiki", WIKI, (Extract("the tabs of the sidebar", names_of("tab"),
+                                      ("Open", "Recent", "Tools", "More")),),
+         server="tiddlywiki"),
+    Flow("TiddlyWiki", WIKI, (*new_tiddler("Groceries", "Bread"),
+                              Act("search the wiki for Groceries",
+                                  Pick("searchbox", "", "fill", ("Groceries",))),
+                              Extract("the titles the search matched",
+                                      names_of("link", "Title matches:", "All matches:"),
+                                      ("Groceries",))), server="tiddlywiki"),
+    Flow("TiddlyWiki", WIKI, (*new_tiddler("Scratch", "Draft notes"),
+                              Act("edit the Scratch tiddler", click("button", "Edit this tiddler")),
+                              Dialog(accept=True),
+                              Act("delete this tiddler", click("button", "Delete this tiddler"))),
+         hidden=tiddler("Scratch"), server="tiddlywiki"),
+    Flow("TiddlyWiki", WIKI, (*new_tiddler("Scratch", "Draft notes"),
+                              Act("edit the Scratch tiddler", click("button", "Edit this tiddler")),
+                              Dialog(accept=False),
+                              Act("delete this tiddler", click("button", "Delete this tiddler"))),
+         visible=tiddler("Draft of 'Scratch'"), server="tiddlywiki"),
     # Django's admin (PyPI) on a project of its tutorial's kind (tests/django_admin.py)
     Flow("Django", "/admin/", (*log_in(), Extract(
         "the models of the Library app", names_of("rowheader", after='table "Library"',
@@ -807,10 +857,14 @@ def unlike(page: Page, flow: Flow, app: Served) -> str:
             return f"the page says {text!r}"
     if flow.address is not None and not re.search(flow.address, page.url):
         return f"the page is at {page.url}"
-    if flow.visible is not None and not page.locator(flow.visible).is_visible():
-        return f"{flow.visible} is not shown"
-    if flow.hidden is not None and page.locator(flow.hidden).is_visible():
-        return f"{flow.hidden} is still shown"
+    # As a test's `expect` would: an app may draw what a click did on its next tick.
+    for selector, state in ((flow.visible, "visible"), (flow.hidden, "hidden")):
+        if selector is None:
+            continue
+        try:
+            page.locator(selector).first.wait_for(state=state, timeout=WAIT_MS)
+        except PlaywrightTimeoutError:
+            return f"{selector} is {'not shown' if state == 'visible' else 'still shown'}"
     if flow.todos is not None:
         shown = tuple(page.locator("#todo-list li label").all_inner_texts())  # this build's ids
         if shown != flow.todos:
@@ -944,6 +998,25 @@ def datasette(folder: Path) -> Iterator[str | None]:
         process.wait()
 
 
+@contextmanager
+def tiddlywiki(folder: Path) -> Iterator[str | None]:
+    """TiddlyWiki's empty edition built by its own command line (tests/real) into one file,
+    served on 127.0.0.1 as its users keep it; its URL, or None without Node.js."""
+    node = shutil.which("node")
+    if node is None:
+        yield None
+        return
+    wiki = REAL / "node_modules/tiddlywiki"
+    subprocess.run([node, str(wiki / "tiddlywiki.js"), str(wiki / "editions/empty"), "--output",
+                    str(folder), "--render", "$:/core/save/all", "empty.html", "text/plain"],
+                   check=True, capture_output=True)
+    server = PagesServer(root=folder).start()
+    try:
+        yield server.url().rstrip("/")
+    finally:
+        server.close()
+
+
 # --- the real redesign: one release recorded, another replayed -----------------------------
 
 JQ_112 = REAL / "node_modules/jquery-ui-1.12"
@@ -1020,7 +1093,7 @@ def main() -> None:
     django_flows = [flow for flow in flows if flow.server == "django"]
     with (ScriptedModelServer() as model, sync_playwright() as playwright,
           tempfile.TemporaryDirectory() as folder, datasette(Path(folder)) as datasette_url,
-          ExitStack() as stack):
+          tiddlywiki(Path(folder)) as wiki_url, ExitStack() as stack):
         django = other = None
         if django_flows:
             django = stack.enter_context(django_admin(Path(folder) / "django"))
@@ -1028,7 +1101,9 @@ def main() -> None:
                 other = stack.enter_context(
                     django_admin(Path(folder) / "other-django", options.other_django))
         apps = {"npm": Served(base), "datasette": datasette_url and Served(datasette_url),
-                "django": django}
+                "django": django, "tiddlywiki": wiki_url and Served(wiki_url)}
+        if wiki_url is None:
+            print("Node.js is not installed: TiddlyWiki's flows are left out")
         if datasette_url is None:
             print("Datasette is not installed (pip install datasette): its flows are left out")
         if django_flows and django is None:
