@@ -151,7 +151,15 @@ class CacheError(StagehandError):
 
 
 class CacheMiss(CacheError):
-    """Offline mode and no recording for this step."""
+    """Offline mode and no recording for this step.
+
+    `recorded_on`: the pages this very step was recorded on instead (the same words,
+    variables and use in the test). A page on its way to one of them (a redirect, an app
+    that rewrites its address once it has loaded) may still get there: a step waits."""
+
+    def __init__(self, message: str, recorded_on: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.recorded_on = recorded_on
 
 
 class RecordingFileError(CacheError):

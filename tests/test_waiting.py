@@ -181,6 +181,28 @@ def test_a_replay_whose_element_never_appears_fails_at_the_timeout(recorded_page
         assert "Laptops" not in ai.steplog.events[-1].last_snapshot
 
 
+def test_a_replay_waits_for_a_page_that_rewrites_its_address_once_loaded(
+    recorded_page, scripted_model
+):
+    """The app drops the ?reset it was opened with once it has loaded (JupyterLab does),
+    after the step began: the step was recorded on the address it settled on, and its
+    replay, begun on the first one, waits for the page to get there, not a CacheMiss."""
+    scripted_model.default = click_when_shown("button", "Save")
+    with recorded_page("auto") as ai:
+        ai.goto("waiting/address.html?reset")
+        ai.act("click save")
+        assert ai.locator("#status").inner_text() == "saved"
+        asked = scripted_model.calls
+
+    with recorded_page("offline") as ai:
+        ai.goto("waiting/address.html?reset")
+        assert ai.page.url.endswith("?reset")  # the step begins before the app has loaded
+        ai.act("click save")
+        assert ai.locator("#status").inner_text() == "saved"
+        assert ai.steplog.events[-1].cache == "hit"
+    assert scripted_model.calls == asked
+
+
 def test_a_replay_waits_for_its_element_to_render_inside_a_frame(recorded_page, scripted_model):
     """The Pay button renders in the payment iframe 1.5 s after it loads, and nothing
     changes in the page's own document then: the wait looks at the frame's document too,

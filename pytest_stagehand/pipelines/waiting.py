@@ -30,7 +30,7 @@ from pytest_stagehand.actions.settle import (
     settle,
     wait_for_change,
 )
-from pytest_stagehand.errors import ElementNotFound, HealFailed, StagehandError
+from pytest_stagehand.errors import CacheMiss, ElementNotFound, HealFailed, StagehandError
 from pytest_stagehand.events import StepEvent
 from pytest_stagehand.snapshot.outline import snapshot
 
@@ -76,7 +76,8 @@ class Waiting:
     ) -> R:
         """The first answer of `attempt` that is `found`, trying again on each page change.
 
-        When time runs out, the last failure (NOT_THERE_YET) is raised, or the last
+        When time runs out, the last failure (NOT_THERE_YET, or a CacheMiss of a step
+        recorded on another page: the page may yet get there) is raised, or the last
         answer returned, noting the wait on the error and the last snapshot on `event`.
         `since`: the page's mark as the step settled just before (`settle`), which saves
         reading it again for the first attempt.
@@ -98,6 +99,10 @@ class Waiting:
             try:
                 answer = attempt()
             except NOT_THERE_YET as exc:
+                failure = exc
+            except CacheMiss as exc:  # recorded on a page this one may still turn into
+                if not exc.recorded_on:
+                    raise
                 failure = exc
             else:
                 if found(answer):

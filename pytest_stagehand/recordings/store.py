@@ -95,13 +95,17 @@ class CachePolicy:
             why = "and --ai-cache=offline never calls a model"
         else:
             why = "and no model is configured"
+        elsewhere = tuple(
+            other.url for other in nearby if other == replace(key, url=other.url)
+        )
         raise CacheMiss(
             f"No recording for {key.describe()} in {shown_path(test_file)}, {why}."
             f"{miss_hint(key, nearby)}\n"
             f"Record it by running once with a model, e.g. "
             f"pytest {shown_path(test_file)} --ai-model openai/gpt-4.1-mini (or set "
             f"OPENAI_API_KEY / ANTHROPIC_API_KEY; add --ai-cache=refresh to re-record every "
-            f"step), then commit {shown_path(recordings_file(test_file))}."
+            f"step), then commit {shown_path(recordings_file(test_file))}.",
+            recorded_on=elsewhere,
         )
 
 
