@@ -843,3 +843,26 @@ def test_a_sorted_ag_grid_is_outlined_in_the_order_it_shows_its_rows(page: Page,
     text = snapshot(page).text
     assert [city for city in cities if city in text] == cities
     assert sorted(cities, key=text.index) == cities
+
+
+@pytest.mark.parametrize(
+    ("made_up", "kept"),
+    [
+        ("id-1cce57f7-11eb-4e82-8573-5d00584f13bf", True),  # JupyterLab's, a UUID per load
+        (":r1:", True),  # React's useId
+        ("headlessui-menu-button-:r5:", True),
+        ("a1b2c3d4e5", True),  # a hash
+        ("checkout-form", False),
+        ("row-1500", False),
+        ("SUBMIT", False),
+        ("loginButton", False),
+    ],
+)  # fmt: skip
+def test_an_id_a_framework_makes_anew_on_each_load_anchors_no_selector(
+    page: Page, made_up: str, kept: bool
+):
+    page.set_content(f'<main><section><button id="{made_up}">Go</button></section></main>')
+    [ref] = snapshot(page).elements.values()
+    anchored = ref.selector.startswith("#")
+    assert anchored is not kept, ref.selector
+    assert page.locator(ref.selector).count() == 1

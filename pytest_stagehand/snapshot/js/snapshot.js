@@ -987,11 +987,19 @@
   };
   // A selector matching only `el` in this frame (Playwright's CSS pierces shadow roots, so
   // uniqueness is counted across all of them), or "".
+  // An id a framework makes anew on each load (React's ":r1:", a UUID, a hash), which a
+  // recorded selector would never find again: its letters, digits and cases alternate at
+  // least once every four characters, or it holds React's useId form.
+  const generatedId = (id) => {
+    if (/[:«]r[0-9a-z]+[:»]/.test(id)) return true;
+    const runs = id.replace(/[-_.:]+/g, "").match(/[A-Z]*[a-z]+|[A-Z]+|\d+|[^a-zA-Z\d]+/g) || [];
+    return id.length >= 8 && runs.length - 1 >= id.length / 4;
+  };
   const uniqueAnchor = (el) => {
     const testId = testIdOf(el);
     if (testId && countOf(...testId) === 1) return `[${testId[0]}=${quote(testId[1])}]`;
     const id = attr(el, "id");
-    if (id && countOf("id", id) === 1) return `#${CSS.escape(id)}`;
+    if (id && countOf("id", id) === 1 && !generatedId(id)) return `#${CSS.escape(id)}`;
     return "";
   };
 
