@@ -256,6 +256,20 @@ def test_verify_tells_apart_look_alikes_by_their_surroundings(account):
     assert not verify(quarterly, holiday)  # ...but another row
 
 
+def test_a_time_told_relative_to_now_beside_an_element_is_not_where_it_is(page: Page):
+    """JupyterLab's file browser shows "3m ago" beside each file: two minutes later the
+    same file in the same list is the same file. Another number there is another row."""
+    page.set_content(
+        "<ul><li><button>notes.txt</button> <span>3m ago</span></li>"
+        "<li><button>todo.txt</button> <span>1h ago</span></li></ul>"
+    )
+    notes = Identity.of(record(page, "button", "notes.txt"))
+    page.locator("span").first.evaluate("el => el.textContent = '5m ago'")
+    assert verify(notes, identity_of(page.get_by_role("button", name="notes.txt")))
+    page.locator("span").first.evaluate("el => el.textContent = 'order 5'")
+    assert verify(notes, identity_of(page.get_by_role("button", name="notes.txt"))) is False
+
+
 # --- look-alikes that differ in meaning: never healed onto -------------------------------
 
 REMOVE_TRUTH = "() => window.__truth.remove()"

@@ -23,7 +23,7 @@ from difflib import SequenceMatcher
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page
 
-from pytest_stagehand.heal.words import normalised, numbers_in, overlap, words_of
+from pytest_stagehand.heal.words import normalised, numbers_in, overlap, steady, words_of
 from pytest_stagehand.recordings.format import RecordedElement
 from pytest_stagehand.snapshot.outline import (
     ElementRef,
@@ -56,6 +56,10 @@ class Identity:
     rivals: frozenset[str] = frozenset()  # recorded elements only, names as `normalised` gives
     # Recorded elements only: the container labels its look-alikes lacked (`apart_from`).
     apart: frozenset[tuple[str, str]] = frozenset()
+
+    def __post_init__(self) -> None:
+        # "3m ago" beside a file is "5m ago" two minutes later, on the same page.
+        object.__setattr__(self, "context", steady(self.context))
 
     @classmethod
     def of(

@@ -97,6 +97,23 @@ def numbers_in(text: str | None) -> frozenset[str]:
     return frozenset(token for token in _tokens(text) if NUMBER.search(token))
 
 
+# A time told relative to now ("3m ago", "5 minutes ago", "in 2 days"): it moves with the
+# clock, on a page that did not change.
+_UNITS = (
+    r"(?:s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|w|wks?|weeks?|mo|months?|y"
+    r"|yrs?|years?)"
+)
+RELATIVE_TIME = re.compile(
+    rf"\b\d+\s*{_UNITS}\s+ago\b|\bin\s+\d+\s*{_UNITS}\b", re.IGNORECASE
+)
+
+
+def steady(text: str) -> str:
+    """`text` as it stays on a page that does not change: without times told relative to
+    now."""
+    return " ".join(RELATIVE_TIME.sub(" ", text).split()) if text else text
+
+
 def counts_in(text: str | None) -> frozenset[str]:
     """Counts shown beside a label, "(2)" or "[2]": they change as the page is used."""
     return frozenset(COUNT.findall(text or ""))
