@@ -8,9 +8,10 @@ jQuery UI's menu, Bootstrap 5 dropdowns, Shoelace's web components (shadow DOM),
 Choices.js, Tabulator, SweetAlert2, Swagger UI, TodoMVC, widgets inside nested frames,
 AG Grid (a pinned column), DataTables (a plain table it sorts, searches and pages) and
 TiddlyWiki (its single-file wiki, built by its own command line; its editor in an iframe,
-its own confirm dialog); and apps from PyPI: Datasette, and Django's admin on a
-tutorial-sized project (its login's password a variable; the database put back before each
-run and read as the truth).
+its own confirm dialog); and apps from PyPI: Datasette, JupyterLab (its Lumino menus,
+launcher, file browser and a notebook run by its kernel; `pip install jupyterlab`), and
+Django's admin on a tutorial-sized project (its login's password a variable; the database
+put back before each run and read as the truth).
 
 Each flow is recorded in `auto` mode with the scripted widgets oracle (`oracle` below): it
 is NOT a model; it reads the snapshot in each prompt it receives and answers as a correct
@@ -107,6 +108,9 @@ class Act:
     # The row header of the table row the element is in: a control its page may leave
     # unnamed (Django 4.2's action checkboxes), as a model tells it by its row.
     row: str | None = None
+    # The text an unnamed element shows on its line (`listitem clickable: New`, a Lumino
+    # submenu item), as a model reads it.
+    shows: str | None = None
 
 
 @dataclass(frozen=True)
@@ -147,7 +151,8 @@ class Flow:
     hidden: str | None = None  # a selector the app no longer shows once the flow is done
     address: str | None = None  # a pattern the page's URL matches once the flow is done
     # "npm": tests/real served here; "datasette", "django": Datasette, Django's admin (PyPI);
-    # "tiddlywiki": TiddlyWiki's single-file wiki, built by its own command line (npm)
+    # "tiddlywiki": TiddlyWiki's single-file wiki, built by its own command line (npm);
+    # "jupyterlab": JupyterLab (PyPI) over a folder of its own
     server: str = "npm"
     # The app's own database once the flow is done: a query and the rows it must give.
     table: tuple[str, tuple[tuple[Any, ...], ...]] | None = None
@@ -327,6 +332,12 @@ BY_AGE = tuple(sorted(STAFF_AGES, key=lambda name: int(STAFF_AGES[name])))
 
 
 WIKI = "/empty.html"
+LAB = "/lab?reset"
+
+
+def lab_tab(title: str) -> str:
+    """A document's tab in JupyterLab's main area, as the page itself marks it."""
+    return f".lm-DockPanel-tabBar .lm-TabBar-tab:has-text({title!r})"
 
 
 def tiddler(title: str, more: str = "") -> str:
@@ -696,6 +707,36 @@ FLOWS: list[Flow] = [
                               Dialog(accept=False),
                               Act("delete this tiddler", click("button", "Delete this tiddler"))),
          visible=tiddler("Draft of 'Scratch'"), server="tiddlywiki"),
+    # JupyterLab (PyPI): Lumino menus with hover submenus, its launcher, its file browser
+    Flow("JupyterLab", LAB, (Act("open the File menu", click("menuitem", "File")),
+                             Act("hover over New", Pick("listitem", "", "hover"), shows="New"),
+                             Act("click Text File", click("menuitem", "Text File"))),
+         visible=lab_tab("untitled.txt"), server="jupyterlab"),
+    Flow("JupyterLab", LAB, (Act("open a new Markdown file from the launcher",
+                                 click("button", "", after="paragraph: Text File")),),
+         visible=lab_tab("untitled.md"), server="jupyterlab"),
+    Flow("JupyterLab", LAB, (Act("open notes.txt", Pick("button", "notes.txt", "double_click")),),
+         visible=lab_tab("notes.txt"), server="jupyterlab"),
+    Flow("JupyterLab", LAB, (Act("create a new folder", click("button", "New Folder")),),
+         visible=".jp-DirListing-item[title*='Untitled Folder']", server="jupyterlab"),
+    Flow("JupyterLab", LAB, (Act("show the running terminals and kernels",
+                                 click("tab", "Running Terminals and Kernels")),),
+         visible="[role=tab][aria-selected=true][title*='Running Terminals']",
+         server="jupyterlab"),
+    Flow("JupyterLab", LAB, (Extract("the headings of the launcher", names_of("heading"),
+                                     ("Notebook", "Console", "Other")),), server="jupyterlab"),
+    Flow("JupyterLab", LAB, (Act("open a new Python notebook from the launcher",
+                                 click("button", "", after='heading "Notebook"')),
+                             Act("type print(6 * 7) into the notebook's cell",
+                                 Pick("textbox", "", "fill", ("print(6 * 7)",),
+                                      after='feed "Cells"')),
+                             Act("run the cell", click("button", "Run this cell and advance",
+                                                       prefix=True))),
+         visible=".jp-OutputArea-output:has-text('42')", server="jupyterlab"),
+    Flow("JupyterLab", LAB, (Act("open the Help menu", click("menuitem", "Help")),
+                             Act("click About JupyterLab", click("menuitem", "About JupyterLab")),
+                             Act("close the about dialog", click("button", "Close"))),
+         hidden=".jp-Dialog", server="jupyterlab"),
     # Django's admin (PyPI) on a project of its tutorial's kind (tests/django_admin.py)
     Flow("Django", "/admin/", (*log_in(), Extract(
         "the models of the Library app", names_of("rowheader", after='table "Library"',
@@ -794,8 +835,13 @@ def oracle(flow: Flow) -> Callable[[ScriptedRequest], dict[str, Any]]:
             return {step.field: step.read(snapshot_lines(prompt))}
         act = acts[asked(prompt, "Instruction")]
         pick, lines = act.pick, snapshot_lines(prompt)
-        line = (find(lines, pick.role, pick.name, prefix=pick.prefix, after=pick.after)
-                if act.row is None else in_row(lines, pick.role, act.row))
+        if act.row is not None:
+            line = in_row(lines, pick.role, act.row)
+        elif act.shows is not None:
+            line = next((line for line in lines if line.id and line.role == pick.role
+                         and line.raw.endswith(f": {act.shows}")), None)
+        else:
+            line = find(lines, pick.role, pick.name, prefix=pick.prefix, after=pick.after)
         if line is None:
             return {"found": False, "element_id": None, "method": pick.method,
                     "arguments": [], "description": "not on the page", "two_step": False}
@@ -1017,6 +1063,46 @@ def tiddlywiki(folder: Path) -> Iterator[str | None]:
         server.close()
 
 
+@contextmanager
+def jupyterlab(folder: Path) -> Iterator[Served | None]:
+    """JupyterLab (PyPI) on 127.0.0.1 over a folder holding notes.txt, with no token; each
+    run starts from that folder and a fresh layout (`?reset`). None when it is not
+    installed (pip install jupyterlab)."""
+    command = shutil.which("jupyter-lab", path=str(Path(sys.executable).parent)) or shutil.which(
+        "jupyter-lab")
+    if command is None:
+        yield None
+        return
+    root, settings = folder / "lab", folder / "lab-settings"
+
+    def reset() -> None:
+        shutil.rmtree(root, ignore_errors=True)
+        root.mkdir()
+        (root / "notes.txt").write_text("Milk and eggs\n")
+
+    reset()
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = subprocess.Popen(
+        [command, "--no-browser", "--allow-root", "--ServerApp.ip=127.0.0.1",
+         f"--ServerApp.port={port}", "--IdentityProvider.token=", f"--ServerApp.root_dir={root}",
+         f"--LabApp.user_settings_dir={settings}", f"--LabApp.workspaces_dir={settings}"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(600):  # until it answers (it starts in a few seconds)
+            try:
+                urllib.request.urlopen(url + "/lab", timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        yield Served(url, reset=reset)
+    finally:
+        process.terminate()
+        process.wait()
+
+
 # --- the real redesign: one release recorded, another replayed -----------------------------
 
 JQ_112 = REAL / "node_modules/jquery-ui-1.12"
@@ -1093,7 +1179,8 @@ def main() -> None:
     django_flows = [flow for flow in flows if flow.server == "django"]
     with (ScriptedModelServer() as model, sync_playwright() as playwright,
           tempfile.TemporaryDirectory() as folder, datasette(Path(folder)) as datasette_url,
-          tiddlywiki(Path(folder)) as wiki_url, ExitStack() as stack):
+          tiddlywiki(Path(folder)) as wiki_url, jupyterlab(Path(folder)) as lab,
+          ExitStack() as stack):
         django = other = None
         if django_flows:
             django = stack.enter_context(django_admin(Path(folder) / "django"))
@@ -1101,7 +1188,9 @@ def main() -> None:
                 other = stack.enter_context(
                     django_admin(Path(folder) / "other-django", options.other_django))
         apps = {"npm": Served(base), "datasette": datasette_url and Served(datasette_url),
-                "django": django, "tiddlywiki": wiki_url and Served(wiki_url)}
+                "django": django, "tiddlywiki": wiki_url and Served(wiki_url), "jupyterlab": lab}
+        if lab is None:
+            print("JupyterLab is not installed (pip install jupyterlab): its flows are left out")
         if wiki_url is None:
             print("Node.js is not installed: TiddlyWiki's flows are left out")
         if datasette_url is None:
