@@ -203,6 +203,27 @@ def test_a_replay_waits_for_a_page_that_rewrites_its_address_once_loaded(
     assert scripted_model.calls == asked
 
 
+def test_a_step_recorded_before_its_page_rewrote_its_address_replays_after(
+    recorded_page, scripted_model
+):
+    """Recorded at once on /address.html?early&reset, before the app dropped the query;
+    replayed once it has: the recording of the address the document was loaded at."""
+    scripted_model.default = click_when_shown("button", "Save")
+    with recorded_page("auto") as ai:
+        ai.goto("waiting/address.html?early&reset")
+        ai.act("click save")
+        assert ai.locator("#status").inner_text() == "saved"
+        asked = scripted_model.calls
+
+    with recorded_page("offline") as ai:
+        ai.goto("waiting/address.html?early&reset")
+        ai.page.wait_for_url("**/waiting/address.html")
+        ai.act("click save")
+        assert ai.locator("#status").inner_text() == "saved"
+        assert ai.steplog.events[-1].cache == "hit"
+    assert scripted_model.calls == asked
+
+
 def test_a_replay_waits_for_its_element_to_render_inside_a_frame(recorded_page, scripted_model):
     """The Pay button renders in the payment iframe 1.5 s after it loads, and nothing
     changes in the page's own document then: the wait looks at the frame's document too,

@@ -39,6 +39,10 @@ class PageWatch:
         # When the main frame last navigated or its last navigation request ended (a
         # download, a No Content answer): 0.0 before.
         self.navigated = 0.0
+        # The address the page's document was loaded at, which the page may have changed
+        # since without loading another (history.replaceState): "" before the first load.
+        self.loaded_at = ""
+        self._loading = False  # a main-frame navigation request is on its way
         self.scripts: set[str] = set()  # the keys of the libraries the document was given
         page.on("request", self._request_started)
         page.on("requestfinished", self._request_ended)
@@ -57,6 +61,9 @@ class PageWatch:
     def _request_started(self, request: Request) -> None:
         if request.resource_type not in STREAMS:
             self.requests[request] = time.monotonic()
+        with suppress(PlaywrightError):  # a worker's request has no frame
+            if request.is_navigation_request() and request.frame.parent_frame is None:
+                self._loading = True
 
     def _request_ended(self, request: Request) -> None:
         self.requests.pop(request, None)
@@ -68,6 +75,8 @@ class PageWatch:
         if frame.parent_frame is None:
             self.navigated = time.monotonic()
             self.scripts = set()  # a new document holds none
+            if self._loading or not self.loaded_at:  # not a change of address alone
+                self.loaded_at, self._loading = frame.url, False
 
 
 class PageWatches:
@@ -133,3 +142,7 @@ class ReadsPage:
     @watch.setter
     def watch(self, watch: PageWatch) -> None:
         self._watch, self.page = watch, watch.page
+
+    def loaded_at(self) -> str:
+        """The address the page's document was loaded at ("" without a watch)."""
+        return self._watch.loaded_at if self._watch is not None else ""

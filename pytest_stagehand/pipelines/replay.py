@@ -150,7 +150,7 @@ def _with_values(
     return filled, frozenset(word for value in used for word in words_of(value))
 
 
-class RecordingResolver(RecordedSteps, ReadsPage):
+class RecordingResolver(ReadsPage, RecordedSteps):
     """Resolves act steps by the recorded-step protocol (steps.py): replayed from the
     recording, verified; else the inner (model) resolver answers and is recorded."""
 
@@ -292,7 +292,7 @@ def schema_id(schema: type[BaseModel]) -> str:
     return f"{schema.__name__}:{hashlib.sha256(shape.encode()).hexdigest()[:12]}"
 
 
-class StepRecorder(RecordedSteps):
+class StepRecorder(ReadsPage, RecordedSteps):
     """extract and observe by the recorded-step protocol (steps.py); `ask` is the step's
     own model call, made only when the recording is missing or no longer holds."""
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar, Generic, TypeVar
 
 from playwright.sync_api import Page
@@ -184,10 +184,28 @@ class RecordedSteps:
         if self.recordings is None:
             return None
         recording = self.recordings.lookup(key) if self.policy.may_replay else None
+        if recording is None and self.policy.may_replay:
+            recording = self._where_loaded(key)
         if recording is None and not self.policy.may_call_model:
             nearby = self.recordings.nearby(key) if self.policy.may_replay else []
             self.policy.check_miss(key, self.recordings.test_file, nearby)
         return recording
+
+    def loaded_at(self) -> str:
+        """The address the page's document was loaded at, where it is known ("" here)."""
+        return ""
+
+    def _where_loaded(self, key: StepKey) -> Recording | None:
+        """The step's recording on the address its page's document was loaded at, which
+        the page changed since without loading another (JupyterLab drops the ?reset it
+        was opened with): recorded before the page changed it, replayed after."""
+        loaded_at = self.loaded_at()
+        if not loaded_at or self.recordings is None:
+            return None
+        loaded = self.recordings.key(key.kind, key.instruction, loaded_at, key.variables, key.scope)
+        if loaded.url == key.url:
+            return None
+        return self.recordings.lookup(replace(loaded, occurrence=key.occurrence))
 
     @property
     def _fresh_status(self) -> CacheStatus:
