@@ -270,6 +270,24 @@ def test_a_time_told_relative_to_now_beside_an_element_is_not_where_it_is(page: 
     assert verify(notes, identity_of(page.get_by_role("button", name="notes.txt"))) is False
 
 
+def test_when_something_was_made_beside_an_element_is_not_which_one_it_is(page: Page):
+    """TiddlyWiki shows the minute a tiddler was made under its title: the tiddler a test
+    makes shows another minute on each run. Another title is another tiddler."""
+    page.set_content(
+        "<main><article><h2>GettingStarted</h2><button>Edit this tiddler</button>"
+        "<p>Welcome to TiddlyWiki and the TiddlyWiki community</p></article>"
+        "<article><h2>Scratch</h2><button>Edit this tiddler</button>"
+        "<p class=when>27th November 2026 at 12:31am</p><p>Draft notes for the week</p>"
+        "</article></main>"
+    )
+    scratch = Identity.of(record(page, "button", "Edit this tiddler", index=1))
+    edit = page.get_by_role("button", name="Edit this tiddler").nth(1)
+    page.locator(".when").evaluate("el => el.textContent = '28th November 2026 at 9:05am'")
+    assert verify(scratch, identity_of(edit))
+    page.locator("article h2").nth(1).evaluate("el => el.textContent = 'Shopping'")
+    assert verify(scratch, identity_of(edit)) is False
+
+
 # --- look-alikes that differ in meaning: never healed onto -------------------------------
 
 REMOVE_TRUTH = "() => window.__truth.remove()"

@@ -28,6 +28,7 @@ from pytest_stagehand.heal.words import (
     same_text,
     spelling_of,
     text_score,
+    undated,
     words_in_order,
     words_of,
 )
@@ -329,18 +330,21 @@ def _elsewhere(recorded: Identity, candidate: Identity) -> str | None:
 
     The same test id or id says it is the same element whatever the text around it
     became (a reworded form); otherwise the words around it must be mostly kept, and a
-    number there (an order, an invoice) must not be replaced by another.
+    number there (an order, an invoice) must not be replaced by another. A date or clock
+    time there says when, not which (a tiddler the test made shows the minute it was made):
+    what tells look-alikes apart is held to by `told_apart`.
     """
     r, c = recorded.fingerprint, candidate.fingerprint
     if _same_anchor(r, c):
         return None
     own = content_words(r.name) | content_words(c.name)
-    around_r = content_words(recorded.context) - own
-    around_c = content_words(candidate.context) - own
+    context_r, context_c = undated(recorded.context), undated(candidate.context)
+    around_r = content_words(context_r) - own
+    around_c = content_words(context_c) - own
     if around_r and around_c and len(around_r & around_c) < PLACE_FLOOR * len(around_r):
         return f"in another section ({shortened(candidate.context)!r})"
-    numbers_r = numbers_in(recorded.context) - numbers_in(r.name)
-    numbers_c = numbers_in(candidate.context) - numbers_in(c.name)
+    numbers_r = numbers_in(context_r) - numbers_in(r.name)
+    numbers_c = numbers_in(context_c) - numbers_in(c.name)
     if numbers_r - numbers_c and numbers_c - numbers_r:
         gone, new = listed(numbers_r - numbers_c), listed(numbers_c - numbers_r)
         return f"in another row ({gone} vs {new})"
@@ -406,7 +410,7 @@ def verify(recorded: Identity, live: Identity) -> bool:
         r.role == live_fp.role
         and normalised(r.name) == normalised(live_fp.name)
         and (not r.test_id or not live_fp.test_id or r.test_id == live_fp.test_id)
-        and _at_least(overlap(recorded.context, live.context), SAME_CONTEXT)
+        and _at_least(overlap(undated(recorded.context), undated(live.context)), SAME_CONTEXT)
         and told_apart(recorded, live)
         and named_words(recorded) <= content_words(live.context) | content_words(live_fp.name)
         and conflict(recorded, live) is None

@@ -108,6 +108,24 @@ RELATIVE_TIME = re.compile(
 )
 
 
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+# When something happened, as pages show it: a clock time, an ISO or numeric date, a day
+# and month with its year. Beside an element it says when, not which: a tiddler the test
+# made shows the minute it was made.
+WHEN = re.compile(
+    r"\b\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\b\.?)?"
+    r"|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b"
+    rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH},?\s+\d{{4}}\b"
+    rf"|\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}\b",
+    re.IGNORECASE,
+)
+
+
+def undated(text: str) -> str:
+    """`text` without its dates and clock times."""
+    return " ".join(WHEN.sub(" ", text).split()) if text else text
+
+
 def steady(text: str) -> str:
     """`text` as it stays on a page that does not change: without times told relative to
     now."""
