@@ -54,7 +54,7 @@ from itertools import takewhile
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, Page, Route, sync_playwright
+from playwright.sync_api import Browser, Page, Route, expect, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from pydantic import BaseModel
 
@@ -912,9 +912,11 @@ def unlike(page: Page, flow: Flow, app: Served) -> str:
         except PlaywrightTimeoutError:
             return f"{selector} is {'not shown' if state == 'visible' else 'still shown'}"
     if flow.todos is not None:
-        shown = tuple(page.locator("#todo-list li label").all_inner_texts())  # this build's ids
-        if shown != flow.todos:
-            return f"the todos are {shown}"
+        todos = page.locator("#todo-list li label")  # this build's ids
+        try:
+            expect(todos).to_have_text(list(flow.todos), timeout=WAIT_MS)
+        except AssertionError:
+            return f"the todos are {tuple(todos.all_inner_texts())}"
     return ""
 
 
