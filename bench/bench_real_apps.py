@@ -733,6 +733,16 @@ FLOWS: list[Flow] = [
                              Act("run the cell", click("button", "Run this cell and advance",
                                                        prefix=True))),
          visible=".jp-OutputArea-output:has-text('42')", server="jupyterlab"),
+    Flow("JupyterLab", LAB, (Act("right-click notes.txt",
+                                 Pick("button", "notes.txt", "right_click")),
+                             Act("duplicate it", click("menuitem", "Duplicate Ctrl+D"))),
+         visible=".jp-DirListing-item[title*='notes-Copy1.txt']", server="jupyterlab"),
+    Flow("JupyterLab", LAB, (Act("open the Settings menu", click("menuitem", "Settings")),
+                             Act("hover over Theme", Pick("listitem", "", "hover"),
+                                 shows="Theme"),
+                             Act("choose the JupyterLab Dark theme",
+                                 click("menuitem", "JupyterLab Dark"))),
+         visible="body[data-jp-theme-name='JupyterLab Dark'] #jp-top-panel", server="jupyterlab"),
     Flow("JupyterLab", LAB, (Act("open the Help menu", click("menuitem", "Help")),
                              Act("click About JupyterLab", click("menuitem", "About JupyterLab")),
                              Act("close the about dialog", click("button", "Close"))),
@@ -1078,6 +1088,7 @@ def jupyterlab(folder: Path) -> Iterator[Served | None]:
     root, settings = folder / "lab", folder / "lab-settings"
 
     def reset() -> None:
+        shutil.rmtree(settings, ignore_errors=True)  # the theme a flow chose, its layout
         shutil.rmtree(root, ignore_errors=True)
         root.mkdir()
         (root / "notes.txt").write_text("Milk and eggs\n")
