@@ -1030,9 +1030,9 @@ def django_admin(folder: Path, django_path: Path | None = None) -> Iterator[Serv
 
 
 @contextmanager
-def datasette(folder: Path) -> Iterator[str | None]:
-    """Datasette serving bookshop.db (BOOK_ROWS) on 127.0.0.1; its URL, or None when
-    Datasette is not installed (pip install datasette)."""
+def datasette(folder: Path) -> Iterator[Served | None]:
+    """Datasette serving bookshop.db (BOOK_ROWS) on 127.0.0.1, or None when Datasette is
+    not installed (pip install datasette)."""
     command = shutil.which("datasette", path=str(Path(sys.executable).parent)) or shutil.which(
         "datasette")
     if command is None:
@@ -1058,16 +1058,16 @@ def datasette(folder: Path) -> Iterator[str | None]:
                 break
             except OSError:
                 time.sleep(0.1)
-        yield url
+        yield Served(url)
     finally:
         process.terminate()
         process.wait()
 
 
 @contextmanager
-def tiddlywiki(folder: Path) -> Iterator[str | None]:
+def tiddlywiki(folder: Path) -> Iterator[Served | None]:
     """TiddlyWiki's empty edition built by its own command line (tests/real) into one file,
-    served on 127.0.0.1 as its users keep it; its URL, or None without Node.js."""
+    served on 127.0.0.1 as its users keep it; None without Node.js."""
     node = shutil.which("node")
     if node is None:
         yield None
@@ -1078,7 +1078,7 @@ def tiddlywiki(folder: Path) -> Iterator[str | None]:
                    check=True, capture_output=True)
     server = PagesServer(root=folder).start()
     try:
-        yield server.url().rstrip("/")
+        yield Served(server.url().rstrip("/"))
     finally:
         server.close()
 
@@ -1198,26 +1198,28 @@ def main() -> None:
     base = server.url().rstrip("/")
     results: dict[str, list[tuple[Flow, Outcome]]] = {}
     django_flows = [flow for flow in flows if flow.server == "django"]
+    needed = {flow.server for flow in flows}
     with (ScriptedModelServer() as model, sync_playwright() as playwright,
-          tempfile.TemporaryDirectory() as folder, datasette(Path(folder)) as datasette_url,
-          tiddlywiki(Path(folder)) as wiki_url, jupyterlab(Path(folder)) as lab,
-          ExitStack() as stack):
-        django = other = None
+          tempfile.TemporaryDirectory() as folder, ExitStack() as stack):
+        # Each app from PyPI or built by its own tools is started only for its flows.
+        starts = {"datasette": datasette, "tiddlywiki": tiddlywiki, "jupyterlab": jupyterlab}
+        apps: dict[str, Served | None] = {"npm": Served(base)}
+        apps |= {name: stack.enter_context(start(Path(folder)))
+                 for name, start in starts.items() if name in needed}
+        other = None
         if django_flows:
-            django = stack.enter_context(django_admin(Path(folder) / "django"))
+            apps["django"] = stack.enter_context(django_admin(Path(folder) / "django"))
             if options.other_django:
                 other = stack.enter_context(
                     django_admin(Path(folder) / "other-django", options.other_django))
-        apps = {"npm": Served(base), "datasette": datasette_url and Served(datasette_url),
-                "django": django, "tiddlywiki": wiki_url and Served(wiki_url), "jupyterlab": lab}
-        if lab is None:
-            print("JupyterLab is not installed (pip install jupyterlab): its flows are left out")
-        if wiki_url is None:
-            print("Node.js is not installed: TiddlyWiki's flows are left out")
-        if datasette_url is None:
-            print("Datasette is not installed (pip install datasette): its flows are left out")
-        if django_flows and django is None:
-            print("Django is not installed (pip install django): its flows are left out")
+        django = apps.get("django")
+        missing = {"jupyterlab": "JupyterLab is not installed (pip install jupyterlab)",
+                   "tiddlywiki": "Node.js is not installed",
+                   "datasette": "Datasette is not installed (pip install datasette)",
+                   "django": "Django is not installed (pip install django)"}
+        for name in sorted(needed & missing.keys()):
+            if apps.get(name) is None:
+                print(f"{missing[name]}: its flows are left out")
         browser = playwright.chromium.launch(
             executable_path=chromium.executable_path, args=list(chromium.args))
         for flow in flows:
