@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from examples.app.server import serve_shop
 from pytest_stagehand.browser.launch import find_chromium
+from pytest_stagehand.browser.watch import PageWatches
 from pytest_stagehand.events import StepEvent, StepLog
 from pytest_stagehand.reporting.html import StepCapture, TestResult, render
 
@@ -57,7 +58,8 @@ class TimedCapture(StepCapture):
 
 def one_test(page: Page, url: str) -> tuple[TimedCapture, list[int], list[float]]:
     steplog = StepLog("bench")
-    capture = TimedCapture(page, steplog.mask)
+    watches = PageWatches(page, steplog)
+    capture = TimedCapture(lambda: watches.current, steplog.mask)
     capture.times_ms = []
     steplog.listeners.append(capture)
     page.goto(url)
