@@ -158,6 +158,40 @@ def test_a_value_in_a_restyled_card_of_the_same_price_is_read(
     assert event.cache == "healed" and event.heal.strategy == "fingerprint"
 
 
+# --- the term a definition's value stands under -------------------------------------------
+
+TOTALS = """<main><h1>Checkout</h1><dl class="info">
+<div><dt>Shipping method</dt><dd class="method">{method}</dd></div></dl>
+<dl class="totals"><div><dt>Item total</dt><dd>$40.00</dd></div>
+<div><dt>Shipping</dt><dd class="cost">{cost}</dd></div></dl></main>"""
+
+
+class Shipping(BaseModel):
+    shipping: str
+
+
+SHIPPING_STEP = "the shipping cost"
+
+
+def test_a_value_under_another_term_is_refused(ai, scripted_model, store, tmp_path):
+    """The shipping cost no longer shown: the shipping method beside it is another value,
+    though both stand under words about shipping in the same kind of list."""
+    ai.page.set_content(TOTALS.format(method="Express delivery", cost="$14.99"))
+    record(ai, scripted_model, store, tmp_path, SHIPPING_STEP, Shipping, {"shipping": "$14.99"})
+    ai.page.set_content(TOTALS.format(method="Express delivery", cost=""))
+    with pytest.raises(HealFailed, match=r"shipping: the element it was read from is gone"):
+        ai.extract(SHIPPING_STEP, schema=Shipping)
+
+
+def test_a_value_under_its_term_in_a_restyled_list_is_read(ai, scripted_model, store, tmp_path):
+    ai.page.set_content(TOTALS.format(method="Express delivery", cost="$14.99"))
+    record(ai, scripted_model, store, tmp_path, SHIPPING_STEP, Shipping, {"shipping": "$14.99"})
+    ai.page.set_content(TOTALS.format(method="Express delivery", cost="$14.99"))
+    wrap(ai, "dl")
+    ai.page.evaluate(RESTYLE)
+    assert ai.extract(SHIPPING_STEP, schema=Shipping) == Shipping(shipping="$14.99")
+
+
 # --- a row's key ---------------------------------------------------------------------------
 
 STOCK = """<main><h1>Stock</h1><table class="stock">

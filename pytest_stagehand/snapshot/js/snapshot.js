@@ -1191,8 +1191,19 @@
     }
     return found;
   }
+  // The term a definition's value stands under (<dt>Shipping</dt><dd>$14.99</dd>): what the
+  // value is, as a column header is for a cell.
+  function termOf(el) {
+    const value = el.closest("dd");
+    for (let s = value && value.previousElementSibling; s; s = s.previousElementSibling) {
+      if (s.localName === "dt") return shortText(s);
+    }
+    return "";
+  }
   function containersOf(el) {
     const found = headingsOver(el).map((heading) => ["heading", heading]);
+    const term = termOf(el);
+    if (term) found.unshift(["term", term]);
     for (let a = parentOf(el); a; a = parentOf(a)) {
       if (a.matches(CELLS) && a !== el) {
         const column = columnOf(a);
