@@ -277,3 +277,43 @@ def test_a_value_in_a_tabulator_row_moved_and_reordered_is_read(
     ai.page.evaluate("table.setSort('age', 'asc'); table.moveColumn('city', 'name', false)")
     assert ai.page.get_by_role("columnheader").first.inner_text() == "City"
     assert ai.extract(CITY_STEP, schema=City) == City(city="Arlington")  # offline
+
+
+# --- a column's header: a plain table, no class or id anywhere ------------------------------
+
+PRICES = """<main><h1>Prices</h1><table>
+<tr><th>Item</th><th>{first}</th><th>{second}</th></tr>
+<tr><td>Lamp</td><td>{lamp[0]}</td><td>{lamp[1]}</td></tr>
+<tr><td>Desk</td><td>{desk[0]}</td><td>{desk[1]}</td></tr></table></main>"""
+
+
+class Price(BaseModel):
+    price: str
+
+
+PRICE_STEP = "the price of the lamp"
+
+
+def test_a_value_under_another_column_is_not_read(ai, scripted_model, store, tmp_path):
+    """The columns relabelled: $10 in the Lamp's row now stands under "Was", and its price
+    is the $12 beside it. The same cell, text and row; another value: the price is read
+    under its column, and differs."""
+    ai.page.set_content(PRICES.format(first="Price", second="Was", lamp=("$10", "$12"),
+                                      desk=("$20", "$25")))  # fmt: skip
+    record(ai, scripted_model, store, tmp_path, PRICE_STEP, Price, {"price": "$10"})
+    ai.page.set_content(PRICES.format(first="Was", second="Price", lamp=("$10", "$12"),
+                                      desk=("$20", "$25")))  # fmt: skip
+    with pytest.raises(HealFailed, match=r"price: recorded '\$10', the page now shows '\$12'"):
+        ai.extract(PRICE_STEP, schema=Price)
+
+
+def test_a_value_in_its_column_moved_is_read(ai, scripted_model, store, tmp_path):
+    """The columns swapped, values with their headers, and the table wrapped: the Lamp's
+    price, read under its column where it went."""
+    ai.page.set_content(PRICES.format(first="Price", second="Was", lamp=("$10", "$12"),
+                                      desk=("$20", "$25")))  # fmt: skip
+    record(ai, scripted_model, store, tmp_path, PRICE_STEP, Price, {"price": "$10"})
+    ai.page.set_content(PRICES.format(first="Was", second="Price", lamp=("$12", "$10"),
+                                      desk=("$25", "$20")))  # fmt: skip
+    wrap(ai, "table")
+    assert ai.extract(PRICE_STEP, schema=Price) == Price(price="$10")

@@ -1191,9 +1191,19 @@
     }
     return found;
   }
-  // The term a definition's value stands under (<dt>Shipping</dt><dd>$14.99</dd>): what the
-  // value is, as a column header is for a cell.
-  function termOf(el) {
+  // The cell a value fills (<td>$10</td>, <td><span>$10</span></td>): a value, not a control
+  // in a cell beside others (a "Delete" button), whose column says what it is.
+  const CONTROLS = new Set([...INTERACTIVE].filter((role) => role !== "gridcell"));
+  function cellFilled(el) {
+    if (CONTROLS.has(roleOf(el))) return null;
+    let cell = el;
+    while (cell && !cell.matches(CELLS)) cell = parentOf(cell);
+    return cell && collapse(cell.textContent) === collapse(el.textContent) ? cell : null;
+  }
+  // The term a value stands under: a definition's (<dt>Shipping</dt><dd>$14.99</dd>), the
+  // header of the column of the cell it fills. What the value is, which a heal never changes.
+  function termOf(el, cell) {
+    if (cell) return columnOf(cell);
     const value = el.closest("dd");
     for (let s = value && value.previousElementSibling; s; s = s.previousElementSibling) {
       if (s.localName === "dt") return shortText(s);
@@ -1202,10 +1212,11 @@
   }
   function containersOf(el) {
     const found = headingsOver(el).map((heading) => ["heading", heading]);
-    const term = termOf(el);
+    const cell = cellFilled(el);
+    const term = termOf(el, cell);
     if (term) found.unshift(["term", term]);
     for (let a = parentOf(el); a; a = parentOf(a)) {
-      if (a.matches(CELLS) && a !== el) {
+      if (a.matches(CELLS) && a !== el && a !== cell) {
         const column = columnOf(a);
         if (column) found.push(["column", column]);
       }
