@@ -226,6 +226,38 @@ def test_a_button_moved_to_another_column_of_its_row_heals(page):
     assert acted_on_truth(page, element, "cancel the order")
 
 
+def orders_with(*rows: tuple[str, str]) -> str:
+    """Orders, each (key, what it replaces) with its own Cancel button: look-alikes by row."""
+    body = "".join(
+        f"<tr><td>{key}</td><td>{replaces}</td><td><button>Cancel</button></td></tr>"
+        for key, replaces in rows
+    )
+    return (
+        "<main><h1>Orders</h1><table><thead><tr><th>Order</th><th>Replaces</th><th></th></tr>"
+        f"</thead><tbody>{body}</tbody></table></main>"
+    )
+
+
+def test_a_row_that_only_mentions_the_key_is_refused_and_the_row_moved_heals(page):
+    """The selector by the row's key ("the Cancel in the row showing Order 1002") finds,
+    once that order is gone, the row of the order that replaces it, which shows its key in
+    another cell: that row's key is another, so it is refused. Rows reordered: healed."""
+    rows = [("Order 1001", ""), ("Order 1002", ""), ("Order 1003", "")]
+    page.set_content(orders_with(*rows))
+    page_snapshot = snapshot(page)
+    second = [r for r in page_snapshot.elements.values() if r.name == "Cancel"][1]
+    element = recorded_element(page, page_snapshot, second)
+    page.set_content(orders_with(("Order 1001", ""), ("Order 1004", "Order 1002"), rows[2]))
+    (in_row,) = [s for s in element.selectors if s.startswith("role=row >> ")]
+    assert page.locator(in_row).count() == 1  # the decoy, by the row's key
+    with pytest.raises(HealFailed, match=gone("Cancel", "row", "Order 1002", "Order 1004")):
+        resolve(page, element, wait_ms=0, instruction="cancel order 1002")
+    page.set_content(orders_with(rows[2], ("Order 1000", ""), *rows[:2]))
+    page.get_by_role("row").filter(has_text="Order 1002").get_by_role("button").evaluate(
+        "el => { window.__truth = el; }")  # fmt: skip
+    assert acted_on_truth(page, element, "cancel order 1002")
+
+
 @pytest.mark.parametrize("kind", TOKENS)
 def test_a_name_with_another_token_is_refused_under_its_test_id_and_a_restyled_one_heals(
     page, kind
