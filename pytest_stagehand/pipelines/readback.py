@@ -31,7 +31,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from dataclasses import replace as replaced
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
@@ -47,6 +46,7 @@ from pytest_stagehand.heal.resolve import Showing, Shown, resolve
 from pytest_stagehand.recordings.format import RecordedElement
 from pytest_stagehand.snapshot.outline import (
     KEPT,
+    TABLES,
     ElementRef,
     LiveElement,
     described,
@@ -65,7 +65,7 @@ JOINS = re.compile(r"(\s*[,;|/•·]\s*|\s+(?:and|&)\s+|\s*\n\s*)")
 
 @cache
 def _source() -> str:
-    return resources.files(__package__).joinpath("js", "readback.js").read_text(encoding="utf-8")
+    return script(__package__, "readback", TABLES=TABLES)
 
 
 def script_text(head: str, call: str) -> str:

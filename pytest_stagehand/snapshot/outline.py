@@ -72,6 +72,11 @@ def _script() -> str:
     return resources.files(__package__).joinpath("js", "snapshot.js").read_text(encoding="utf-8")
 
 
+# Tables and ARIA grids as a person reads them: rows split across containers, columns by
+# aria-colindex or place, the header row. For the scripts that read cells (readback.js).
+TABLES = script(__package__, "tables")
+
+
 # Where the page keeps what a look found (KEEP), for the action that reads it.
 KEPT = 'window[Symbol.for("pytest-stagehand.kept")]'
 # The elements a look at the page found, kept in the page for the action that follows:

@@ -84,60 +84,9 @@
     if (shadowless) return [...root.querySelectorAll(selector)];
     return flatBelow(root).filter((el) => el.matches(selector));
   };
-  // Tables and ARIA grids alike: rows (<tr>, role=row), their cells, the column a cell
-  // stands in (its aria-colindex where the grid numbers columns, else its place, spans
-  // counted), and the header row. A grid that numbers its rows (aria-rowindex) may split
-  // one row across containers (pinned columns): a row's parts are its grid's rows of its
-  // number, and their cells are its cells.
-  const CELL_ROLES = new Set(["cell", "gridcell", "columnheader", "rowheader"]);
-  const TABLE_ROLES = new Set(["table", "grid", "treegrid"]);
-  const isTableRow = (el) => el.localName === "tr" || el.getAttribute("role") === "row";
-  const isCell = (el) => el.localName === "td" || el.localName === "th" || CELL_ROLES.has(el.getAttribute("role"));
-  const cellsOf = (row) => [...row.children].filter(isCell);
-  const spanOf = (cell) => cell.colSpan || Number(cell.getAttribute("aria-colspan")) || 1;
-  const rowNumberOf = (row) => Number(row.getAttribute("aria-rowindex")) || null;
-  const tableOf = (el) => {
-    for (let e = flatParent(el); e; e = flatParent(e)) {
-      if (e.localName === "table" || TABLE_ROLES.has(e.getAttribute("role"))) return e;
-    }
-    return null;
-  };
-  const tableRows = new Map();  // table -> its own rows (not those of a table inside it)
-  const rowsOfTable = (table) => {
-    if (!tableRows.has(table)) tableRows.set(table, query(table, "tr, [role=row]").filter((r) => tableOf(r) === table));
-    return tableRows.get(table);
-  };
-  const rowsByNumber = new Map();  // table -> its rows by number
-  const partsOf = (row) => {
-    const number = isTableRow(row) && rowNumberOf(row);
-    const table = number && tableOf(row);
-    if (!table) return [row];
-    if (!rowsByNumber.has(table)) {
-      const byNumber = new Map();
-      for (const r of rowsOfTable(table)) byNumber.set(rowNumberOf(r), [...(byNumber.get(rowNumberOf(r)) || []), r]);
-      rowsByNumber.set(table, byNumber);
-    }
-    return rowsByNumber.get(table).get(number) || [row];
-  };
-  const columnOf = (cell) => {
-    const numbered = Number(cell.getAttribute("aria-colindex"));
-    if (numbered >= 1) return numbered - 1;
-    let column = 0;
-    for (const c of cellsOf(cell.parentElement)) {
-      if (c === cell) return column;
-      column += spanOf(c);
-    }
-    return -1;
-  };
-  const cellAt = (row, column) => {
-    for (const part of partsOf(row)) {
-      for (const c of cellsOf(part)) {
-        const start = columnOf(c);
-        if (column >= start && column < start + spanOf(c)) return c;
-      }
-    }
-    return null;
-  };
+  // Tables and ARIA grids: rows, their cells, columns and header row (snapshot/js/tables.js).
+  const { isTableRow, isCell, cellsOf, rowNumberOf, tableOf, partsOf, columnOf, cellAt, headerRow } =
+    (/*@TABLES*/)(flatParent, query);
   // The cell of a row that `el` is, or shows nothing but (a link filling its cell); else null.
   const cellOf = (el) => {
     for (let e = el; e && !isTableRow(e); e = flatParent(e)) {
@@ -146,18 +95,6 @@
       }
     }
     return null;
-  };
-  const headers = new Map();  // table -> the parts of its first row of header cells alone, or null
-  const headerRow = (row) => {
-    const table = tableOf(row);
-    if (!table) return null;
-    if (!headers.has(table)) {
-      const isHead = (r) => cellsOf(r).length && cellsOf(r).every((c) => c.localName === "th" || c.getAttribute("role") === "columnheader");
-      const head = rowsOfTable(table).find(isHead);
-      headers.set(table, head ? partsOf(head) : null);
-    }
-    const head = headers.get(table);
-    return head && !head.includes(row) ? head[0] : null;
   };
   // The column under the header that says `header`; -1 when no header says it (once).
   const columnNamed = (row, header) => {
