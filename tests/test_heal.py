@@ -728,8 +728,8 @@ def test_a_button_of_a_real_grids_row_is_found_by_its_rows_key_after_a_row_above
 ):
     """AG Grid's own Promote buttons, one per row: recorded in Katherine Johnson's row,
     replayed offline after the grid's API removed the first row. Every path now finds the
-    next person's button; the selector by the row's key finds hers, and nothing is healed
-    by its fingerprint."""
+    next person's button, refused by its row's key (the name, in the row's pinned part);
+    the heal finds hers by the same key."""
 
     def grid() -> None:
         page.goto(real.url("pages/ag-grid.html"))
@@ -751,5 +751,32 @@ def test_a_button_of_a_real_grids_row_is_found_by_its_rows_key_after_a_row_above
         [event] = ai.steplog.events
     expect(page.locator("#chosen")).to_have_text("Promoted: Katherine Johnson")
     assert scripted_model.calls == asked
-    assert event.heal is not None and event.heal.strategy == "locator"
-    assert event.heal.after.startswith("role=row >> ")
+    assert event.heal is not None and event.heal.strategy == "fingerprint"
+
+
+def test_a_button_of_a_real_grids_row_whose_key_changed_is_refused(
+    page: Page, real, scripted_model, store, tmp_path
+):
+    """The same row, cells and button, but the grid's API renamed the person it is for:
+    its key, in the row's pinned part, says it is another row."""
+
+    def grid() -> None:
+        page.goto(real.url("pages/ag-grid.html"))
+        page.get_by_role("gridcell", name="Portland").wait_for()
+
+    instruction = "click Promote in the row of Katherine Johnson"
+    test_file = tmp_path / "test_grid.py"
+    grid()
+    scripted_model.enqueue(choose("button", "Promote", after='gridcell "Mathematician"'))
+    with recorded_ai_page(page, scripted_model, store, test_file, "auto") as ai:
+        ai.act(instruction)
+    grid()
+    page.evaluate("gridApi.getDisplayedRowAtIndex(3).setDataValue('name', 'Katherine Kelly')")
+    expect(page.get_by_role("gridcell", name="Katherine Kelly")).to_have_count(1)
+    renamed = "gone from row 'Katherine Johnson'; it remains only in row 'Katherine Kelly'"
+    with (
+        recorded_ai_page(page, scripted_model, store, test_file, "offline") as ai,
+        pytest.raises(HealFailed, match=renamed),
+    ):
+        ai.act(instruction)
+    expect(page.locator("#chosen")).to_have_text("No row chosen")

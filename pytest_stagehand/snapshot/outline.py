@@ -38,7 +38,6 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
-from importlib import resources
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
@@ -69,11 +68,11 @@ def without_ids(text: str) -> str:
 @cache
 def _script() -> str:
     """Read once per process: every snapshot and every replay check sends it."""
-    return resources.files(__package__).joinpath("js", "snapshot.js").read_text(encoding="utf-8")
+    return script(__package__, "snapshot", TABLES=TABLES)
 
 
 # Tables and ARIA grids as a person reads them: rows split across containers, columns by
-# aria-colindex or place, the header row. For the scripts that read cells (readback.js).
+# aria-colindex or place, the header row. For the scripts that read cells by row and column.
 TABLES = script(__package__, "tables")
 
 

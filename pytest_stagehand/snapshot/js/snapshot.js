@@ -1144,28 +1144,20 @@
     places.set(el, place);
     return place;
   }
-  const cellsOf = (row) => [...row.children].filter((c) => c.matches(CELLS));
+  // Rows split across containers (a grid's pinned column), columns by aria-colindex or
+  // place, the header row: the model readback.js reads cells by (tables.js).
+  const tables = memo.tables ??= (/*@TABLES*/)(parentOf, (root, css) => [...root.querySelectorAll(css)]);
   function rowKey(row, el) {  // the row header, else the first cell with text that is not el's
-    const cells = cellsOf(row);
+    const cells = tables.partsOf(row).flatMap(tables.cellsOf);
     const header = cells.find((c) => c.localName === "th" || attr(c, "role") === "rowheader");
     const key = header && !header.contains(el) ? header
       : cells.find((c) => !c.contains(el) && collapse(c.textContent));
     return key ? shortText(key) : "";
   }
-  const headerRows = memo.headerRows ??= new Map();  // table -> its first row of column headers
   function columnOf(cell) {  // the header of a cell's column, in a table or an ARIA grid
     const row = parentOf(cell);
-    if (!row) return "";
-    const at = cellsOf(row).indexOf(cell);
-    const table = cell.closest("table, [role=grid], [role=table], [role=treegrid]");
-    if (!table || at < 0) return "";
-    if (!headerRows.has(table)) {
-      headerRows.set(table, [...table.querySelectorAll("tr, [role=row]")].find((r) =>
-        r.closest("table, [role=grid], [role=table], [role=treegrid]") === table &&
-        cellsOf(r).some((c) => c.localName === "th" || attr(c, "role") === "columnheader")));
-    }
-    const headerRow = headerRows.get(table);
-    const header = headerRow && headerRow !== row && cellsOf(headerRow)[at];
+    const head = row && tables.isTableRow(row) && tables.headerRow(row);
+    const header = head && tables.cellAt(head, tables.columnOf(cell));
     return header && header.localName !== "td" ? shortText(header) : "";
   }
   // The headings that head a container's own content: each alone in the block of it that
