@@ -36,7 +36,8 @@ from pytest_stagehand.prompts import texts as prompts
 from pytest_stagehand.prompts.chunks import count_tokens, parts_for, token_counter
 from pytest_stagehand.prompts.judge import judge_messages
 from pytest_stagehand.settings import DEFAULT_BUDGET
-from pytest_stagehand.snapshot.outline import ElementRef, Snapshot, snapshot
+from pytest_stagehand.snapshot.element import ElementRef
+from pytest_stagehand.snapshot.outline import Snapshot, snapshot
 
 # --- pages -------------------------------------------------------------------------------
 

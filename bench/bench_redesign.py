@@ -51,7 +51,8 @@ from pytest_stagehand.heal.identity import recorded_element  # noqa: E402
 from pytest_stagehand.heal.meaning import HEAL_MARGIN, HEAL_THRESHOLD  # noqa: E402
 from pytest_stagehand.heal.resolve import resolve  # noqa: E402
 from pytest_stagehand.recordings.format import RecordedElement  # noqa: E402
-from pytest_stagehand.snapshot.outline import frame_scope, snapshot  # noqa: E402
+from pytest_stagehand.snapshot.element import frame_scope  # noqa: E402
+from pytest_stagehand.snapshot.outline import snapshot  # noqa: E402
 
 VARIANTS = ("unchanged", "restyled", "reworded", "rebuilt", "componentised")
 # Beyond the targets: every text AND every id, class and test id changed at once. Little

@@ -20,7 +20,8 @@ from pytest_stagehand.browser.watch import PageWatch, PageWatches
 from pytest_stagehand.errors import HealFailed
 from pytest_stagehand.heal.identity import recorded_element
 from pytest_stagehand.pipelines.act import verified
-from pytest_stagehand.snapshot.outline import Kept, describer, snapshot
+from pytest_stagehand.snapshot.element import Kept
+from pytest_stagehand.snapshot.outline import describer, snapshot
 
 
 def watch_of(page: Page) -> PageWatch:

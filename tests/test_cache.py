@@ -30,7 +30,7 @@ from pytest_stagehand.recordings.format import (
 )
 from pytest_stagehand.recordings.keys import normalise_url, step_key
 from pytest_stagehand.recordings.store import CachePolicy, Recordings, RecordingStore
-from pytest_stagehand.snapshot.outline import Fingerprint
+from pytest_stagehand.snapshot.element import Fingerprint
 
 
 def fingerprint(name: str = "Log in", **changes) -> Fingerprint:
@@ -452,7 +452,7 @@ import pytest
 from pytest_stagehand.recordings.store import RecordingStore
 from pytest_stagehand.recordings.format import RecordedAction, RecordedElement, Recording
 from pytest_stagehand.recordings.keys import step_key
-from pytest_stagehand.snapshot.outline import Fingerprint
+from pytest_stagehand.snapshot.element import Fingerprint
 
 STORE = RecordingStore(Path(os.environ["STORE"]))
 

@@ -61,7 +61,7 @@ from pytest_stagehand.recordings.format import (
     read_recordings,
 )
 from pytest_stagehand.settings import OPTIONS, Option
-from pytest_stagehand.snapshot.outline import Fingerprint
+from pytest_stagehand.snapshot.element import Fingerprint
 from pytest_stagehand.testing.scripted_model import ScriptedModelServer, ScriptedRequest
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -20,10 +20,8 @@ from pytest_stagehand.errors import ElementNotFound
 from pytest_stagehand.pipelines.act import ModelResolver
 from pytest_stagehand.pipelines.replay import RecordingResolver
 from pytest_stagehand.recordings.store import Recordings, RecordingStore
+from pytest_stagehand.snapshot.element import ElementRef, Fingerprint, LiveElement
 from pytest_stagehand.snapshot.outline import (
-    ElementRef,
-    Fingerprint,
-    LiveElement,
     Snapshot,
     _script,
     describer,

@@ -17,13 +17,8 @@ from pytest_stagehand.model.inference import ChoiceProblem
 from pytest_stagehand.model.usage import UsageTotals
 from pytest_stagehand.prompts.texts import Method
 from pytest_stagehand.recordings.format import RecordedElement, RecordedPoint
-from pytest_stagehand.snapshot.outline import (
-    ElementRef,
-    Kept,
-    Snapshot,
-    describe,
-    frame_scope,
-)
+from pytest_stagehand.snapshot.element import ElementRef, Kept, describe, frame_scope
+from pytest_stagehand.snapshot.outline import Snapshot
 
 PAGE_METHODS: frozenset[str] = frozenset({"press", "scroll", "switch_tab"} | DIALOG_METHODS)
 

@@ -21,9 +21,7 @@ from pytest_stagehand.browser.scripts import script
 from pytest_stagehand.browser.tabs import TAKE_OPENS
 from pytest_stagehand.browser.watch import PageWatch
 from pytest_stagehand.errors import HealFailed
-from pytest_stagehand.snapshot.outline import (
-    KEPT,
-)
+from pytest_stagehand.snapshot.element import KEPT
 
 # Is the page at rest: no change since it was last known to be (PAGE_CHANGES's `calm`)?
 

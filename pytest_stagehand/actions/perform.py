@@ -35,9 +35,7 @@ from pytest_stagehand.browser.files import upload
 from pytest_stagehand.browser.scripts import script
 from pytest_stagehand.browser.watch import PageWatch
 from pytest_stagehand.errors import ElementCovered
-from pytest_stagehand.snapshot.outline import (
-    frame_scope,
-)
+from pytest_stagehand.snapshot.element import frame_scope
 
 COVERED = re.compile(r"-\s+(.+?)\s+intercepts pointer events")
 

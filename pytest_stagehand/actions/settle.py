@@ -15,9 +15,7 @@ from pytest_stagehand.browser import page_scripts
 from pytest_stagehand.browser.covering import OVERLAY_ID
 from pytest_stagehand.browser.scripts import script
 from pytest_stagehand.browser.watch import PageWatch
-from pytest_stagehand.snapshot.outline import (
-    describer,
-)
+from pytest_stagehand.snapshot.outline import describer
 
 PAGE_CHANGES_STATE = "window.__stagehandDomQuiet"  # PAGE_CHANGES, once a settle set it up
 

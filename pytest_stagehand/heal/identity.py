@@ -25,12 +25,9 @@ from playwright.sync_api import Locator, Page
 
 from pytest_stagehand.heal.words import normalised, numbers_in, overlap, steady, words_of
 from pytest_stagehand.recordings.format import RecordedElement
+from pytest_stagehand.snapshot.element import ElementRef, Fingerprint, LiveElement, frame_scope
 from pytest_stagehand.snapshot.outline import (
-    ElementRef,
-    Fingerprint,
-    LiveElement,
     Snapshot,
-    frame_scope,
     inspect,
     role_selector,
     surroundings_at,

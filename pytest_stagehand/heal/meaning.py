@@ -33,12 +33,8 @@ from pytest_stagehand.heal.words import (
     words_of,
 )
 from pytest_stagehand.recordings.format import RecordedElement
-from pytest_stagehand.snapshot.outline import (
-    ElementRef,
-    Fingerprint,
-    Snapshot,
-    describe,
-)
+from pytest_stagehand.snapshot.element import ElementRef, Fingerprint, describe
+from pytest_stagehand.snapshot.outline import Snapshot
 
 # Evidence each feature carries. Test ids are kept stable on purpose; ids and classes get
 # renamed by refactors and CSS tooling; name and role are gates, so they weigh little here.

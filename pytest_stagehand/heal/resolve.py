@@ -33,19 +33,8 @@ from pytest_stagehand.heal.identity import (
 )
 from pytest_stagehand.heal.meaning import best_match, describe, differences, similarity, verify
 from pytest_stagehand.recordings.format import RecordedElement
-from pytest_stagehand.snapshot.outline import (
-    KEEP,
-    KEPT,
-    ElementRef,
-    Kept,
-    LiveElement,
-    described,
-    describer,
-    frame_scope,
-    inspect,
-    role_and_name,
-    snapshot,
-)
+from pytest_stagehand.snapshot.element import KEEP, KEPT, ElementRef, Kept, LiveElement, frame_scope
+from pytest_stagehand.snapshot.outline import described, describer, inspect, role_and_name, snapshot
 
 POLL_MS = 100  # how often a page still rendering is looked at again
 

@@ -42,7 +42,8 @@ from pytest_stagehand.prompts.texts import ActChoice
 from pytest_stagehand.prompts.vision import VisionActChoice, with_screenshot
 from pytest_stagehand.recordings.format import RecordedElement
 from pytest_stagehand.settings import DEFAULT_BUDGET
-from pytest_stagehand.snapshot.outline import Snapshot, describe, snapshot
+from pytest_stagehand.snapshot.element import describe
+from pytest_stagehand.snapshot.outline import Snapshot, snapshot
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from pytest_stagehand.prompts.judge import (
     PageTextCheck,
 )
 from pytest_stagehand.recordings.format import RecordedElement
-from pytest_stagehand.snapshot.outline import describe
+from pytest_stagehand.snapshot.element import describe
 
 # A number standing on its own: not part of a word ("ada2") or of a longer number ("$29.99").
 

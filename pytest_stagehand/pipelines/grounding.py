@@ -30,10 +30,8 @@ from pytest_stagehand.pipelines.readback import (
     type_of,
 )
 from pytest_stagehand.recordings.format import RecordedElement
-from pytest_stagehand.snapshot.outline import (
-    ElementRef,
-    described,
-)
+from pytest_stagehand.snapshot.element import ElementRef
+from pytest_stagehand.snapshot.outline import described
 
 
 def _tree(value: Any) -> dict[str, Any]:

@@ -44,15 +44,8 @@ from pytest_stagehand.heal.identity import Identity
 from pytest_stagehand.heal.meaning import SAME_CONTEXT, said_in
 from pytest_stagehand.heal.resolve import Showing, Shown, resolve
 from pytest_stagehand.recordings.format import RecordedElement
-from pytest_stagehand.snapshot.outline import (
-    KEPT,
-    TABLES,
-    ElementRef,
-    LiveElement,
-    described,
-    describer,
-    frame_scope,
-)
+from pytest_stagehand.snapshot.element import KEPT, ElementRef, LiveElement, frame_scope
+from pytest_stagehand.snapshot.outline import TABLES, described, describer
 
 UNREADABLE = "unreadable"
 NUMBER = {"int": r"(-?\d[\d,]*)", "float": r"(-?\d[\d,]*(?:\.\d+)?)", "str": r"(.+?)"}

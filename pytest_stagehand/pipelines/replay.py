@@ -43,7 +43,8 @@ from pytest_stagehand.recordings.format import RecordedAction, RecordedElement, 
 from pytest_stagehand.recordings.keys import StepKey
 from pytest_stagehand.recordings.steps import RecordedStep, RecordedSteps, Replayed, Stale
 from pytest_stagehand.recordings.store import Recordings
-from pytest_stagehand.snapshot.outline import frame_scope, inspect, origin_of, snapshot
+from pytest_stagehand.snapshot.element import frame_scope
+from pytest_stagehand.snapshot.outline import inspect, origin_of, snapshot
 
 T = TypeVar("T", bound=BaseModel)
 

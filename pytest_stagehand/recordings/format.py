@@ -28,7 +28,7 @@ from pydantic import (
 from pytest_stagehand.errors import CacheError, RecordingFileError
 from pytest_stagehand.events import SHORT_SECRET, Heal, RecordedKind, secret_pattern
 from pytest_stagehand.recordings.keys import StepKey
-from pytest_stagehand.snapshot.outline import Fingerprint
+from pytest_stagehand.snapshot.element import Fingerprint
 
 FILE_VERSION = 1
 

@@ -16,7 +16,8 @@ from pytest_stagehand.browser.covering import overlaid
 from pytest_stagehand.browser.scripts import script
 from pytest_stagehand.heal.identity import recorded_element, unique_first
 from pytest_stagehand.recordings.format import RecordedElement
-from pytest_stagehand.snapshot.outline import ElementRef, described, describer, snapshot
+from pytest_stagehand.snapshot.element import ElementRef
+from pytest_stagehand.snapshot.outline import described, describer, snapshot
 
 MAX_DISPLAY = (1280, 800)  # larger viewports are sent scaled down, as the providers advise
 
