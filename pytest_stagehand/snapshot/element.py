@@ -50,7 +50,8 @@ class Fingerprint:
     path: tuple[str, ...]  # ancestors, root first, as "tag#id.first-class"; crosses shadow roots
     frame_path: tuple[str, ...] = ()
     # The labels of the containers around it, nearest first, as (kind, label): ("dialog",
-    # "Delete project"), ("row", "Order 1001"), ("column", "Price"), ("heading", "Backpack").
+    # "Delete project"), ("row", "Order 1001"), ("column", "Price"), ("heading", "Backpack"),
+    # and what a value stands under: ("term", "Price") for a cell it fills, a definition's term.
     containers: tuple[tuple[str, str], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
