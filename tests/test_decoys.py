@@ -258,6 +258,37 @@ def test_a_row_that_only_mentions_the_key_is_refused_and_the_row_moved_heals(pag
     assert acted_on_truth(page, element, "cancel order 1002")
 
 
+def books(named: str | None) -> str:
+    """A list of books, a checkbox in each row to select it: unnamed, or named by `named`
+    (a format given the row's title), as Django's admin named them from 5.0 on."""
+    titles = [("On Computable Numbers", 1936), ("Orbital Mechanics", 1961)]
+    label = "" if named is None else f" aria-label='{named}'"
+    rows = "".join(
+        f"<tr><td><input type='checkbox'{label.format(title)}></td><th>{title}</th>"
+        f"<td>{year}</td></tr>"
+        for title, year in titles
+    )
+    return f"<main><h1>Books</h1><table><tbody>{rows}</tbody></table></main>"
+
+
+def test_an_unnamed_control_that_gains_a_name_for_its_row_heals_and_one_for_another_is_refused(
+    page,
+):
+    """Recorded with no name, told from the other row's checkbox by its row's key: named
+    now for that row, it is the same checkbox; named for another row, it is not."""
+    page.set_content(books(None))
+    first = next(r for r in snapshot(page).elements.values() if r.role == "checkbox")
+    element = recorded_element(page, snapshot(page), first)
+    assert ("row", "On Computable Numbers") in element.apart
+    page.set_content(books("Select this object for an action - {}").replace(
+        "action - On Computable Numbers", "action - Orbital Mechanics", 1))  # fmt: skip
+    with pytest.raises(HealFailed, match="another name"):
+        resolve(page, element, wait_ms=0, instruction="select the first book")
+    page.set_content(books("Select this object for an action - {}"))
+    page.get_by_role("checkbox").first.evaluate("el => { window.__truth = el; }")
+    assert acted_on_truth(page, element, "select the first book")
+
+
 @pytest.mark.parametrize("kind", TOKENS)
 def test_a_name_with_another_token_is_refused_under_its_test_id_and_a_restyled_one_heals(
     page, kind

@@ -268,9 +268,21 @@ def _differs_in_meaning(recorded: Identity, candidate: Identity) -> str | None:
         numbers_r, numbers_c = numbers_in(r.name), numbers_in(c.name)
     if numbers_r != numbers_c:
         return f"another number ({listed(numbers_r)} vs {listed(numbers_c)})"
-    if spelling_of(r.name) != spelling_of(c.name):
+    if spelling_of(r.name) != spelling_of(c.name) and not _named_for_its_place(recorded, c):
         return f"another name ({c.name!r} for {r.name!r})"
     return _moved(recorded, candidate) or _elsewhere(recorded, candidate)
+
+
+def _named_for_its_place(recorded: Identity, candidate: Fingerprint) -> bool:
+    """A control recorded with no name has one now that names what told it apart from its
+    look-alikes then (Django's row checkboxes, named for their row's object since 5.0):
+    its meaning was its place, and the name says the same place. A name lost is never
+    this: what the name said can no longer be checked."""
+    if recorded.fingerprint.name or not candidate.name:
+        return False
+    told = [label for _, label in recorded.apart]
+    named = content_words(candidate.name)
+    return bool(told) and all(content_words(label) <= named for label in told)
 
 
 def _label_key(text: str, said: frozenset[str]) -> tuple[frozenset[str], str]:
@@ -471,8 +483,8 @@ def best_match(
 
     Candidates need the recorded role, no `conflict` in meaning and the words that told
     the element apart from look-alikes. The winner must be tied to the recorded element
-    by its name (within NAME_FLOOR), its test id or id, or most of its identifier or
-    instruction words; score at least HEAL_THRESHOLD; and lead the runner-up by
+    by its name (within NAME_FLOOR), its test id or id, most of its identifier or
+    instruction words, or a name it gained that names its place; score at least HEAL_THRESHOLD; and lead the runner-up by
     HEAL_MARGIN. The runner-up is any candidate, tied or not: a renamed button is not
     taken while an untied one looks as much like it.
     `candidates`: the elements to choose among, each with its identity, where the caller
@@ -505,7 +517,8 @@ def best_match(
         if why is not None:
             refused.append((score, ref, why))
             continue
-        ranked.append(_Scored(score, ref, features, _anchored(features)))
+        tied = _anchored(features) or _named_for_its_place(recorded, candidate.fingerprint)
+        ranked.append(_Scored(score, ref, features, tied))
         same_name = normalised(candidate.fingerprint.name) == normalised(wanted.name)
         if same_name and _kept_place(recorded, candidate):
             same_name_and_place.append(ref)
