@@ -68,7 +68,16 @@ from real_widgets import REAL, RealWidgetsServer  # noqa: E402
 from scripted_answers import recorded_ai_page  # noqa: E402
 from servers import PagesServer  # noqa: E402
 
-from examples.record import Line, Pick, asked, click, fill, find, snapshot_lines  # noqa: E402
+from examples.record import (  # noqa: E402
+    Line,
+    Pick,
+    asked,
+    click,
+    fill,
+    find,
+    snapshot_lines,
+    terms,
+)
 from pytest_stagehand.browser.launch import find_chromium  # noqa: E402
 from pytest_stagehand.page import AIPage  # noqa: E402
 from pytest_stagehand.recordings.store import RecordingStore  # noqa: E402
@@ -76,6 +85,7 @@ from pytest_stagehand.testing.scripted_model import ScriptedModelServer, Scripte
 
 WAIT_MS = 8_000
 TODOMVC = "/node_modules/todomvc/examples/vanillajs/index.html"
+REACT_TODOMVC = "/node_modules/todomvc/examples/react/index.html"
 
 
 class Names(BaseModel):
@@ -96,6 +106,17 @@ class Members(BaseModel):
     members: list[Member]
 
 
+class Todo(BaseModel):
+    title: str
+    completed: bool
+
+
+class Todos(BaseModel):
+    """A todo list's items with the state of each one's checkbox."""
+
+    todos: list[Todo]
+
+
 # --- a flow: acts, extracts, the test's own dialog handler, and the truth ------------------
 
 Reader = Callable[[list[Line]], list[Any]]
@@ -111,6 +132,8 @@ class Act:
     # The text an unnamed element shows on its line (`listitem clickable: New`, a Lumino
     # submenu item), as a model reads it.
     shows: str | None = None
+    # The values of this step's %variables% (a loop typing `%item%` with one value each time)
+    values: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -289,6 +312,14 @@ def jq_menu(*path: str, end: str = "click") -> tuple[Step, ...]:
 
 
 JQ = "/pages/jquery-ui-menu.html"
+JQW = "/pages/jquery-ui-widgets.html"
+BSC = "/pages/bootstrap-components.html"
+SLC = "/pages/shoelace-components.html"
+TAB_EDIT = "/pages/tabulator-edit.html"
+CH_MULTI = "/pages/choices-multiple.html"
+FP_RANGE = "/pages/flatpickr-range.html"
+SWAL_SELECT = "/pages/sweetalert2-select.html"
+PLAIN = "/pages/plain.html"
 JQ_LINKS = "/pages/jquery-ui-links-menu.html"
 BS = "/pages/bootstrap-dropdown.html"
 SL = "/pages/shoelace.html"
@@ -420,6 +451,52 @@ def todo_add(*items: str) -> tuple[Step, ...]:
                 Pick("textbox", "What needs to be done?", "press", ("Enter",))),
         )
     )
+
+
+def texts_of(role: str, after: str | None = None, until: str | None = None) -> Reader:
+    """The text of the `role` lines (`listitem: Plan: Team`) after the line mentioning
+    `after`, up to `until`."""
+
+    def read(lines: list[Line]) -> list[str]:
+        start = 0 if after is None else next(
+            (i + 1 for i, line in enumerate(lines) if after in line.raw), len(lines))
+        found = []
+        for line in lines[start:]:
+            if until is not None and until in line.raw:
+                break
+            if line.role == role and (line.text or line.name):
+                found.append(line.text or line.name)
+        return found
+
+    return read
+
+
+def definitions(lines: list[Line]) -> list[str]:
+    """The definitions of a definition list, in its order."""
+    return list(terms(lines).values())
+
+
+def todo_states(lines: list[Line]) -> list[dict[str, Any]]:
+    """Each todo's text and whether its checkbox is checked (a checkbox, then the text)."""
+    items = []
+    for at, line in enumerate(lines):
+        if line.role == "listitem":
+            inside = lines[at + 1:at + 4]
+            box = next((inner for inner in inside if inner.role == "checkbox"), None)
+            text = next((inner.name for inner in inside if inner.role == "text"), None)
+            if box is not None and text is not None:
+                items.append({"title": text, "completed": " checked" in box.rest})
+    return items
+
+
+def react_todo(item: str) -> tuple[Step, ...]:
+    """Type `%item%` (valued `item`) into the new todo field and press Enter: the same two
+    steps each time, as a test's loop over its items runs them."""
+    return (Act("type %item% into the new todo field",
+                Pick("textbox", "What needs to be done?", "fill", ("%item%",)),
+                values=(("item", item),)),
+            Act("press Enter in the new todo field",
+                Pick("textbox", "What needs to be done?", "press", ("Enter",))))
 
 
 BOOK_LIST = "/admin/library/book/"
@@ -835,6 +912,131 @@ FLOWS: list[Flow] = [
     Flow("Django", BOOK_LIST, (*log_in(), Extract(
         "the choices of the author filter", names_of("link", after="By author", until="By in"),
         ("All", *AUTHOR_NAMES))), server="django"),
+    # More widgets of the same libraries: tabs, accordions, dialogs, trees, editors, tags
+    Flow("jQuery UI", JQW, (Act("open the Specs tab", click("link", "Specs")),
+                            Extract("the specs of the lamp",
+                                    texts_of("listitem", after='tabpanel "Specs"'),
+                                    ("Height: 45 cm", "Weight: 1.2 kg", "Bulb: E27"))),
+         "Tab: Specs"),
+    Flow("jQuery UI", JQW, (Act("open the Returns section", click("tab", "Returns")),
+                            Extract("what the Returns section says",
+                                    texts_of("paragraph", after='tab "Returns"', until="tab "),
+                                    ("Returns are free within 30 days.",))),
+         "Section: Returns"),
+    Flow("jQuery UI", JQW, (Act("type Ja into the Language field", fill("Language:", "Ja")),
+                            Act("choose JavaScript from the suggestions",
+                                click("listitem", ""), shows="JavaScript")),
+         "Language: JavaScript"),
+    Flow("jQuery UI", JQW, (Act("open the arrival date picker", click("textbox", "Arrival date:")),
+                            Act("pick the 21st", click("link", "21"))), "Arrival: 2026-03-21"),
+    Flow("jQuery UI", JQW, (Act("click Remove item", click("button", "Remove item")),
+                            Act("confirm with Remove", click("button", "Remove"))), "Removed"),
+    Flow("jQuery UI", JQW, (Act("click Remove item", click("button", "Remove item")),
+                            Act("cancel the removal", click("button", "Cancel"))), "Kept"),
+    Flow("jQuery UI", JQW, (Act("hover over the Help link", hover("Help", "link")),
+                            Extract("the tooltip of the Help link", texts_of("tooltip"),
+                                    ("Opens the user guide",))), None),
+    Flow("Bootstrap", BSC, (Act("open the Billing tab", click("tab", "Billing")),
+                            Extract("the billing details",
+                                    texts_of("listitem", after='tabpanel "Billing"'),
+                                    ("Plan: Team", "Seats: 12", "Renews: May 1, 2026"))),
+         "Tab: Billing"),
+    Flow("Bootstrap", BSC, (Act("expand How do I cancel?", click("button", "How do I cancel?")),),
+         "Answer: cancel"),
+    Flow("Bootstrap", BSC, (Act("click Show details", click("button", "Show details")),),
+         "Details shown"),
+    Flow("Bootstrap", BSC, (Act("click Rename account", click("button", "Rename account")),
+                            Act("type Northwind into the account name field",
+                                fill("Account name", "Northwind")),
+                            Act("click Save changes", click("button", "Save changes"))),
+         "Renamed to Northwind"),
+    Flow("Bootstrap", BSC, (Act("click Rename account", click("button", "Rename account")),
+                            Act("close the dialog", click("button", "Close",
+                                                          after='dialog "Rename account"'))),
+         "Not renamed"),
+    Flow("Bootstrap", BSC, (Act("click Save draft", click("button", "Save draft")),
+                            Extract("the message of the toast",
+                                    texts_of("text", after="Drafts", until="paragraph"),
+                                    ("Draft saved at 10:42.",))), None),
+    Flow("Shoelace", SLC, (Act("open the Custom tab", click("generic", ""), shows="Custom"),
+                           Extract("the custom settings",
+                                   texts_of("listitem", after='tabpanel "Custom"'),
+                                   ("Colour: Teal", "Font: Serif", "Density: Compact"))),
+         "Tab: custom"),
+    Flow("Shoelace", SLC, (Act("select Vegetables in the tree", click("treeitem", "Vegetables")),),
+         "Tree: Vegetables"),
+    Flow("Shoelace", SLC, (Act("expand the terms of sale", click("button", "Terms of sale")),),
+         "Terms shown"),
+    Flow("Shoelace", SLC, (Act("tick Send me the newsletter",
+                               click("checkbox", "Send me the newsletter")),),
+         "Newsletter: yes"),
+    Flow("Shoelace", SLC, (Act("click Archive project", click("button", "Archive project")),
+                           Act("confirm with Archive", click("button", "Archive"))), "Archived"),
+    Flow("Tabulator", TAB_EDIT, (Act("sort the stock by count", click("columnheader", "Count")),
+                                 Extract("the items of the stock table", admin_column("Item"),
+                                         ("Desk", "Shelf", "Lamp", "Chair"))), None),
+    Flow("Tabulator", TAB_EDIT, (Act("edit the count of the Desk", click("gridcell", "3")),
+                                 Act("type 5 into the cell's editor",
+                                     Pick("spinbutton", "", "fill", ("5",))),
+                                 Act("press Enter in the cell's editor",
+                                     Pick("spinbutton", "", "press", ("Enter",)))),
+         "Edited: Desk count = 5"),
+    Flow("Choices.js", CH_MULTI, (Act("remove Ham from the toppings",
+                                      click("button", "Remove item: ham")),), "Toppings: cheese"),
+    Flow("Choices.js", CH_MULTI, (Act("open the toppings list", click("searchbox", "Toppings")),
+                                  Act("add Olives", click("option", "Olives"))),
+         "Toppings: cheese, ham, olives"),
+    Flow("flatpickr", FP_RANGE, (Act("open the stay date picker", click("textbox", "Stay")),
+                                 Act("pick March 12, 2026", click("generic", "March 12, 2026")),
+                                 Act("pick March 15, 2026", click("generic", "March 15, 2026"))),
+         "Stay: 2026-03-12 to 2026-03-15"),
+    Flow("SweetAlert2", SWAL_SELECT, (Act("click Pick a fruit", click("button", "Pick a fruit")),
+                                      Act("choose Bananas", Pick("combobox", "", "select_option",
+                                                                 ("Bananas",))),
+                                      Act("click OK", click("button", "OK"))),
+         "Fruit: bananas"),
+    Flow("SweetAlert2", SWAL_SELECT, (Act("click Set quantity", click("button", "Set quantity")),
+                                      Act("type 3 into the quantity field",
+                                          fill("Quantity", "3", role="spinbutton")),
+                                      Act("click Set", click("button", "Set"))),
+         "Quantity: 3"),
+    # Plain HTML: a table and a definition list with no class or id, native dialogs answered
+    # by the flow's own handler, a table and a list two frames down
+    Flow("Plain HTML", PLAIN, (Extract("the customer, date and status of the order", definitions,
+                                       ("Ada Lovelace", "March 3, 2026", "Shipped")),), None),
+    Flow("Plain HTML", PLAIN, (Extract("the items of the order", admin_column("Item"),
+                                       ("Desk lamp", "Notebook", "Pen")),), None),
+    Flow("Plain HTML", PLAIN, (Extract("the prices of the order's items", admin_column("Price"),
+                                       ("$24.00", "$3.50", "$1.20")),), None),
+    Flow("Plain HTML", PLAIN, (Extract("the carriers of the parcels", admin_column("Carrier"),
+                                       ("Royal Mail", "DHL")),), None),
+    Flow("Plain HTML", PLAIN, (Extract("the tracking steps", texts_of("listitem"),
+                                       ("Left the depot", "In transit", "Out for delivery")),),
+         None),
+    Flow("Plain HTML", PLAIN, (Dialog(True, "leave at the door"),
+                               Act("click Add a note", click("button", "Add a note"))),
+         "Note: leave at the door"),
+    Flow("Plain HTML", PLAIN, (Dialog(False), Act("click Cancel order",
+                                                  click("button", "Cancel order"))),
+         "Not cancelled"),
+    # TodoMVC's React build
+    Flow("TodoMVC React", REACT_TODOMVC, (*react_todo("buy milk"), *react_todo("walk the dog")),
+         todos=("buy milk", "walk the dog")),
+    Flow("TodoMVC React", REACT_TODOMVC, (
+        *todo_add("buy milk", "walk the dog"),
+        Act("check the toggle all checkbox", click("checkbox", "", after="What needs")),
+        Extract("the todos with their completed state", todo_states,
+                ({"title": "buy milk", "completed": True},
+                 {"title": "walk the dog", "completed": True}), Todos)),
+         todos=("buy milk", "walk the dog")),
+    Flow("TodoMVC React", REACT_TODOMVC, (
+        *todo_add("buy milk", "walk the dog"),
+        Act("mark buy milk as completed", click("checkbox", "", after="listitem")),
+        Extract("the todos with their completed state", todo_states,
+                ({"title": "buy milk", "completed": True},
+                 {"title": "walk the dog", "completed": False}), Todos),
+        Act("clear the completed todos", click("button", "Clear completed", prefix=True))),
+         todos=("walk the dog",)),
 ]
 
 
@@ -896,7 +1098,7 @@ def run(ai: AIPage, flow: Flow, app: Served) -> tuple[list[list[str]], str]:
                                  else d.dismiss()))
         elif isinstance(step, Act):
             ai.act(step.instruction, variables={
-                name: value for name, value in app.variables.items()
+                name: value for name, value in (*app.variables.items(), *step.values)
                 if f"%{name}%" in step.instruction} or None)
         else:
             got = ai.extract(step.instruction, schema=step.schema).model_dump()[step.field]
