@@ -106,6 +106,51 @@ class Members(BaseModel):
     members: list[Member]
 
 
+class Value(BaseModel):
+    """One value read off the page."""
+
+    value: str
+
+
+class Count(BaseModel):
+    count: int
+
+
+class Newsletter(BaseModel):
+    newsletter: bool
+
+
+class OrderLine(BaseModel):
+    item: str
+    qty: int
+    price: str
+
+
+class OrderLines(BaseModel):
+    """A plain table's rows, each cell under its column."""
+
+    lines: list[OrderLine]
+
+
+class StockRow(BaseModel):
+    item: str
+    shelf: str
+    count: int
+
+
+class Stock(BaseModel):
+    stock: list[StockRow]
+
+
+class BookForm(BaseModel):
+    """The values of a change form's fields."""
+
+    title: str
+    author: str
+    published: str
+    in_print: bool
+
+
 class Todo(BaseModel):
     title: str
     completed: bool
@@ -138,17 +183,22 @@ class Act:
 
 @dataclass(frozen=True)
 class Extract:
-    """An extract of a list; `read` is how a correct model reads it off the snapshot,
-    `truth` what the page shows (checked against the result, never given to the oracle)."""
+    """An extract of a list (or of one value); `read` is how a correct model reads it off
+    the snapshot, `truth` what the page shows (checked against the result, never given to
+    the oracle)."""
 
     instruction: str
     read: Reader
-    truth: tuple[Any, ...]
-    schema: type[BaseModel] = Names  # one field: the list
+    truth: Any  # a tuple for a list
+    schema: type[BaseModel] = Names  # one field: the list, or the value
 
     @property
     def field(self) -> str:
         return next(iter(self.schema.model_fields))
+
+    @property
+    def expected(self) -> Any:
+        return list(self.truth) if isinstance(self.truth, tuple) else self.truth
 
 
 @dataclass(frozen=True)
@@ -464,11 +514,39 @@ def texts_of(role: str, after: str | None = None, until: str | None = None) -> R
         for line in lines[start:]:
             if until is not None and until in line.raw:
                 break
-            if line.role == role and (line.text or line.name):
-                found.append(line.text or line.name)
+            shown = line.raw.split(": ", 1)[1] if ": " in line.rest else line.name
+            if line.role == role and shown:
+                found.append(shown)
         return found
 
     return read
+
+
+def rows_under(header: str, lines: list[Line]) -> list[dict[str, str]]:
+    """The body rows of the table whose header row has `header`, each cell under its
+    column, as a model reads one table of several (the page's own, one in a frame)."""
+    found: list[dict[str, str]] = []
+    headers: list[str] = []
+    row = header_row = None
+    cells: list[str] = []
+
+    def close() -> None:
+        if header in headers and cells and len(cells) == len(headers):
+            found.append(dict(zip(headers, cells, strict=True)))
+
+    for line in lines:
+        if line.role == "row":
+            close()
+            row, cells = line, []
+        elif row is not None and line.depth == row.depth + 1:
+            if line.role == "columnheader":
+                if header_row is not row:  # another table's header row
+                    headers, header_row = [], row
+                headers.append(line.name)
+            elif line.role in ("cell", "gridcell"):
+                cells.append(line.name)
+    close()
+    return found
 
 
 def definitions(lines: list[Line]) -> list[str]:
@@ -1019,6 +1097,80 @@ FLOWS: list[Flow] = [
     Flow("Plain HTML", PLAIN, (Dialog(False), Act("click Cancel order",
                                                   click("button", "Cancel order"))),
          "Not cancelled"),
+    # One value, rows of several fields, form values: read where the page shows them
+    Flow("Plain HTML", PLAIN, (Extract("the status of the order",
+                                       lambda lines: terms(lines)["Status"], "Shipped", Value),),
+         None),
+    Flow("Plain HTML", PLAIN, (Extract("how many notebooks were ordered", lambda lines: int(next(
+        row["Qty"] for row in rows_under("Qty", lines) if row["Item"] == "Notebook")), 5,
+        Count),), None),
+    Flow("Plain HTML", PLAIN, (Extract("each line of the order with its item, quantity and price",
+                                       lambda lines: [{"item": row["Item"], "qty": int(row["Qty"]),
+                                                       "price": row["Price"]}
+                                                      for row in rows_under("Qty", lines)],
+                                       ({"item": "Desk lamp", "qty": 2, "price": "$24.00"},
+                                        {"item": "Notebook", "qty": 5, "price": "$3.50"},
+                                        {"item": "Pen", "qty": 10, "price": "$1.20"}),
+                                       OrderLines),), None),
+    Flow("Plain HTML", PLAIN, (Extract("where parcel P-2 is now", lambda lines: next(
+        row["Where"] for row in rows_under("Where", lines) if row["Parcel"] == "P-2"),
+        "Bristol", Value),), None),
+    Flow("jQuery UI", JQW, (Act("type Ja into the Language field", fill("Language:", "Ja")),
+                            Extract("the languages suggested", texts_of("listitem"),
+                                    ("Java", "JavaScript"))), None),
+    Flow("jQuery UI", JQW, (Act("open the arrival date picker", click("textbox", "Arrival date:")),
+                            Extract("the month the calendar shows", lambda lines: next(
+                                line.name for line in lines if line.name.endswith(" 2026")),
+                                "March 2026", Value)), None),
+    Flow("Bootstrap", BSC, (Extract("the questions of the FAQ",
+                                    names_of("button", after="heading level=2",
+                                             until="Show details"),
+                                    ("How do I add a seat?", "How do I cancel?")),), None),
+    Flow("Bootstrap", BSC, (Act("click Rename account", click("button", "Rename account")),
+                            Extract("the title of the dialog", lambda lines: next(
+                                line.name for line in lines if line.role == "heading"
+                                and line.name != "Account"), "Rename account", Value)), None),
+    Flow("Shoelace", SLC, (Extract("the tabs of the settings",
+                                   texts_of("generic", after="tablist", until="tabpanel"),
+                                   ("General", "Custom", "Advanced")),), None),
+    Flow("Shoelace", SLC, (Act("tick Send me the newsletter",
+                               click("checkbox", "Send me the newsletter")),
+                           Extract("whether the newsletter box is ticked", lambda lines: " checked"
+                                   in next(line.rest for line in lines if line.role == "checkbox"),
+                                   True, Newsletter)), "Newsletter: yes"),
+    Flow("Tabulator", TAB_EDIT, (Extract("each item's shelf and count", lambda lines: [
+        {"item": row["Item"], "shelf": row["Shelf"], "count": int(row["Count"])}
+        for row in rows_under("Item", lines)],
+        ({"item": "Lamp", "shelf": "A1", "count": 12}, {"item": "Desk", "shelf": "B4", "count": 3},
+         {"item": "Chair", "shelf": "B2", "count": 40},
+         {"item": "Shelf", "shelf": "C7", "count": 7}), Stock),), None),
+    Flow("Django", BOOK_LIST, (*log_in(), Act("open Computing Machinery and Intelligence",
+                                              click("link", "Computing Machinery and Intelligence",
+                                                    after="main")),
+                               Extract("the values of the book's form", lambda lines: {
+                                   "title": find(lines, "textbox", "Title:").value("value"),
+                                   "author": find(lines, "combobox", "Author:").value("value"),
+                                   "published": find(lines, "textbox", "Published:").value(
+                                       "value"),
+                                   "in_print": " checked" in find(lines, "checkbox",
+                                                                  "In print").rest},
+                                   {"title": "Computing Machinery and Intelligence",
+                                    "author": "Alan Turing", "published": "1950-10-01",
+                                    "in_print": True}, BookForm)),
+         address=r"/change/$", server="django"),
+    Flow("Datasette", "/bookshop/books/3", (Extract("the author of this book", lambda lines: next(
+        row["author"] for row in rows_under("author", lines)), "Grace Hopper", Value),),
+         server="datasette"),
+    Flow("Datasette", "/bookshop/books?_facet=author", (
+        Extract("the authors in the author facet",
+                names_of("link", after='"✖"', until="table"), AUTHORS),),
+         server="datasette"),
+    Flow("Datasette", "/bookshop/books?_facet=author", (
+        Act("choose Alan Turing in the author facet", click("link", "Alan Turing",
+                                                            after='text "author 5"')),
+        Extract("the titles in the books table", admin_column("title"),
+                ("Computing Machinery and Intelligence",))),
+         address=r"author=Alan\+Turing", server="datasette"),
     # TodoMVC's React build
     Flow("TodoMVC React", REACT_TODOMVC, (*react_todo("buy milk"), *react_todo("walk the dog")),
          todos=("buy milk", "walk the dog")),
@@ -1182,7 +1334,7 @@ def measure(browser: Browser, server: ScriptedModelServer, app: Served, flow: Fl
     the app, served at another port, when given)."""
     outcome = Outcome()
     server.default = oracle(flow)
-    truths = [list(step.truth) for step in flow.steps if isinstance(step, Extract)]
+    truths = [step.expected for step in flow.steps if isinstance(step, Extract)]
     with tempfile.TemporaryDirectory() as tmp:
         store = RecordingStore(Path(tmp) / "store")
         test_file = Path(tmp) / "test_flow.py"
