@@ -190,11 +190,19 @@ class Extract:
     instruction: str
     read: Reader
     truth: Any  # a tuple for a list
-    schema: type[BaseModel] = Names  # one field: the list, or the value
+    # One field (the list, or the value); else `read` and `truth` give all its fields
+    schema: type[BaseModel] = Names
 
     @property
-    def field(self) -> str:
-        return next(iter(self.schema.model_fields))
+    def field(self) -> str | None:
+        fields = list(self.schema.model_fields)
+        return fields[0] if len(fields) == 1 else None
+
+    def answer(self, value: Any) -> dict[str, Any]:
+        return value if self.field is None else {self.field: value}
+
+    def got(self, result: BaseModel) -> Any:
+        return result.model_dump() if self.field is None else result.model_dump()[self.field]
 
     @property
     def expected(self) -> Any:
@@ -1129,7 +1137,8 @@ FLOWS: list[Flow] = [
     Flow("Bootstrap", BSC, (Act("click Rename account", click("button", "Rename account")),
                             Extract("the title of the dialog", lambda lines: next(
                                 line.name for line in lines if line.role == "heading"
-                                and line.name != "Account"), "Rename account", Value)), None),
+                                and line.name not in ("", "Account")), "Rename account", Value)),
+         None),
     Flow("Shoelace", SLC, (Extract("the tabs of the settings",
                                    texts_of("generic", after="tablist", until="tabpanel"),
                                    ("General", "Custom", "Advanced")),), None),
@@ -1201,7 +1210,7 @@ def oracle(flow: Flow) -> Callable[[ScriptedRequest], dict[str, Any]]:
         prompt = request.text
         if "\n\nExtract: " in prompt:
             step = extracts[asked(prompt, "Extract")]
-            return {step.field: step.read(snapshot_lines(prompt))}
+            return step.answer(step.read(snapshot_lines(prompt)))
         act = acts[asked(prompt, "Instruction")]
         pick, lines = act.pick, snapshot_lines(prompt)
         if act.row is not None:
@@ -1250,7 +1259,7 @@ def run(ai: AIPage, flow: Flow, app: Served) -> tuple[list[list[str]], str]:
                 name: value for name, value in (*app.variables.items(), *step.values)
                 if f"%{name}%" in step.instruction} or None)
         else:
-            got = ai.extract(step.instruction, schema=step.schema).model_dump()[step.field]
+            got = step.got(ai.extract(step.instruction, schema=step.schema))
             extracted.append(got)
     return extracted, unlike(page, flow, app)
 
