@@ -12,9 +12,11 @@ from dataclasses import dataclass
 
 import pytest
 from playwright.sync_api import expect
+from pydantic import BaseModel
 from scripted_answers import (
     NOT_FOUND,
     act_answer,
+    choose,
     choose_if_shown,
     element_id,
     latest_snapshot,
@@ -206,3 +208,27 @@ def test_a_step_a_loop_repeats_with_each_value_of_a_variable_replays_each_time(
             if mode == "offline":
                 assert scripted_model.calls == asked  # no model offline
     replay_page.close()
+
+
+class Title(BaseModel):
+    title: str
+
+
+def test_what_a_click_opens_after_its_transition_is_read_by_the_next_step(
+    page, scripted_model, store, tmp_path, real
+):
+    """Bootstrap's modal fades its backdrop in first, and shows the modal only when that
+    transition ends: meanwhile no node changes. The extract after the click reads the
+    modal."""
+    scripted_model.enqueue(choose("button", "Rename account"))
+    scripted_model.enqueue(lambda request: {"title": next(iter(re.findall(
+        r'dialog "([^"]+)"', latest_snapshot(request.text))), "")})
+    with recorded_ai_page(
+        page, scripted_model, store, tmp_path / "test_modal.py", "auto", base_url=real.url(),
+        wait_timeout=WAIT_MS,
+    ) as ai:
+        ai.goto("pages/bootstrap-components.html")
+        # A theme's slower fade (Bootstrap times the modal by the backdrop's own CSS)
+        page.add_style_tag(content=".modal-backdrop.fade { transition-duration: .6s }")
+        ai.act("click Rename account")
+        assert ai.extract("the title of the dialog", schema=Title).title == "Rename account"
