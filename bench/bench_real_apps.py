@@ -543,15 +543,15 @@ def rows_under(header: str, lines: list[Line]) -> list[dict[str, str]]:
             found.append(dict(zip(headers, cells, strict=True)))
 
     for line in lines:
-        if line.role == "row":
-            close()
-            row, cells = line, []
+        if line.role == "row" or (row is not None and line.depth <= row.depth):
+            close()  # the row ends at the next row, or at what follows its table
+            row, cells = (line, []) if line.role == "row" else (None, [])
         elif row is not None and line.depth == row.depth + 1:
             if line.role == "columnheader":
                 if header_row is not row:  # another table's header row
                     headers, header_row = [], row
                 headers.append(line.name)
-            elif line.role in ("cell", "gridcell"):
+            else:  # a cell, or the one control a cell holds (shown in its place)
                 cells.append(line.name)
     close()
     return found
@@ -1180,6 +1180,21 @@ FLOWS: list[Flow] = [
         Extract("the titles in the books table", admin_column("title"),
                 ("Computing Machinery and Intelligence",))),
          address=r"author=Alan\+Turing", server="datasette"),
+    Flow("Plain HTML", PLAIN, (Act("track parcel P-2", click("button", "Track",
+                                                             after='cell "P-2"')),),
+         "Tracking P-2", frames=("iframe[title=Shipments]", "iframe[title=Tracking]")),
+    Flow("Plain HTML", PLAIN, (Act("track parcel P-1", click("button", "Track",
+                                                             after='cell "P-1"')),),
+         "Tracking P-1", frames=("iframe[title=Shipments]", "iframe[title=Tracking]")),
+    Flow("Plain HTML", PLAIN, (Dialog(True), Act("click Print label",
+                                                 click("button", "Print label"))), "Printed"),
+    Flow("Choices.js", CH_MULTI, (Extract("the toppings chosen", texts_of(
+        "text", after='listbox hint="choices list multiple"', until="searchbox"),
+        ("Cheese", "Ham")),), None),
+    Flow("SweetAlert2", SWAL, (Act("click Delete file", click("button", "Delete file")),
+                               Extract("the question the popup asks", lambda lines: next(
+                                   line.name for line in lines if line.role == "heading"),
+                                   "Delete the file?", Value)), None),
     # TodoMVC's React build
     Flow("TodoMVC React", REACT_TODOMVC, (*react_todo("buy milk"), *react_todo("walk the dog")),
          todos=("buy milk", "walk the dog")),
