@@ -638,6 +638,8 @@ def test_a_shoelace_checkbox_is_read_again_by_its_slotted_label(ai, scripted_mod
     text is a <slot>: the label's innerText is empty. The state is read again from the
     checkbox its slotted text names: unticked, the replay fails offline."""
     ai.page.goto(real.url("pages/shoelace-components.html"))
+    ai.page.wait_for_function("document.querySelector('#newsletter').shadowRoot?.querySelector"
+                              "('input') && document.querySelector('sl-dialog').shadowRoot")
     box = ai.page.locator("#newsletter")  # its input is covered by its drawn box
     box.click()
     expect(ai.page.locator("#chosen")).to_have_text("Newsletter: yes")
