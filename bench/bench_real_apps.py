@@ -5,7 +5,9 @@ Run: .venv/bin/python bench/bench_real_apps.py [--only APP] [--errors] [--other-
 The apps are the libraries as released on npm (tests/real/package.json), set up by the
 host pages in tests/real/pages as their docs show, and TodoMVC's own vanilla JS build:
 jQuery UI's menu, Bootstrap 5 dropdowns, Shoelace's web components (shadow DOM), flatpickr,
-Choices.js, Tabulator, SweetAlert2, Swagger UI, TodoMVC, widgets inside nested frames,
+Choices.js, Tabulator, SweetAlert2, Swagger UI, TodoMVC (its vanilla JS and React builds),
+widgets inside nested frames, plain HTML with no class or id (a table, a definition list,
+a table two frames down, native dialogs),
 AG Grid (a pinned column), DataTables (a plain table it sorts, searches and pages) and
 TiddlyWiki (its single-file wiki, built by its own command line; its editor in an iframe,
 its own confirm dialog); and apps from PyPI: Datasette, JupyterLab (its Lumino menus,
