@@ -163,6 +163,13 @@ class StepLog:
         """The named values registered so far in this test (name -> value)."""
         return {shown[1:-1]: value for value, shown in self._secrets.items() if shown != MASK}
 
+    @property
+    def repeated(self) -> frozenset[str]:
+        """The variables given more than one value in this test (a loop over items): where
+        the page echoes one of them, its name does not tell which value it shows."""
+        names = [shown[1:-1] for shown in self._secrets.values() if shown != MASK]
+        return frozenset(name for name in names if names.count(name) > 1)
+
     def mask(self, text: str) -> str:
         """`text` with every spelling of every value replaced (see `secret_pattern`).
 

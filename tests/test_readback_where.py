@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 from pydantic import BaseModel
 from scripted_answers import latest_snapshot, scripted_ai_page
 
@@ -625,3 +626,34 @@ def test_the_options_of_a_choices_select_are_read_again_from_its_open_list(
     use(ai, store, tmp_path, "offline")
     with pytest.raises(HealFailed, match=r"values\[2\]: recorded 'Germany', the page now shows"):
         ai.extract("the countries the country select offers", schema=Column)
+
+
+class Newsletter(BaseModel):
+    newsletter: bool
+
+
+def test_a_shoelace_checkbox_is_read_again_by_its_slotted_label(ai, scripted_model, store,
+                                                               tmp_path, real):
+    """Shoelace's <sl-checkbox> labels its input with a <label> in its shadow root whose
+    text is a <slot>: the label's innerText is empty. The state is read again from the
+    checkbox its slotted text names: unticked, the replay fails offline."""
+    ai.page.goto(real.url("pages/shoelace-components.html"))
+    ai.page.wait_for_function("document.querySelector('#newsletter').shadowRoot?.querySelector"
+                              "('input') && document.querySelector('sl-dialog').shadowRoot")
+    box = ai.page.locator("#newsletter")  # its input is covered by its drawn box
+    box.click()
+    expect(ai.page.locator("#chosen")).to_have_text("Newsletter: yes")
+    scripted_model.enqueue(answering(
+        lambda o: {"newsletter": bool(re.search(r'checkbox "Send me the newsletter" checked', o))}
+    ))
+    instruction = "whether the newsletter box is ticked"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", NeedsModelWarning)  # said at once, not first offline
+        assert ai.extract(instruction, schema=Newsletter) == Newsletter(newsletter=True)
+    assert replayed(ai, store, tmp_path, instruction, Newsletter) == Newsletter(newsletter=True)
+    box.click()
+    expect(ai.page.locator("#chosen")).to_have_text("Newsletter: no")
+    use(ai, store, tmp_path, "offline")
+    with pytest.raises(HealFailed, match="newsletter: recorded True, the page now shows False"):
+        ai.extract(instruction, schema=Newsletter)
+    assert scripted_model.calls == 1

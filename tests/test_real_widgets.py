@@ -11,10 +11,14 @@ import re
 from dataclasses import dataclass
 
 import pytest
+from playwright.sync_api import expect
+from pydantic import BaseModel
 from scripted_answers import (
     NOT_FOUND,
     act_answer,
+    choose,
     choose_if_shown,
+    element_id,
     latest_snapshot,
     recorded_ai_page,
 )
@@ -171,3 +175,60 @@ def test_the_screenshot_overlay_leaves_the_pointer_on_the_page(page, real):
     with overlaid(page, {"Music": "%genre%"}, boxes=[["e6", box["x"], box["y"], 80, 20]]):
         assert page.locator(f"#{OVERLAY_ID}").count() == 1
         assert page.evaluate(under, [x, y]).startswith("Music")
+
+
+def test_a_step_a_loop_repeats_with_each_value_of_a_variable_replays_each_time(
+    page, browser, scripted_model, store, tmp_path, real
+):
+    """TodoMVC's React build, driven as a test's loop over its items: type `%item%` into
+    the new todo field, press Enter, once per item. The Enter step's recorded surroundings
+    show the item typed before it (masked: `%item%`); on replay the page shows the first
+    item there while the variable's latest value is the second. Each use replays."""
+    field = 'textbox "What needs to be done?"'
+    scripted_model.default = lambda request: act_answer(
+        element_id(request.text, *field.replace('"', "").split(" ", 1)),
+        *(("fill", ["%item%"]) if "%item%" in request.text.split("Instruction: ")[-1]
+          else ("press", ["Enter"])),
+    )
+    test_file = tmp_path / "test_todo_loop.py"
+    replay_page = browser.new_page()  # a page of its own, as a later run's
+    for mode, on in (("auto", page), ("offline", replay_page)):
+        with recorded_ai_page(
+            on, scripted_model, store, test_file, mode, base_url=real.url(),
+            wait_timeout=WAIT_MS,
+        ) as ai:
+            ai.goto("node_modules/todomvc/examples/react/index.html")
+            asked = scripted_model.calls
+            for item in ("buy milk", "walk the dog", "pay rent"):
+                ai.act("type %item% into the new todo field", variables={"item": item})
+                ai.act("press Enter in the new todo field")
+            expect(ai.locator("#todo-list li label")).to_have_text(
+                ["buy milk", "walk the dog", "pay rent"]
+            )
+            if mode == "offline":
+                assert scripted_model.calls == asked  # no model offline
+    replay_page.close()
+
+
+class Title(BaseModel):
+    title: str
+
+
+def test_what_a_click_opens_after_its_transition_is_read_by_the_next_step(
+    page, scripted_model, store, tmp_path, real
+):
+    """Bootstrap's modal fades its backdrop in first, and shows the modal only when that
+    transition ends: meanwhile no node changes. The extract after the click reads the
+    modal."""
+    scripted_model.enqueue(choose("button", "Rename account"))
+    scripted_model.enqueue(lambda request: {"title": next(iter(re.findall(
+        r'dialog "([^"]+)"', latest_snapshot(request.text))), "")})
+    with recorded_ai_page(
+        page, scripted_model, store, tmp_path / "test_modal.py", "auto", base_url=real.url(),
+        wait_timeout=WAIT_MS,
+    ) as ai:
+        ai.goto("pages/bootstrap-components.html")
+        # A theme's slower fade (Bootstrap times the modal by the backdrop's own CSS)
+        page.add_style_tag(content=".modal-backdrop.fade { transition-duration: .6s }")
+        ai.act("click Rename account")
+        assert ai.extract("the title of the dialog", schema=Title).title == "Rename account"

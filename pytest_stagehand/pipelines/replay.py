@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, TypeVar
@@ -84,6 +84,7 @@ def resolved_action(
     mask: Callable[[str], str] | None = None,
     acting: bool = False,
     at_once: bool = False,
+    echoed: Collection[str] = (),
 ) -> tuple[Action, RecordedElement | None, Heal | None]:
     """The recorded action on the element found now: verified, healed if it moved.
 
@@ -91,9 +92,10 @@ def resolved_action(
     %name% placeholder), the current value is put in and must be around any element
     taken: a step recorded for one product never acts on it for another. A variable the
     action types chose nothing: where its placeholders stand, the page shows whatever
-    values of it were typed before (`mask` tells them). The step's `instruction` is one
-    more signal for a heal. `acting`: the action is performed right after; `at_once`:
-    verified in one look, or HealFailed (`verified`).
+    values of it were typed before (`mask` tells them). So do the `echoed` variables: ones
+    the step does not name that had several values (a loop), the page showing any of
+    them. The step's `instruction` is one more signal for a heal. `acting`: the action is
+    performed right after; `at_once`: verified in one look, or HealFailed (`verified`).
     Returns the action to perform, the element to record from now on, and the heal.
     Raises HealFailed when the element is not found safely.
     """
@@ -103,8 +105,10 @@ def resolved_action(
     if recorded.element is None:
         return action, None, None
     typed = {name for argument in recorded.arguments for name in VARIABLE.findall(argument)}
+    typed |= set(echoed)
     element = _typed_as_shown(page, recorded.element, typed, mask or (lambda text: text))
-    element, required = _with_values(element, values or {})
+    values = {name: value for name, value in (values or {}).items() if name not in echoed}
+    element, required = _with_values(element, values)
     return verified(page, action, element, required, instruction, acting, at_once)
 
 
@@ -208,6 +212,7 @@ class ActStep(RecordedStep[list[Action]]):
             resolved = partial(
                 resolved_action, page, recorded, values,
                 instruction=request.instruction, mask=steplog.mask, acting=True,
+                echoed=steplog.repeated - request.values.keys(),
             )  # fmt: skip
             try:
                 action, element, heal = self._resolved(resolved, first=not index)
@@ -434,7 +439,7 @@ class ObserveStep(RecordedStep[list[Action]]):
             try:
                 action, element, heal = resolved_action(
                     page, recorded, steplog.variables,
-                    instruction=self.instruction, mask=steplog.mask,
+                    instruction=self.instruction, mask=steplog.mask, echoed=steplog.repeated,
                 )
             except HealFailed as exc:
                 step = f"observe {self.instruction!r}"

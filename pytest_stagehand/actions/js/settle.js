@@ -10,13 +10,27 @@ async (describe, [quiet, least, cap, early]) => {
   const state = /*@PAGE_CHANGES*/;
   describe.prepare();
   const floor = performance.now() + least - quiet;
+  // How long the CSS transitions and animations running now take to end (a spinner's,
+  // endless, not waited for): the page is still changing while one runs. A modal's
+  // backdrop fades in, and only at its end does the modal itself show.
+  const moving = () => {
+    let left = 0;
+    for (const animation of document.getAnimations()) {
+      const timing = animation.playState === "running" && animation.effect && animation.effect.getComputedTiming();
+      if (!timing || !Number.isFinite(timing.endTime)) continue;
+      const rate = Math.abs(animation.playbackRate) || 1;
+      left = Math.max(left, (timing.endTime - (timing.localTime || 0)) / rate);
+    }
+    return left;
+  };
   for (;;) {
     state.take();
     const now = performance.now();
     const quietAt = Math.max(state.last, floor) + quiet;
-    if (quietAt <= now) state.calm = state.changes;
-    if (quietAt <= now || end <= now) return [state.id, state.changes, true];
+    const still = quietAt <= now ? moving() : 0;
+    if (quietAt <= now && !still) state.calm = state.changes;
+    if ((quietAt <= now && !still) || end <= now) return [state.id, state.changes, true];
     if (early && state.changes === state.calm) return [state.id, state.changes, false];
-    await new Promise(resolve => setTimeout(resolve, Math.min(quietAt, end) - now));
+    await new Promise(resolve => setTimeout(resolve, Math.min(Math.max(quietAt, now + still), end) - now));
   }
 }

@@ -182,10 +182,13 @@
       }
       return found;
     };
+    // Text in the flat tree: innerText reads nothing a slot shows (Shoelace's checkbox label).
+    const flatText = (n) => n.nodeType === Node.TEXT_NODE ? n.data : n.nodeType !== Node.ELEMENT_NODE || ["style", "script", "template"].includes(n.localName) ? ""
+      : [...(n.localName === "slot" && n.assignedNodes().length ? n.assignedNodes({ flatten: true }) : (n.shadowRoot || n).childNodes)].map(flatText).join(" ");
     // What names a checkbox for a person (its label), else the text around the element.
     const labelOf = (el, source) => {
       const labelled = source === "checked" && el.labels && el.labels[0];
-      const named = labelled ? labelled.innerText : source === "checked" && el.getAttribute("aria-label");
+      const named = labelled ? collapse(labelled.innerText) || flatText(labelled) : source === "checked" && el.getAttribute("aria-label");
       return collapse(named || (flatParent(el) ? flatParent(el).innerText : ""));
     };
     const shown = (el, candidate) => ({
