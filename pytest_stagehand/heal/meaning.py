@@ -484,9 +484,10 @@ def best_match(
     Candidates need the recorded role, no `conflict` in meaning and the words that told
     the element apart from look-alikes. The winner must be tied to the recorded element
     by its name (within NAME_FLOOR), its test id or id, most of its identifier or
-    instruction words, or a name it gained that names its place; score at least HEAL_THRESHOLD; and lead the runner-up by
-    HEAL_MARGIN. The runner-up is any candidate, tied or not: a renamed button is not
-    taken while an untied one looks as much like it.
+    instruction words, or a name it gained that names its place; score at least
+    HEAL_THRESHOLD; and lead the runner-up by HEAL_MARGIN. The runner-up is any
+    candidate, tied or not: a renamed button is not taken while an untied one looks as
+    much like it.
     `candidates`: the elements to choose among, each with its identity, where the caller
     knows them (an extract's value: the elements showing one); else the snapshot's.
     """
