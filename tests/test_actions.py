@@ -350,6 +350,21 @@ def test_a_watched_page_that_has_not_changed_since_it_loaded_is_quiet_at_once(
     assert page.evaluate(AT_REST)  # found quiet (it was not merely given up on at the cap)
 
 
+def test_a_settle_waits_for_a_fade_to_end_but_not_for_a_progress_bar(page):
+    """A fade (a modal's backdrop) is the page coming to rest: waited for. A 20 s bar
+    filling is time passing: a settle that waited for it would cost every step its cap."""
+    page.set_content(
+        "<div id='fade' style='opacity: 0; transition: opacity .4s'>Saved</div>"
+        "<div id='bar' style='width: 0; height: 4px; transition: width 20s linear'></div>"
+    )
+    page.evaluate("""() => { const [fade, bar] = [document.getElementById('fade'),
+        document.getElementById('bar')]; fade.offsetWidth; fade.style.opacity = 1;
+        bar.style.width = '100px'; }""")  # fmt: skip
+    page_scripts.call(page, [describer()], SETTLE, [100, 0, 30_000, False])
+    running = "() => document.getAnimations().map((a) => [a.effect.target.id, a.playState])"
+    assert page.evaluate(running) == [["bar", "running"]]
+
+
 # --- settling after our own action -------------------------------------------------------
 
 CLICKED = "<button onclick=\"document.body.append('clicked')\">Load</button>"

@@ -10,14 +10,17 @@ async (describe, [quiet, least, cap, early]) => {
   const state = /*@PAGE_CHANGES*/;
   describe.prepare();
   const floor = performance.now() + least - quiet;
-  // How long the CSS transitions and animations running now take to end (a spinner's,
-  // endless, not waited for): the page is still changing while one runs. A modal's
-  // backdrop fades in, and only at its end does the modal itself show.
+  // How long the CSS transitions and animations running now take to end: the page is
+  // still changing while one runs. A modal's backdrop fades in, and only at its end does
+  // the modal itself show. Not waited for: a spinner's (endless), and one longer than
+  // OPENING (a progress bar, a countdown), which shows time passing, not a page coming
+  // to rest.
+  const OPENING = 2000;
   const moving = () => {
     let left = 0;
     for (const animation of document.getAnimations()) {
       const timing = animation.playState === "running" && animation.effect && animation.effect.getComputedTiming();
-      if (!timing || !Number.isFinite(timing.endTime)) continue;
+      if (!timing || !Number.isFinite(timing.endTime) || timing.activeDuration > OPENING) continue;
       const rate = Math.abs(animation.playbackRate) || 1;
       left = Math.max(left, (timing.endTime - (timing.localTime || 0)) / rate);
     }
