@@ -257,6 +257,33 @@ def test_a_list_a_component_renders_in_its_shadow_root_is_read_again(
         ai.extract("the team members", schema=Team)
 
 
+# --- tags with their own remove buttons: Choices.js ----------------------------------------
+
+
+class Toppings(BaseModel):
+    toppings: list[str]
+
+
+def test_tags_read_apart_from_their_remove_buttons_are_read_again(
+    ai, scripted_model, store, tmp_path, real
+):
+    """Choices.js draws each chosen option as a tag holding its text and a "Remove item"
+    button, which innerText runs together ("CheeseRemove item"): each tag's text is read
+    apart from its button, again offline, and a tag removed shows."""
+    ai.page.goto(real.url("pages/choices-multiple.html"))
+    expect(ai.page.get_by_role("button", name="Remove item: ham")).to_be_visible()
+    scripted_model.enqueue(answering(lambda o: {"toppings": re.findall(r'text "(.+)"\n', o)[1:]}))
+    recorded = ai.extract("the toppings chosen", schema=Toppings)
+    assert recorded.toppings == ["Cheese", "Ham"]
+    assert replayed(ai, store, tmp_path, "the toppings chosen", Toppings) == recorded
+    ai.page.get_by_role("button", name="Remove item: ham").click()
+    expect(ai.page.locator("#chosen")).to_have_text("Toppings: cheese")
+    use(ai, store, tmp_path, "offline")
+    with pytest.raises(HealFailed, match="toppings: 2 recorded, the page now shows 1"):
+        ai.extract("the toppings chosen", schema=Toppings)
+    assert scripted_model.calls == 1
+
+
 # --- a checkbox's state: TodoMVC's React build -----------------------------------------------
 
 

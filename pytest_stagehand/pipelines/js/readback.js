@@ -31,7 +31,18 @@
       if (el.localName === "select") return collapse(el.selectedOptions[0] ? el.selectedOptions[0].label : "");
       return el.value == null ? "" : String(el.value);
     }
-    return collapse(el.innerText);
+    return textOf(el);
+  };
+  // An element's rendered text, a control in a short one set apart: innerText runs a tag's
+  // text into its remove button's ("CheeseRemove item", Choices.js), two things to a person.
+  const textOf = (el) => {
+    let text = el.innerText || "";  // none for an SVG element
+    if (text.length > 200) return collapse(text);  // a container, not a value
+    for (const control of el.querySelectorAll("button, [role=button]")) {
+      const own = control.innerText;
+      if (own) text = text.replace(own, ` ${own} `);
+    }
+    return collapse(text);
   };
   // An element's line: its parent's text but its own, where that is short ("Shipping" for
   // the <dd> of "Shipping $5.00", "Total:" for the <strong> of "Total: <strong>$44</strong>").
@@ -158,7 +169,7 @@
   if (args.mode === "ground") {
     const all = readingOrder(flatBelow(document.body).filter((el) => visible(el)));
     const order = new Map(all.map((el, i) => [el, i]));
-    const texts = new Map(all.map((el) => [el, collapse(el.innerText)]));
+    const texts = new Map(all.map((el) => [el, textOf(el)]));
     // The innermost visible elements showing one of `patterns` (or links to `url`, or a
     // checkbox in the `checked` state), in flat-tree order: [element, source, text, token, index].
     const showing = (leaf) => {
