@@ -20,5 +20,9 @@
     if (records.length && !records.every(overlay)) changed();
   };
   for (const type of ["transitionend", "animationend"]) addEventListener(type, changed, true);
+  // A document that changed only while it loaded (the parser and its scripts, up to the
+  // load event) is at rest once loaded: those changes are the navigation's own. What the
+  // page's load handlers and timers change comes after, and is waited for.
+  addEventListener("load", () => { if (state.calm < 0) { state.take(); state.calm = state.changes; } });
   return state;
 })())
