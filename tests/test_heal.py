@@ -722,6 +722,25 @@ def test_a_heals_candidates_are_read_in_one_look_as_each_alone_reads_them(page: 
 
 # --- a row's look-alikes in a real grid: found by the row's key after rows moved ----------
 
+PROMOTE_JOHNSON = "click Promote in the row of Katherine Johnson"
+
+
+def real_grid(page: Page, real) -> None:
+    """AG Grid's page, its rows shown."""
+    page.goto(real.url("pages/ag-grid.html"))
+    page.get_by_role("gridcell", name="Portland").wait_for()
+
+
+def promote_johnson_recorded(page: Page, real, scripted_model, store, test_file) -> None:
+    """Katherine Johnson's Promote, recorded on AG Grid's page as it loads; then the page
+    loaded again, for the test to change before its replay."""
+    real_grid(page, real)
+    scripted_model.enqueue(choose("button", "Promote", after='gridcell "Mathematician"'))
+    with recorded_ai_page(page, scripted_model, store, test_file, "auto") as ai:
+        ai.act(PROMOTE_JOHNSON)
+    expect(page.locator("#chosen")).to_have_text("Promoted: Katherine Johnson")
+    real_grid(page, real)
+
 
 def test_a_button_of_a_real_grids_row_is_found_by_its_rows_key_after_a_row_above_went(
     page: Page, real, scripted_model, store, tmp_path
@@ -730,24 +749,13 @@ def test_a_button_of_a_real_grids_row_is_found_by_its_rows_key_after_a_row_above
     replayed offline after the grid's API removed the first row. Every path now finds the
     next person's button, refused by its row's key (the name, in the row's pinned part);
     the heal finds hers by the same key."""
-
-    def grid() -> None:
-        page.goto(real.url("pages/ag-grid.html"))
-        page.get_by_role("gridcell", name="Portland").wait_for()
-
-    instruction = "click Promote in the row of Katherine Johnson"
     test_file = tmp_path / "test_grid.py"
-    grid()
-    scripted_model.enqueue(choose("button", "Promote", after='gridcell "Mathematician"'))
-    with recorded_ai_page(page, scripted_model, store, test_file, "auto") as ai:
-        ai.act(instruction)
-    expect(page.locator("#chosen")).to_have_text("Promoted: Katherine Johnson")
-    grid()
+    promote_johnson_recorded(page, real, scripted_model, store, test_file)
     page.evaluate("gridApi.applyTransaction({remove: [gridApi.getDisplayedRowAtIndex(0).data]})")
     expect(page.get_by_role("gridcell", name="Engineer")).to_have_count(0)
     asked = scripted_model.calls
     with recorded_ai_page(page, scripted_model, store, test_file, "offline") as ai:
-        ai.act(instruction)
+        ai.act(PROMOTE_JOHNSON)
         [event] = ai.steplog.events
     expect(page.locator("#chosen")).to_have_text("Promoted: Katherine Johnson")
     assert scripted_model.calls == asked
@@ -759,18 +767,8 @@ def test_a_button_of_a_real_grids_row_whose_key_changed_is_refused(
 ):
     """The same row, cells and button, but the grid's API renamed the person it is for:
     its key, in the row's pinned part, says it is another row."""
-
-    def grid() -> None:
-        page.goto(real.url("pages/ag-grid.html"))
-        page.get_by_role("gridcell", name="Portland").wait_for()
-
-    instruction = "click Promote in the row of Katherine Johnson"
     test_file = tmp_path / "test_grid.py"
-    grid()
-    scripted_model.enqueue(choose("button", "Promote", after='gridcell "Mathematician"'))
-    with recorded_ai_page(page, scripted_model, store, test_file, "auto") as ai:
-        ai.act(instruction)
-    grid()
+    promote_johnson_recorded(page, real, scripted_model, store, test_file)
     page.evaluate("gridApi.getDisplayedRowAtIndex(3).setDataValue('name', 'Katherine Kelly')")
     expect(page.get_by_role("gridcell", name="Katherine Kelly")).to_have_count(1)
     renamed = "gone from row 'Katherine Johnson'; it remains only in row 'Katherine Kelly'"
@@ -778,5 +776,5 @@ def test_a_button_of_a_real_grids_row_whose_key_changed_is_refused(
         recorded_ai_page(page, scripted_model, store, test_file, "offline") as ai,
         pytest.raises(HealFailed, match=renamed),
     ):
-        ai.act(instruction)
+        ai.act(PROMOTE_JOHNSON)
     expect(page.locator("#chosen")).to_have_text("No row chosen")
