@@ -135,6 +135,20 @@ def answering(steps: tuple[Step, ...]):
     return answer
 
 
+def recorded_then_replayed(page, browser, scripted_model, store, test_file, real):
+    """("auto", the AIPage to record on `page`), then ("offline", one on a page of its own,
+    as a later run's): each to be entered by the test, on the real widgets' server."""
+    replay_page = browser.new_page()
+    try:
+        for mode, on in (("auto", page), ("offline", replay_page)):
+            yield mode, recorded_ai_page(
+                on, scripted_model, store, test_file, mode, base_url=real.url(),
+                wait_timeout=WAIT_MS,
+            )
+    finally:
+        replay_page.close()
+
+
 @pytest.mark.parametrize("name", FLOWS)
 def test_a_real_widget_flow_records_and_replays_offline(
     name, page, browser, scripted_model, store, tmp_path, real
@@ -142,12 +156,10 @@ def test_a_real_widget_flow_records_and_replays_offline(
     flow = FLOWS[name]
     scripted_model.default = answering(flow.steps)
     test_file = tmp_path / "test_widget_flows.py"
-    replay_page = browser.new_page()  # a page of its own, as a later run's
-    for mode, on in (("auto", page), ("offline", replay_page)):
-        with recorded_ai_page(
-            on, scripted_model, store, test_file, mode, base_url=real.url(),
-            wait_timeout=WAIT_MS,
-        ) as ai:
+    for mode, opened in recorded_then_replayed(
+        page, browser, scripted_model, store, test_file, real
+    ):
+        with opened as ai:
             ai.goto(f"pages/{flow.page}")
             asked = scripted_model.calls
             for step in flow.steps:
@@ -158,7 +170,6 @@ def test_a_real_widget_flow_records_and_replays_offline(
                     flow.steps
                 )
                 assert scripted_model.calls == asked  # no model offline
-    replay_page.close()
 
 
 def test_the_screenshot_overlay_leaves_the_pointer_on_the_page(page, real):
@@ -191,12 +202,10 @@ def test_a_step_a_loop_repeats_with_each_value_of_a_variable_replays_each_time(
           else ("press", ["Enter"])),
     )
     test_file = tmp_path / "test_todo_loop.py"
-    replay_page = browser.new_page()  # a page of its own, as a later run's
-    for mode, on in (("auto", page), ("offline", replay_page)):
-        with recorded_ai_page(
-            on, scripted_model, store, test_file, mode, base_url=real.url(),
-            wait_timeout=WAIT_MS,
-        ) as ai:
+    for mode, opened in recorded_then_replayed(
+        page, browser, scripted_model, store, test_file, real
+    ):
+        with opened as ai:
             ai.goto("node_modules/todomvc/examples/react/index.html")
             asked = scripted_model.calls
             for item in ("buy milk", "walk the dog", "pay rent"):
@@ -207,7 +216,6 @@ def test_a_step_a_loop_repeats_with_each_value_of_a_variable_replays_each_time(
             )
             if mode == "offline":
                 assert scripted_model.calls == asked  # no model offline
-    replay_page.close()
 
 
 class Title(BaseModel):
