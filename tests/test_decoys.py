@@ -114,6 +114,55 @@ CONTAINERS = {
         gone("Submit", "frame", "Payment", "Newsletter"),
         "click Submit",
     ),
+    "tab panel": Case(
+        "<main><h1>Settings</h1><div role='tablist'><button role='tab' id='{v}tab' "
+        "aria-selected='true' aria-controls='{v}p'>{label}</button></div><div role='tabpanel' "
+        "id='{v}p' aria-labelledby='{v}tab' class='{v}panel'>{wrap}<p>Change what you see.</p>"
+        "<button class='{v}btn' data-truth>Save changes</button></div></main>",
+        "button", "Save changes", "Profile", "Security",
+        gone("Save changes", "tab", "Profile", "Security"),
+        "click Save changes",
+    ),
+    "menu": Case(
+        "<main><h1>Editor</h1><button id='{v}mb' aria-haspopup='menu' aria-expanded='true'>"
+        "{label}</button><ul role='menu' aria-labelledby='{v}mb' class='{v}menu'>{wrap}"
+        "<li role='menuitem' class='{v}item'>Open</li><li role='menuitem' class='{v}item' "
+        "data-truth>Delete</li></ul></main>",
+        "menuitem", "Delete", "File", "Edit",
+        gone("Delete", "menu", "File", "Edit"),
+        "click Delete",
+    ),
+    "listbox": Case(
+        "<main><h1>Flights</h1><span id='{v}l'>{label}</span><ul role='listbox' "
+        "aria-labelledby='{v}l' class='{v}lb'>{wrap}<li role='option' class='{v}o'>London</li>"
+        "<li role='option' class='{v}o' data-truth>Paris</li></ul></main>",
+        "option", "Paris", "Departure", "Arrival",
+        gone("Paris", "list", "Departure", "Arrival"),
+        "choose Paris",
+    ),
+    "list": Case(
+        "<main><h1>Docs</h1><ul aria-label='{label}' class='{v}list'>{wrap}<li><a href='/a' "
+        "class='{v}l'>Intro</a></li><li><a href='/b' class='{v}l' data-truth>Open</a></li></ul>"
+        "</main>",
+        "link", "Open", "Favorites", "Recent",
+        gone("Open", "list", "Favorites", "Recent"),
+        "click Open",
+    ),
+    "details": Case(
+        "<main><h1>Account</h1><details open class='{v}d'><summary>{label}</summary>{wrap}"
+        "<p>Kept on file.</p><button class='{v}rm' data-truth>Remove</button></details></main>",
+        "button", "Remove", "Billing address", "Shipping address",
+        gone("Remove", "group", "Billing address", "Shipping address"),
+        "click Remove",
+    ),
+    "table": Case(
+        "<main><h1>Reports</h1><table class='{v}t'><caption>{label}</caption><tbody><tr><td>"
+        "{wrap}<button class='{v}dl' data-truth>Download</button></td></tr></tbody></table>"
+        "</main>",
+        "button", "Download", "Sales 2025", "Refunds 2025",
+        gone("Download", "table", "Sales 2025", "Refunds 2025"),
+        "click Download",
+    ),
 }  # fmt: skip
 TOKENS = {
     "number": ("Add 2 seats", "Add 3 seats", r"another number \(2 vs 3\)"),

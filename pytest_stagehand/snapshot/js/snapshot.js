@@ -1109,13 +1109,20 @@
 
   // The labels of the containers around an element, nearest first, each [kind, label]: the
   // dialog it asks in, its form, fieldset, named section or landmark, its row's key and its
-  // column's header, the heading over it (a card's title, a section's heading), its frame.
-  // They say what an element is about, beyond its own name ("Confirm" in "Delete project");
-  // a heal never changes them (heal.py). Each container is read once per run (`places`).
+  // column's header, the heading over it (a card's title, a section's heading), its frame,
+  // and every other container whose name says which one it is (IDENTIFYING_NAMES): a tab's
+  // panel, a menu, a list, a group, a table, a toolbar. They say what an element is about,
+  // beyond its own name ("Confirm" in "Delete project"); a heal never changes them
+  // (heal.meaning). Each container is read once per run (`places`).
   const HEADINGS = "h1, h2, h3, h4, h5, h6, [role=heading]";
   const PLACE_KINDS = { dialog: "dialog", alertdialog: "dialog", form: "form", row: "row",
     navigation: "landmark", complementary: "landmark", banner: "landmark", contentinfo: "landmark",
-    main: "landmark", search: "landmark", region: "section", article: "section" };
+    main: "landmark", search: "landmark", region: "section", article: "section", tabpanel: "tab",
+    menu: "menu", menubar: "menu", listbox: "list", list: "list", tree: "list", group: "group",
+    radiogroup: "group", table: "table", grid: "table", treegrid: "table", toolbar: "toolbar",
+    figure: "figure" };
+  // Where HTML names a container by its first child of a kind, when nothing labels it.
+  const CAPTIONS = { details: "summary", table: "caption", figure: "figcaption" };
   const CELLS = "td, th, [role=cell], [role=gridcell], [role=columnheader], [role=rowheader]";
   const shortText = (el) => collapse(el.textContent).slice(0, 80);
   const ownLabel = (el) => {  // what names a container itself: aria-labelledby, aria-label
@@ -1139,7 +1146,8 @@
     } else if (kind === "row") {
       place = [kind, ""];  // its key depends on the cell asked from (rowKey)
     } else if (kind) {
-      place = [kind, ownLabel(el)];
+      const caption = CAPTIONS[el.localName] && el.querySelector(`:scope > ${CAPTIONS[el.localName]}`);
+      place = [kind, ownLabel(el) || (caption ? shortText(caption) : "")];
     }
     places.set(el, place);
     return place;
