@@ -169,6 +169,7 @@ TOKENS = {
     "currency": ("Pay €100", "Pay $100", r"another number \(€100 vs \$100\)"),
     "unit": ("Ship 5 kg", "Ship 5 lb", r"another name \('Ship 5 lb' for 'Ship 5 kg'\)"),
     "date": ("Book 2025-05-03", "Book 2025-05-04", r"another number \(03, 05, 2025 vs 04, 05"),
+    "sign": ("Adjust by +5", "Adjust by -5", r"another number \(5 vs -5\)"),
     "negation": (
         "Email me about offers",
         "Do not email me about offers",

@@ -81,12 +81,18 @@ def _tokens(text: str | None) -> list[str]:
 
 
 def _signed(token: str) -> str:
-    """A number token with the signs that say what it counts (€, $, %), no other marks."""
+    """A number token with the signs that say what it counts (€, $, %) or that it is
+    below zero ("-5", "−5"; "+5" is 5), no other marks."""
     if not token[-1:].isdigit() and not _is_sign(token[-1]):
         token = token[:-1]
+    if token[:1] in MINUS:
+        return "-" + token[1:]
     if token and not token[0].isdigit() and not token[0].isalpha() and not _is_sign(token[0]):
         token = token[1:]
     return token
+
+
+MINUS = frozenset("-−")  # a hyphen-minus or a minus sign written against a number
 
 
 def _is_sign(char: str) -> bool:
