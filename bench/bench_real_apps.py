@@ -1643,7 +1643,7 @@ def print_apps(results: dict[str, list[tuple[Flow, Outcome]]], errors: bool) -> 
     for app, runs in results.items():
         for flow, outcome in runs:
             if outcome.error and (errors or not outcome.replayed):
-                print(f"  {app}: {describe(flow)}\n    {outcome.error[:300]}")
+                print(f"  {app}: {describe(flow)}\n    {outcome.error[:3000]}")
 
 
 def print_redesign(name: str, runs: list[tuple[Flow, Outcome]]) -> None:
