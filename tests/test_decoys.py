@@ -114,6 +114,14 @@ CONTAINERS = {
         gone("Submit", "frame", "Payment", "Newsletter"),
         "click Submit",
     ),
+    "list item": Case(
+        "<main><h1>Projects</h1><ul class='{v}list'><li class='{v}item'>{wrap}<span>{label}"
+        "</span> <button class='{v}del' data-testid='{v}del' data-truth>Delete</button></li>"
+        "</ul></main>",
+        "button", "Delete", "Project Alpha", "Project Beta",
+        gone("Delete", "item", "Project Alpha", "Project Beta"),
+        "click Delete",
+    ),
     "tab panel": Case(
         "<main><h1>Settings</h1><div role='tablist'><button role='tab' id='{v}tab' "
         "aria-selected='true' aria-controls='{v}p'>{label}</button></div><div role='tabpanel' "

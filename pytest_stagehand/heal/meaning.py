@@ -27,6 +27,7 @@ from pytest_stagehand.heal.words import (
     overlap,
     same_text,
     spelling_of,
+    steady,
     text_score,
     undated,
     words_in_order,
@@ -287,14 +288,16 @@ def _named_for_its_place(recorded: Identity, candidate: Fingerprint) -> bool:
 
 def _label_key(text: str, said: frozenset[str]) -> tuple[frozenset[str], str]:
     """A label as its meaning: its numbers, but the counts beside it that the step does
-    not name ("Cart (2)"), and its words' letters."""
+    not name ("Cart (2)"), and its words' letters; a time told relative to now ("3s ago"
+    in a file's list item) moves with the clock, and is no part of it."""
+    text = steady(text)
     return numbers_in(text) - (counts_in(text) - said), spelling_of(text)
 
 
 def _moved(recorded: Identity, candidate: Identity) -> str | None:
     """Is the candidate in another container than the recorded element: another dialog,
-    form, fieldset, section, landmark, row, frame, tab panel, menu, list, group, table,
-    or under another heading (snapshot.js's `containersOf`)?
+    form, fieldset, section, landmark, row, list item, frame, tab panel, menu, list, group,
+    table, or under another heading (snapshot.js's `containersOf`)?
 
     Kind by kind, the candidate's nearest label must be among the recorded element's, or
     the recorded element's nearest among the candidate's: a container added or dropped

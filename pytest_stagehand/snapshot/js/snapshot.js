@@ -1162,6 +1162,27 @@
       : cells.find((c) => !c.contains(el) && collapse(c.textContent));
     return key ? shortText(key) : "";
   }
+  // What a list item is about, as a row's key is a row's: its first shown text outside el
+  // and the controls in it ("Project Alpha" of "Project Alpha [Delete]"), read through
+  // shadow roots and slots, as a person sees it.
+  function itemKey(item, el) {
+    const first = (node) => {
+      const slotted = node.localName === "slot" ? node.assignedNodes() : [];
+      for (const c of slotted.length ? slotted : (node.shadowRoot || node).childNodes) {
+        if (c.nodeType === Node.TEXT_NODE && collapse(c.data)) return c;
+        if (c.nodeType !== Node.ELEMENT_NODE || c === el || CONTROLS.has(roleOf(c)) || hiddenForNames(c)) continue;
+        const found = first(c);
+        if (found) return found;
+      }
+      return null;
+    };
+    const text = first(item);
+    if (!text) return "";
+    const parent = text.parentElement;
+    const whole = parent && parent !== item && !parent.contains(el) && !parent.querySelector(CONTROL_TAGS);
+    return whole ? shortText(parent) : collapse(text.data).slice(0, 80);
+  }
+  const CONTROL_TAGS = "a[href], button, input, select, textarea, [role]";
   function columnOf(cell) {  // the header of a cell's column, in a table or an ARIA grid
     const row = parentOf(cell);
     const head = row && tables.isTableRow(row) && tables.headerRow(row);
@@ -1219,6 +1240,11 @@
       if (a.matches(CELLS) && a !== el && a !== cell) {
         const column = columnOf(a);
         if (column) found.push(["column", column]);
+      }
+      // An <li> moved out of its list (into a component's shadow root) is still an item.
+      if (a !== el && (roleOf(a) === "listitem" || (a.localName === "li" && !attr(a, "role")))) {
+        const key = itemKey(a, el);
+        if (key) found.push(["item", key]);
       }
       const place = placeOf(a);
       if (!place) continue;
