@@ -122,6 +122,13 @@ CONTAINERS = {
         gone("Delete", "item", "Project Alpha", "Project Beta"),
         "click Delete",
     ),
+    "message": Case(
+        "<main><h1>Inbox</h1><div role='status' class='{v}toast'>{wrap}<span>{label}</span> "
+        "<button class='{v}undo' data-testid='{v}undo' data-truth>Undo</button></div></main>",
+        "button", "Undo", "Message archived", "Message deleted",
+        gone("Undo", "message", "Message archived", "Message deleted"),
+        "click Undo",
+    ),
     "tab panel": Case(
         "<main><h1>Settings</h1><div role='tablist'><button role='tab' id='{v}tab' "
         "aria-selected='true' aria-controls='{v}p'>{label}</button></div><div role='tabpanel' "
@@ -366,6 +373,16 @@ def test_a_count_nothing_depended_on_may_change(page):
     page.set_content(TOKEN_PAGE.format(label="Cart (3)", v="v2-", wrap="<div>"))
     mark_truth(page)
     assert acted_on_truth(page, element, "open the cart")
+
+
+def test_a_message_counting_on_keeps_its_controls(page):
+    """A status's numbers move as it is read ("Uploading 45%"): its words say what it is."""
+    progress = "<main><div role='status'><span>Uploading {}%</span> <button data-truth>Cancel"
+    page.set_content(progress.format(45) + "</button></div></main>")
+    element = record(page, "button", "Cancel")
+    page.set_content(progress.format(62) + "</button></div></main>")
+    mark_truth(page)
+    assert acted_on_truth(page, element, "click Cancel")
 
 
 def test_a_count_the_step_names_is_kept(page):

@@ -296,8 +296,8 @@ def _label_key(text: str, said: frozenset[str]) -> tuple[frozenset[str], str]:
 
 def _moved(recorded: Identity, candidate: Identity) -> str | None:
     """Is the candidate in another container than the recorded element: another dialog,
-    form, fieldset, section, landmark, row, list item, frame, tab panel, menu, list, group,
-    table, or under another heading (snapshot.js's `containersOf`)?
+    form, fieldset, section, landmark, row, list item, message, frame, tab panel, menu,
+    list, group, table, or under another heading (snapshot.js's `containersOf`)?
 
     Kind by kind, the candidate's nearest label must be among the recorded element's, or
     the recorded element's nearest among the candidate's: a container added or dropped

@@ -1183,6 +1183,7 @@
     return whole ? shortText(parent) : collapse(text.data).slice(0, 80);
   }
   const CONTROL_TAGS = "a[href], button, input, select, textarea, [role]";
+  const MESSAGES = new Set(["alert", "status"]);
   function columnOf(cell) {  // the header of a cell's column, in a table or an ARIA grid
     const row = parentOf(cell);
     const head = row && tables.isTableRow(row) && tables.headerRow(row);
@@ -1245,6 +1246,12 @@
       if (a !== el && (roleOf(a) === "listitem" || (a.localName === "li" && !attr(a, "role")))) {
         const key = itemKey(a, el);
         if (key) found.push(["item", key]);
+      }
+      // A message's controls ("Undo" of "Message archived") act on what it says: its words,
+      // not the numbers it counts or times ("Uploading 45%" moves as it is read).
+      if (a !== el && MESSAGES.has(roleOf(a))) {
+        const words = collapse((ownLabel(a) || itemKey(a, el)).replace(/[^\p{L}\s]*\p{N}[^\p{L}\s]*/gu, " "));
+        if (words) found.push(["message", words]);
       }
       const place = placeOf(a);
       if (!place) continue;
