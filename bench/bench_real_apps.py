@@ -268,8 +268,10 @@ def hover(name: str, role: str = "menuitem") -> Pick:
     return Pick(role, name, "hover")
 
 
-def names_of(role: str, after: str | None = None, until: str | None = None) -> Reader:
-    """The names of the `role` lines after the line mentioning `after`, up to `until`."""
+def names_of(role: str, after: str | None = None, until: str | None = None, *,
+             shown: bool = False) -> Reader:
+    """The names of the `role` lines after the line mentioning `after`, up to `until`; with
+    `shown`, the text each line shows instead where it has one (`listitem: Plan: Team`)."""
 
     def read(lines: list[Line]) -> list[str]:
         start = 0 if after is None else next(
@@ -278,8 +280,9 @@ def names_of(role: str, after: str | None = None, until: str | None = None) -> R
         for line in lines[start:]:
             if until is not None and until in line.raw:
                 break
-            if line.role == role and line.name:
-                found.append(line.name)
+            name = line.raw.split(": ", 1)[1] if shown and ": " in line.rest else line.name
+            if line.role == role and name:
+                found.append(name)
         return found
 
     return read
@@ -511,25 +514,6 @@ def todo_add(*items: str) -> tuple[Step, ...]:
                 Pick("textbox", "What needs to be done?", "press", ("Enter",))),
         )
     )
-
-
-def texts_of(role: str, after: str | None = None, until: str | None = None) -> Reader:
-    """The text of the `role` lines (`listitem: Plan: Team`) after the line mentioning
-    `after`, up to `until`."""
-
-    def read(lines: list[Line]) -> list[str]:
-        start = 0 if after is None else next(
-            (i + 1 for i, line in enumerate(lines) if after in line.raw), len(lines))
-        found = []
-        for line in lines[start:]:
-            if until is not None and until in line.raw:
-                break
-            shown = line.raw.split(": ", 1)[1] if ": " in line.rest else line.name
-            if line.role == role and shown:
-                found.append(shown)
-        return found
-
-    return read
 
 
 def rows_under(header: str, lines: list[Line]) -> list[dict[str, str]]:
@@ -1003,12 +987,13 @@ FLOWS: list[Flow] = [
     # More widgets of the same libraries: tabs, accordions, dialogs, trees, editors, tags
     Flow("jQuery UI", JQW, (Act("open the Specs tab", click("link", "Specs")),
                             Extract("the specs of the lamp",
-                                    texts_of("listitem", after='tabpanel "Specs"'),
+                                    names_of("listitem", after='tabpanel "Specs"', shown=True),
                                     ("Height: 45 cm", "Weight: 1.2 kg", "Bulb: E27"))),
          "Tab: Specs"),
     Flow("jQuery UI", JQW, (Act("open the Returns section", click("tab", "Returns")),
                             Extract("what the Returns section says",
-                                    texts_of("paragraph", after='tab "Returns"', until="tab "),
+                                    names_of("paragraph", after='tab "Returns"', until="tab ",
+                                             shown=True),
                                     ("Returns are free within 30 days.",))),
          "Section: Returns"),
     Flow("jQuery UI", JQW, (Act("type Ja into the Language field", fill("Language:", "Ja")),
@@ -1022,11 +1007,11 @@ FLOWS: list[Flow] = [
     Flow("jQuery UI", JQW, (Act("click Remove item", click("button", "Remove item")),
                             Act("cancel the removal", click("button", "Cancel"))), "Kept"),
     Flow("jQuery UI", JQW, (Act("hover over the Help link", hover("Help", "link")),
-                            Extract("the tooltip of the Help link", texts_of("tooltip"),
+                            Extract("the tooltip of the Help link", names_of("tooltip", shown=True),
                                     ("Opens the user guide",))), None),
     Flow("Bootstrap", BSC, (Act("open the Billing tab", click("tab", "Billing")),
                             Extract("the billing details",
-                                    texts_of("listitem", after='tabpanel "Billing"'),
+                                    names_of("listitem", after='tabpanel "Billing"', shown=True),
                                     ("Plan: Team", "Seats: 12", "Renews: May 1, 2026"))),
          "Tab: Billing"),
     Flow("Bootstrap", BSC, (Act("expand How do I cancel?", click("button", "How do I cancel?")),),
@@ -1044,11 +1029,11 @@ FLOWS: list[Flow] = [
          "Not renamed"),
     Flow("Bootstrap", BSC, (Act("click Save draft", click("button", "Save draft")),
                             Extract("the message of the toast",
-                                    texts_of("text", after="Drafts", until="paragraph"),
+                                    names_of("text", after="Drafts", until="paragraph", shown=True),
                                     ("Draft saved at 10:42.",))), None),
     Flow("Shoelace", SLC, (Act("open the Custom tab", click("generic", ""), shows="Custom"),
                            Extract("the custom settings",
-                                   texts_of("listitem", after='tabpanel "Custom"'),
+                                   names_of("listitem", after='tabpanel "Custom"', shown=True),
                                    ("Colour: Teal", "Font: Serif", "Density: Compact"))),
          "Tab: custom"),
     Flow("Shoelace", SLC, (Act("select Vegetables in the tree", click("treeitem", "Vegetables")),),
@@ -1098,7 +1083,7 @@ FLOWS: list[Flow] = [
                                        ("$24.00", "$3.50", "$1.20")),), None),
     Flow("Plain HTML", PLAIN, (Extract("the carriers of the parcels", admin_column("Carrier"),
                                        ("Royal Mail", "DHL")),), None),
-    Flow("Plain HTML", PLAIN, (Extract("the tracking steps", texts_of("listitem"),
+    Flow("Plain HTML", PLAIN, (Extract("the tracking steps", names_of("listitem", shown=True),
                                        ("Left the depot", "In transit", "Out for delivery")),),
          None),
     Flow("Plain HTML", PLAIN, (Dialog(True, "leave at the door"),
@@ -1126,7 +1111,7 @@ FLOWS: list[Flow] = [
         row["Where"] for row in rows_under("Where", lines) if row["Parcel"] == "P-2"),
         "Bristol", Value),), None),
     Flow("jQuery UI", JQW, (Act("type Ja into the Language field", fill("Language:", "Ja")),
-                            Extract("the languages suggested", texts_of("listitem"),
+                            Extract("the languages suggested", names_of("listitem", shown=True),
                                     ("Java", "JavaScript"))), None),
     Flow("jQuery UI", JQW, (Act("open the arrival date picker", click("textbox", "Arrival date:")),
                             Extract("the month the calendar shows", lambda lines: next(
@@ -1142,7 +1127,8 @@ FLOWS: list[Flow] = [
                                 and line.name not in ("", "Account")), "Rename account", Value)),
          None),
     Flow("Shoelace", SLC, (Extract("the tabs of the settings",
-                                   texts_of("generic", after="tablist", until="tabpanel"),
+                                   names_of("generic", after="tablist", until="tabpanel",
+                                            shown=True),
                                    ("General", "Custom", "Advanced")),), None),
     Flow("Shoelace", SLC, (Act("tick Send me the newsletter",
                                click("checkbox", "Send me the newsletter")),
@@ -1190,8 +1176,8 @@ FLOWS: list[Flow] = [
          "Tracking P-1", frames=("iframe[title=Shipments]", "iframe[title=Tracking]")),
     Flow("Plain HTML", PLAIN, (Dialog(True), Act("click Print label",
                                                  click("button", "Print label"))), "Printed"),
-    Flow("Choices.js", CH_MULTI, (Extract("the toppings chosen", texts_of(
-        "text", after='listbox hint="choices list multiple"', until="searchbox"),
+    Flow("Choices.js", CH_MULTI, (Extract("the toppings chosen", names_of(
+        "text", after='listbox hint="choices list multiple"', until="searchbox", shown=True),
         ("Cheese", "Ham")),), None),
     Flow("SweetAlert2", SWAL, (Act("click Delete file", click("button", "Delete file")),
                                Extract("the question the popup asks", lambda lines: next(
