@@ -7,7 +7,11 @@ host pages in tests/real/pages as their docs show, and TodoMVC's own vanilla JS 
 jQuery UI's menu, Bootstrap 5 dropdowns, Shoelace's web components (shadow DOM), flatpickr,
 Choices.js, Tabulator, SweetAlert2, Swagger UI, TodoMVC (its vanilla JS and React builds),
 widgets inside nested frames, plain HTML with no class or id (a table, a definition list,
-a table two frames down, native dialogs),
+a table two frames down, native dialogs), Tom Select (a searchable select drawn beside a
+hidden native one, tags with remove buttons), FullCalendar (a month grid of day cells
+holding events, prev/next, a list view), Quill (a contenteditable editor and its toolbar),
+Grid.js (search, sort buttons in headers, pages), noUiSlider (slider handles moved by
+their keys, a native range input), SortableJS (items dragged within a list and across),
 AG Grid (a pinned column), DataTables (a plain table it sorts, searches and pages) and
 TiddlyWiki (its single-file wiki, built by its own command line; its editor in an iframe,
 its own confirm dialog); and apps from PyPI: Datasette, JupyterLab (its Lumino menus,
@@ -164,6 +168,36 @@ class Todos(BaseModel):
     todos: list[Todo]
 
 
+class Book(BaseModel):
+    title: str
+    author: str
+    year: int
+
+
+class Books(BaseModel):
+    """A grid's rows of several fields, in its order."""
+
+    books: list[Book]
+
+
+class Event(BaseModel):
+    day: str
+    title: str
+
+
+class Events(BaseModel):
+    """A calendar's events, each with the day it is on."""
+
+    events: list[Event]
+
+
+class PriceRange(BaseModel):
+    """The two handles of a range slider."""
+
+    lowest: int
+    highest: int
+
+
 # --- a flow: acts, extracts, the test's own dialog handler, and the truth ------------------
 
 Reader = Callable[[list[Line]], list[Any]]
@@ -181,6 +215,9 @@ class Act:
     shows: str | None = None
     # The values of this step's %variables% (a loop typing `%item%` with one value each time)
     values: tuple[tuple[str, str], ...] = ()
+    # drag_and_drop: the drop target's role and the name (or text) its line shows; the model
+    # gives its id as the argument
+    onto: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -268,8 +305,10 @@ def hover(name: str, role: str = "menuitem") -> Pick:
     return Pick(role, name, "hover")
 
 
-def names_of(role: str, after: str | None = None, until: str | None = None) -> Reader:
-    """The names of the `role` lines after the line mentioning `after`, up to `until`."""
+def names_of(role: str, after: str | None = None, until: str | None = None, *,
+             shown: bool = False) -> Reader:
+    """The names of the `role` lines after the line mentioning `after`, up to `until`; with
+    `shown`, the text each line shows instead where it has one (`listitem: Plan: Team`)."""
 
     def read(lines: list[Line]) -> list[str]:
         start = 0 if after is None else next(
@@ -278,8 +317,9 @@ def names_of(role: str, after: str | None = None, until: str | None = None) -> R
         for line in lines[start:]:
             if until is not None and until in line.raw:
                 break
-            if line.role == role and line.name:
-                found.append(line.name)
+            name = line.raw.split(": ", 1)[1] if shown and ": " in line.rest else line.name
+            if line.role == role and name:
+                found.append(name)
         return found
 
     return read
@@ -513,25 +553,6 @@ def todo_add(*items: str) -> tuple[Step, ...]:
     )
 
 
-def texts_of(role: str, after: str | None = None, until: str | None = None) -> Reader:
-    """The text of the `role` lines (`listitem: Plan: Team`) after the line mentioning
-    `after`, up to `until`."""
-
-    def read(lines: list[Line]) -> list[str]:
-        start = 0 if after is None else next(
-            (i + 1 for i, line in enumerate(lines) if after in line.raw), len(lines))
-        found = []
-        for line in lines[start:]:
-            if until is not None and until in line.raw:
-                break
-            shown = line.raw.split(": ", 1)[1] if ": " in line.rest else line.name
-            if line.role == role and shown:
-                found.append(shown)
-        return found
-
-    return read
-
-
 def rows_under(header: str, lines: list[Line]) -> list[dict[str, str]]:
     """The body rows of the table whose header row has `header`, each cell under its
     column, as a model reads one table of several (the page's own, one in a frame)."""
@@ -628,6 +649,78 @@ def select_books(*titles: str) -> tuple[Step, ...]:
     """Tick each book's action checkbox in the changelist."""
     return tuple(Act(f"select the book {title}", click("checkbox", ""), row=title)
                  for title in titles)
+
+
+TS = "/pages/tom-select.html"
+FC = "/pages/fullcalendar.html"
+QUILL = "/pages/quill.html"
+GJ = "/pages/gridjs.html"
+NS = "/pages/nouislider.html"
+SORT = "/pages/sortable.html"
+GJ_BOOKS = (("Dune", "Frank Herbert", 1965), ("Neuromancer", "William Gibson", 1984),
+            ("Foundation", "Isaac Asimov", 1951), ("Hyperion", "Dan Simmons", 1989),
+            ("Solaris", "Stanisław Lem", 1961), ("Kindred", "Octavia E. Butler", 1979),
+            ("Ubik", "Philip K. Dick", 1969))
+GJ_TITLES = tuple(title for title, _, _ in GJ_BOOKS)
+MARCH_EVENTS = ("Team standup", "Design review", "Release 2.0", "Offsite", "Quarterly planning")
+
+
+def ts_city(city: str) -> tuple[Step, ...]:
+    return (Act("open the City select", click("combobox", "City")),
+            Act(f"choose {city} as the city", click("option", city, after='listbox "City"')))
+
+
+def day_of(event: str) -> Reader:
+    """The day cell of a month grid that holds `event`, as a model reads it."""
+
+    def read(lines: list[Line]) -> str:
+        day = ""
+        for line in lines:
+            if line.role == "gridcell":
+                day = line.name
+            elif line.raw.endswith(f": {event}"):
+                return day
+        return ""
+
+    return read
+
+
+def listed_events(lines: list[Line]) -> list[dict[str, str]]:
+    """A list view's events, each under the row header of its day."""
+    found, day = [], ""
+    for line in lines:
+        if line.role == "columnheader" and line.name not in ("Time", "Event"):
+            day = line.name
+        elif line.role == "generic" and ": " in line.rest:
+            found.append({"day": day, "title": line.rest.split(": ", 1)[1]})
+    return found
+
+
+def grid_books(lines: list[Line]) -> list[dict[str, Any]]:
+    """Each row's title, author and year (Grid.js names a header by its sort button too)."""
+    rows = table_rows(lines)
+    return [{"title": row["Title Sort column ascending"],
+             "author": row["Author Sort column ascending"],
+             "year": int(row["Year Sort column ascending"])} for row in rows]
+
+
+def slider_values(lines: list[Line]) -> dict[str, int]:
+    found = {line.name: int(line.value("value") or 0) for line in lines if line.role == "slider"}
+    return {"lowest": found["Lowest price"], "highest": found["Highest price"]}
+
+
+def slider_key(handle: str, key: str) -> Act:
+    return Act(f"press {key} on the {handle} handle", Pick("slider", handle, "press", (key,)))
+
+
+def drag(item: str, where: str, onto: tuple[str, str]) -> Act:
+    return Act(f"drag {item} {where}", Pick("listitem", "", "drag_and_drop"), shows=item,
+               onto=onto)
+
+
+def sorted_lists(backlog: tuple[str, ...], done: tuple[str, ...]) -> str:
+    """What the SortableJS page reports once an item is dropped."""
+    return f"backlog: {', '.join(backlog)}; done: {', '.join(done)}"
 
 
 FLOWS: list[Flow] = [
@@ -1003,12 +1096,13 @@ FLOWS: list[Flow] = [
     # More widgets of the same libraries: tabs, accordions, dialogs, trees, editors, tags
     Flow("jQuery UI", JQW, (Act("open the Specs tab", click("link", "Specs")),
                             Extract("the specs of the lamp",
-                                    texts_of("listitem", after='tabpanel "Specs"'),
+                                    names_of("listitem", after='tabpanel "Specs"', shown=True),
                                     ("Height: 45 cm", "Weight: 1.2 kg", "Bulb: E27"))),
          "Tab: Specs"),
     Flow("jQuery UI", JQW, (Act("open the Returns section", click("tab", "Returns")),
                             Extract("what the Returns section says",
-                                    texts_of("paragraph", after='tab "Returns"', until="tab "),
+                                    names_of("paragraph", after='tab "Returns"', until="tab ",
+                                             shown=True),
                                     ("Returns are free within 30 days.",))),
          "Section: Returns"),
     Flow("jQuery UI", JQW, (Act("type Ja into the Language field", fill("Language:", "Ja")),
@@ -1022,11 +1116,11 @@ FLOWS: list[Flow] = [
     Flow("jQuery UI", JQW, (Act("click Remove item", click("button", "Remove item")),
                             Act("cancel the removal", click("button", "Cancel"))), "Kept"),
     Flow("jQuery UI", JQW, (Act("hover over the Help link", hover("Help", "link")),
-                            Extract("the tooltip of the Help link", texts_of("tooltip"),
+                            Extract("the tooltip of the Help link", names_of("tooltip", shown=True),
                                     ("Opens the user guide",))), None),
     Flow("Bootstrap", BSC, (Act("open the Billing tab", click("tab", "Billing")),
                             Extract("the billing details",
-                                    texts_of("listitem", after='tabpanel "Billing"'),
+                                    names_of("listitem", after='tabpanel "Billing"', shown=True),
                                     ("Plan: Team", "Seats: 12", "Renews: May 1, 2026"))),
          "Tab: Billing"),
     Flow("Bootstrap", BSC, (Act("expand How do I cancel?", click("button", "How do I cancel?")),),
@@ -1044,11 +1138,11 @@ FLOWS: list[Flow] = [
          "Not renamed"),
     Flow("Bootstrap", BSC, (Act("click Save draft", click("button", "Save draft")),
                             Extract("the message of the toast",
-                                    texts_of("text", after="Drafts", until="paragraph"),
+                                    names_of("text", after="Drafts", until="paragraph", shown=True),
                                     ("Draft saved at 10:42.",))), None),
     Flow("Shoelace", SLC, (Act("open the Custom tab", click("generic", ""), shows="Custom"),
                            Extract("the custom settings",
-                                   texts_of("listitem", after='tabpanel "Custom"'),
+                                   names_of("listitem", after='tabpanel "Custom"', shown=True),
                                    ("Colour: Teal", "Font: Serif", "Density: Compact"))),
          "Tab: custom"),
     Flow("Shoelace", SLC, (Act("select Vegetables in the tree", click("treeitem", "Vegetables")),),
@@ -1098,7 +1192,7 @@ FLOWS: list[Flow] = [
                                        ("$24.00", "$3.50", "$1.20")),), None),
     Flow("Plain HTML", PLAIN, (Extract("the carriers of the parcels", admin_column("Carrier"),
                                        ("Royal Mail", "DHL")),), None),
-    Flow("Plain HTML", PLAIN, (Extract("the tracking steps", texts_of("listitem"),
+    Flow("Plain HTML", PLAIN, (Extract("the tracking steps", names_of("listitem", shown=True),
                                        ("Left the depot", "In transit", "Out for delivery")),),
          None),
     Flow("Plain HTML", PLAIN, (Dialog(True, "leave at the door"),
@@ -1126,7 +1220,7 @@ FLOWS: list[Flow] = [
         row["Where"] for row in rows_under("Where", lines) if row["Parcel"] == "P-2"),
         "Bristol", Value),), None),
     Flow("jQuery UI", JQW, (Act("type Ja into the Language field", fill("Language:", "Ja")),
-                            Extract("the languages suggested", texts_of("listitem"),
+                            Extract("the languages suggested", names_of("listitem", shown=True),
                                     ("Java", "JavaScript"))), None),
     Flow("jQuery UI", JQW, (Act("open the arrival date picker", click("textbox", "Arrival date:")),
                             Extract("the month the calendar shows", lambda lines: next(
@@ -1142,7 +1236,8 @@ FLOWS: list[Flow] = [
                                 and line.name not in ("", "Account")), "Rename account", Value)),
          None),
     Flow("Shoelace", SLC, (Extract("the tabs of the settings",
-                                   texts_of("generic", after="tablist", until="tabpanel"),
+                                   names_of("generic", after="tablist", until="tabpanel",
+                                            shown=True),
                                    ("General", "Custom", "Advanced")),), None),
     Flow("Shoelace", SLC, (Act("tick Send me the newsletter",
                                click("checkbox", "Send me the newsletter")),
@@ -1190,8 +1285,8 @@ FLOWS: list[Flow] = [
          "Tracking P-1", frames=("iframe[title=Shipments]", "iframe[title=Tracking]")),
     Flow("Plain HTML", PLAIN, (Dialog(True), Act("click Print label",
                                                  click("button", "Print label"))), "Printed"),
-    Flow("Choices.js", CH_MULTI, (Extract("the toppings chosen", texts_of(
-        "text", after='listbox hint="choices list multiple"', until="searchbox"),
+    Flow("Choices.js", CH_MULTI, (Extract("the toppings chosen", names_of(
+        "text", after='listbox hint="choices list multiple"', until="searchbox", shown=True),
         ("Cheese", "Ham")),), None),
     Flow("SweetAlert2", SWAL, (Act("click Delete file", click("button", "Delete file")),
                                Extract("the question the popup asks", lambda lines: next(
@@ -1212,6 +1307,143 @@ FLOWS: list[Flow] = [
                  {"title": "walk the dog", "completed": False}), Todos),
         Act("clear the completed todos", click("button", "Clear completed", prefix=True))),
          todos=("walk the dog",)),
+    # Tom Select: a native select hidden for assistive tech, a searchable dropdown drawn
+    # beside it, chosen values as tags with a remove button each
+    Flow("Tom Select", TS, ts_city("Lisbon"), "City: lis"),
+    Flow("Tom Select", TS, ts_city("Paris"), "City: par"),
+    Flow("Tom Select", TS, (Act("type Os into the City field", fill("City", "Os", "combobox")),
+                            Act("choose Oslo as the city",
+                                click("option", "Oslo", after='listbox "City"'))), "City: osl"),
+    Flow("Tom Select", TS, (Act("type Mad into the City field", fill("City", "Mad", "combobox")),
+                            Act("press Enter in the City field",
+                                Pick("combobox", "City", "press", ("Enter",)))), "City: mad"),
+    Flow("Tom Select", TS, (Act("remove French from the languages",
+                                click("link", "×", after='text "French"')),),
+         "Languages: en"),
+    Flow("Tom Select", TS, (Act("open the Languages select", click("combobox", "Languages")),
+                            Act("add German to the languages",
+                                click("option", "German", after='listbox "Languages"'))),
+         "Languages: en, fr, de"),
+    Flow("Tom Select", TS, (Act("open the City select", click("combobox", "City")), Extract(
+        "the cities the City select offers",
+        names_of("option", after='listbox "City"', until='"Languages"'),
+        ("Amsterdam", "Berlin", "Lisbon", "Madrid", "Oslo", "Paris"))), None),
+    Flow("Tom Select", TS, (Extract("the languages chosen", names_of(
+        "text", after="languages tomselected", until='combobox "Languages"'),
+        ("English", "French")),), None),
+    Flow("Tom Select", TS, (Act("open the City select", click("combobox", "City")),
+                            Act("hover over Madrid", Pick("option", "Madrid", "hover",
+                                                          after='listbox "City"'))),
+         visible=".ts-dropdown .option.active:text-is('Madrid')"),
+    # FullCalendar: a month grid of day cells holding events, prev/next, a list view
+    Flow("FullCalendar", FC, (Act("go to the next month", click("button", "Next month")),
+                              Extract("the month the calendar shows", lambda lines: next(
+                                  line.name for line in lines if line.role == "heading"),
+                                  "April 2026", Value)), "Showing: April 2026"),
+    Flow("FullCalendar", FC, (Act("go to the previous month", click("button", "Previous month")),),
+         "Showing: February 2026"),
+    Flow("FullCalendar", FC, (Act("go to the next month", click("button", "Next month")),
+                              Act("go to the next month again", click("button", "Next month"))),
+         "Showing: May 2026"),
+    Flow("FullCalendar", FC, (Act("open the Release 2.0 event", click("generic", ""),
+                                  shows="Release 2.0"),), "Event: Release 2.0"),
+    Flow("FullCalendar", FC, (Act("go to the previous month", click("button", "Previous month")),
+                              Act("open the Budget review event", click("generic", ""),
+                                  shows="Budget review")), "Event: Budget review"),
+    Flow("FullCalendar", FC, (Act("click March 12", click("gridcell", "March 12, 2026")),),
+         "Day: 2026-03-12"),
+    Flow("FullCalendar", FC, (Extract("the events the calendar shows",
+                                      names_of("generic", shown=True), MARCH_EVENTS),), None),
+    Flow("FullCalendar", FC, (Extract("the day of the Design review", day_of("Design review"),
+                                      "March 10, 2026", Value),), None),
+    Flow("FullCalendar", FC, (Act("show the list view", click("button", "list")),
+                              Extract("the events of the month with their days", listed_events,
+                                      tuple({"day": day, "title": title} for day, title in (
+                                          ("March 3, 2026", "Team standup"),
+                                          ("March 10, 2026", "Design review"),
+                                          ("March 18, 2026", "Release 2.0"),
+                                          ("March 25, 2026", "Offsite"),
+                                          ("March 26, 2026", "Offsite"))), Events)), None),
+    # Quill: a contenteditable rich-text editor and its toolbar
+    Flow("Quill", QUILL, (Act("type Version 2 is out into the editor",
+                              Pick("generic", "", "fill", ("Version 2 is out",),
+                                   after="toolbar")),), "Text: Version 2 is out"),
+    Flow("Quill", QUILL, (Act("select all the text in the editor",
+                              Pick("generic", "", "press", ("Control+a",), after="toolbar")),
+                          Act("make it bold", click("button", "bold"))),
+         visible="#editor strong:text-is('Hello World!')"),
+    Flow("Quill", QUILL, (Act("click the Hello World! paragraph", click("paragraph", ""),
+                              shows="Hello World!"),
+                          Act("open the heading picker", click("button", "Normal")),
+                          Act("choose Heading 1", click("button", "Heading 1"))),
+         visible="#editor h1:text-is('Hello World!')"),
+    Flow("Quill", QUILL, (Act("click the Hello World! paragraph", click("paragraph", ""),
+                              shows="Hello World!"),
+                          Act("make it a bullet point", click("button", "list: bullet"))),
+         visible="#editor li[data-list=bullet]:text-is('Hello World!')"),
+    Flow("Quill", QUILL, (Extract("the bullet points of the notes", lambda lines: [
+        name for name in names_of("text", after="editable", until="Unchanged")(lines)
+        if name != "•"], ("Faster search", "Dark mode")),), None),
+    Flow("Quill", QUILL, (Extract("the first line of the notes", lambda lines: next(
+        line.text for line in lines if line.role == "paragraph"), "Hello World!", Value),), None),
+    # Grid.js: a table it draws with search, sort buttons in its headers and pages of 4
+    Flow("Grid.js", GJ, (Extract("the titles in the books table", column("Title"),
+                                 GJ_TITLES[:4]),), None),
+    Flow("Grid.js", GJ, (Act("go to the next page of the books", click("button", "Next")),
+                         Extract("the titles in the books table", column("Title"),
+                                 GJ_TITLES[4:])), None),
+    Flow("Grid.js", GJ, (Act("go to page 2 of the books", click("button", "Page 2")),
+                         Extract("the authors in the books table", column("Author"),
+                                 ("Stanisław Lem", "Octavia E. Butler", "Philip K. Dick"))),
+         None),
+    Flow("Grid.js", GJ, (Act("search the books for Gibson",
+                             Pick("searchbox", "Type a keyword...", "fill", ("Gibson",))),
+                         Extract("the titles in the books table", column("Title"),
+                                 ("Neuromancer",))), None),
+    Flow("Grid.js", GJ, (Act("sort the books by year",
+                             click("button", "Sort column ascending", after='"Year')),
+                         Extract("the titles in the books table", column("Title"),
+                                 ("Foundation", "Solaris", "Dune", "Ubik"))), None),
+    Flow("Grid.js", GJ, (Act("click the row of Hyperion", click("gridcell", "Hyperion")),),
+         "Row: Hyperion"),
+    Flow("Grid.js", GJ, (Extract("each book's title, author and year", grid_books,
+                                 tuple({"title": title, "author": author, "year": year}
+                                       for title, author, year in GJ_BOOKS[:4]), Books),), None),
+    Flow("Grid.js", GJ, (Extract("how many books there are", lambda lines: int(re.findall(
+        r"of (\d+) results", next(line.raw for line in lines if line.role == "status"))[0]), 7,
+        Count),), None),
+    # noUiSlider: a two-handle range driven by its keyboard steps; a native range input
+    Flow("noUiSlider", NS, (slider_key("Lowest price", "ArrowRight"),), "Price: 25 to 80"),
+    Flow("noUiSlider", NS, (slider_key("Highest price", "ArrowLeft"),), "Price: 20 to 75"),
+    Flow("noUiSlider", NS, (slider_key("Highest price", "End"),), "Price: 20 to 100"),
+    Flow("noUiSlider", NS, (Extract("the price range", slider_values,
+                                    {"lowest": 20, "highest": 80}, PriceRange),), None),
+    Flow("noUiSlider", NS, (slider_key("Lowest price", "ArrowRight"),
+                            Extract("the price range", slider_values,
+                                    {"lowest": 25, "highest": 80}, PriceRange)),
+         "Price: 25 to 80"),
+    Flow("noUiSlider", NS, (Act("set the volume to 7", Pick("slider", "Volume", "fill", ("7",))),),
+         "Volume: 7"),
+    Flow("noUiSlider", NS, (Act("press ArrowUp on the volume", Pick("slider", "Volume", "press",
+                                                                    ("ArrowUp",))),),
+         "Volume: 5"),
+    # SortableJS: two lists whose items are dragged within a list and across
+    Flow("SortableJS", SORT, (drag("Add dark mode", "to the top of the backlog",
+                                   ("listitem", "Write the docs")),),
+         sorted_lists(("Add dark mode", "Write the docs", "Fix the login bug", "Update the icons"),
+                      ("Set up CI",))),
+    Flow("SortableJS", SORT, (drag("Fix the login bug", "to the Done list", ("list", "Done")),),
+         sorted_lists(("Write the docs", "Add dark mode", "Update the icons"),
+                      ("Set up CI", "Fix the login bug"))),
+    Flow("SortableJS", SORT, (drag("Update the icons", "to the Done list", ("list", "Done")),
+                              Extract("the items of the Done list", names_of(
+                                  "listitem", after='list "Done"', until="paragraph",
+                                  shown=True), ("Set up CI", "Update the icons"))),
+         sorted_lists(("Write the docs", "Fix the login bug", "Add dark mode"),
+                      ("Set up CI", "Update the icons"))),
+    Flow("SortableJS", SORT, (Extract("the items of the backlog", names_of(
+        "listitem", after='list "Backlog"', until='heading "Done"', shown=True),
+        ("Write the docs", "Fix the login bug", "Add dark mode", "Update the icons")),), None),
 ]
 
 
@@ -1233,18 +1465,26 @@ def oracle(flow: Flow) -> Callable[[ScriptedRequest], dict[str, Any]]:
         if act.row is not None:
             line = in_row(lines, pick.role, act.row)
         elif act.shows is not None:
-            line = next((line for line in lines if line.id and line.role == pick.role
-                         and line.raw.endswith(f": {act.shows}")), None)
+            line = showing(lines, pick.role, act.shows)
         else:
             line = find(lines, pick.role, pick.name, prefix=pick.prefix, after=pick.after)
-        if line is None:
+        onto = None if act.onto is None else (find(lines, *act.onto)
+                                               or showing(lines, *act.onto))
+        if line is None or (act.onto is not None and onto is None):
             return {"found": False, "element_id": None, "method": pick.method,
                     "arguments": [], "description": "not on the page", "two_step": False}
+        arguments = [onto.id] if onto is not None else list(pick.arguments)
         return {"found": True, "element_id": line.id, "method": pick.method,
-                "arguments": list(pick.arguments), "description": f'{pick.role} "{line.name}"',
+                "arguments": arguments, "description": f'{pick.role} "{line.name}"',
                 "two_step": False}
 
     return answer
+
+
+def showing(lines: list[Line], role: str, text: str) -> Line | None:
+    """The first `role` element with an id whose line shows `text` (`listitem: Set up CI`)."""
+    return next((line for line in lines if line.id and line.role == role
+                 and line.raw.endswith(f": {text}")), None)
 
 
 def in_row(lines: list[Line], role: str, key: str) -> Line | None:

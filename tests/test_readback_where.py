@@ -684,3 +684,38 @@ def test_a_shoelace_checkbox_is_read_again_by_its_slotted_label(ai, scripted_mod
     with pytest.raises(HealFailed, match="newsletter: recorded True, the page now shows False"):
         ai.extract(instruction, schema=Newsletter)
     assert scripted_model.calls == 1
+
+
+# --- a value shown only as an element's name ---------------------------------------------------
+
+
+class Day(BaseModel):
+    day: str
+
+
+def day_answer(outline: str) -> dict[str, Any]:
+    """The day cell holding the event, as a model reads the month grid (the cell's name)."""
+    cells = re.findall(r'gridcell "([^"]+)"|: (Design review)$', outline, re.MULTILINE)
+    return {"day": next(cells[at - 1][0] for at, (_, event) in enumerate(cells) if event)}
+
+
+def test_a_value_a_page_shows_only_as_a_name_is_read_again_from_it(
+    ai, scripted_model, store, tmp_path, real
+):
+    """FullCalendar's day cell shows "10"; its link's aria-label, the cell's name in the
+    snapshot, says "March 10, 2026", and the model answers that. It is read again there
+    offline, and fails once the month shown is another."""
+    ai.page.goto(real.url("pages/fullcalendar.html"))
+    ai.page.get_by_role("gridcell", name="March 10, 2026").wait_for()
+    scripted_model.enqueue(answering(day_answer))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", NeedsModelWarning)
+        recorded = ai.extract("the day of the Design review", schema=Day)
+    assert recorded.day == "March 10, 2026"
+    assert replayed(ai, store, tmp_path, "the day of the Design review", Day) == recorded
+    ai.page.get_by_role("button", name="Next month").click()
+    expect(ai.page.get_by_role("heading", level=2)).to_have_text("April 2026")
+    use(ai, store, tmp_path, "offline")
+    with pytest.raises(HealFailed, match="the day of the Design review"):
+        ai.extract("the day of the Design review", schema=Day)
+    assert scripted_model.calls == 1

@@ -240,3 +240,29 @@ def test_what_a_click_opens_after_its_transition_is_read_by_the_next_step(
         page.add_style_tag(content=".modal-backdrop.fade { transition-duration: .6s }")
         ai.act("click Rename account")
         assert ai.extract("the title of the dialog", schema=Title).title == "Rename account"
+
+
+class Titles(BaseModel):
+    titles: list[str]
+
+
+def test_what_typing_starts_on_a_timer_is_read_by_the_next_step(
+    page, scripted_model, store, tmp_path, real
+):
+    """Grid.js filters its rows on a timer its search field's input handler sets, then
+    draws them on timers of its own: on a loaded machine that takes longer than a settle
+    watches for a reaction. The extract after the fill reads the rows the search left, on
+    a CPU slowed down as CI's is."""
+    scripted_model.enqueue(choose("searchbox", "Type a keyword...", "fill", ["Gibson"]))
+    scripted_model.enqueue(lambda request: {"titles": re.findall(
+        r'\n *row\n *e\d+ gridcell "([^"]+)"', latest_snapshot(request.text))})
+    with recorded_ai_page(
+        page, scripted_model, store, tmp_path / "test_search.py", "auto", base_url=real.url(),
+        wait_timeout=WAIT_MS,
+    ) as ai:
+        ai.goto("pages/gridjs.html")
+        expect(page.get_by_role("status")).to_have_text("Showing 1 to 4 of 7 results")
+        page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": 60})
+        ai.act("search the books for Gibson")
+        titles = ai.extract("the titles in the books table", schema=Titles).titles
+        assert titles == ["Neuromancer"]

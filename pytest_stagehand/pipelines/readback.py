@@ -1,7 +1,8 @@
 """Extracted values that replay by reading the page again, never from the recording.
 
 When an extract is recorded, each value of the model's answer is grounded in the page:
-the element whose text (a form field's value, a link's href) shows it, recorded as act
+the element whose text (a form field's value, a link's href; where no text shows it, an
+aria-label: the name the snapshot showed) shows it, recorded as act
 records elements (selectors best first, fingerprint, surroundings), with a read rule: the
 whole text, or a pattern with the value's place as its one group ("Items: 3" is read as
 `^Items: (-?\\d[\\d,]*)$`, so it reads 4 when the page shows 4); a yes/no is read from a

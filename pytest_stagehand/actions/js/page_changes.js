@@ -20,6 +20,33 @@
     if (records.length && !records.every(overlay)) changed();
   };
   for (const type of ["transitionend", "animationend"]) addEventListener(type, changed, true);
+  // The timers the page sets while it handles typing (a search field's debounce), and those
+  // their callbacks set in turn (a render scheduled on a timer): what typing started is not
+  // done until they have run. Only short ones (up to TIMER_MS): a longer one is time passing.
+  const TIMER_MS = 1000;
+  const native = { set: setTimeout, clear: clearTimeout };
+  state.timers = new Map();  // id -> when it is due
+  state.wait = (callback, ms) => native.set.call(window, callback, ms);
+  let traced = false;  // the task running now was started by typing or by a timer it set
+  const trace = () => { traced = true; state.wait(() => { traced = false; }, 0); };
+  for (const type of ["input", "keydown", "keyup", "keypress"]) {
+    addEventListener(type, (event) => { if (event.isTrusted) trace(); }, true);
+  }
+  window.setTimeout = function (callback, ms, ...rest) {
+    const delay = Number(ms) || 0;
+    if (!traced || typeof callback !== "function" || delay > TIMER_MS) return native.set.call(window, callback, ms, ...rest);
+    const id = native.set.call(window, function () {
+      state.timers.delete(id);
+      trace();
+      return callback.apply(this, arguments);
+    }, ms, ...rest);
+    state.timers.set(id, performance.now() + delay);
+    return id;
+  };
+  window.clearTimeout = function (id) {
+    state.timers.delete(id);
+    return native.clear.call(window, id);
+  };
   // A document that changed only while it loaded (the parser and its scripts, up to the
   // load event) is at rest once loaded: those changes are the navigation's own. What the
   // page's load handlers and timers change comes after, and is waited for.

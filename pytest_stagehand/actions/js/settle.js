@@ -26,14 +26,21 @@ async (describe, [quiet, least, cap, early]) => {
     }
     return left;
   };
+  // How long until the timers that typing started (PAGE_CHANGES) have run: at least a
+  // moment for one that is due but waits for a busy page.
+  const timers = () => {
+    let left = 0;
+    for (const due of state.timers.values()) left = Math.max(left, due - performance.now(), 1);
+    return left;
+  };
   for (;;) {
     state.take();
     const now = performance.now();
     const quietAt = Math.max(state.last, floor) + quiet;
-    const still = quietAt <= now ? moving() : 0;
+    const still = quietAt <= now ? Math.max(moving(), timers()) : 0;
     if (quietAt <= now && !still) state.calm = state.changes;
     if ((quietAt <= now && !still) || end <= now) return [state.id, state.changes, true];
-    if (early && state.changes === state.calm) return [state.id, state.changes, false];
-    await new Promise(resolve => setTimeout(resolve, Math.min(Math.max(quietAt, now + still), end) - now));
+    if (early && state.changes === state.calm && !state.timers.size) return [state.id, state.changes, false];
+    await new Promise(resolve => state.wait(resolve, Math.min(Math.max(quietAt, now + still), end) - now));
   }
 }

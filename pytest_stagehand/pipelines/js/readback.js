@@ -22,10 +22,12 @@
   const TEST_ID_ATTRS = ["data-testid", "data-test-id", "data-test", "data-qa"];
   const visible = (el) => !el.checkVisibility || el.checkVisibility();
   // What a reader sees of an element: a form field's value (a select's chosen option's label),
-  // a link's absolute href, or the rendered text.
+  // a link's absolute href, the rendered text, or the aria-label that names it (a calendar's
+  // day "10" is "March 10, 2026" to a screen reader, and in the snapshot).
   const read = (el, source) => {
     if (!visible(el)) return "";  // hidden text is not shown: a value there reads as gone
     if (source === "href") return el.href || "";
+    if (source === "label") return collapse(el.getAttribute("aria-label"));
     if (source === "checked") return checkedOf(el);
     if (source === "value") {
       if (el.localName === "select") return collapse(el.selectedOptions[0] ? el.selectedOptions[0].label : "");
@@ -183,15 +185,19 @@
       }
       const pattern = new RegExp(leaf.pattern, "u");
       const found = [];
+      const labelled = [];  // where no text shows it: an aria-label, a name the snapshot shows
       for (const el of all) {
         const text = FORM_FIELDS.has(el.localName) ? read(el, "value") : texts.get(el);
         const match = pattern.exec(text);
+        const label = !match && read(el, "label");
+        const named = label && pattern.exec(label);
+        if (named) labelled.push([el, "label", label, named[0], named.index]);
         if (!match) continue;
         const inner = !FORM_FIELDS.has(el.localName) &&
           [...el.children, ...flatChildren(el)].some((c) => texts.has(c) && pattern.test(texts.get(c)));
         if (!inner) found.push([el, sourceOf(el, false), text, match[0], match.index]);
       }
-      return found;
+      return found.length ? found : labelled;
     };
     // Text in the flat tree: innerText reads nothing a slot shows (Shoelace's checkbox label).
     const flatText = (n) => n.nodeType === Node.TEXT_NODE ? n.data : n.nodeType !== Node.ELEMENT_NODE || ["style", "script", "template"].includes(n.localName) ? ""
