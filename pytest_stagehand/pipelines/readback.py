@@ -284,10 +284,12 @@ def alike(
     args = {"mode": "like", "tag": tag, "source": source, "pattern": pattern}
     return run_script(page, frame_path, args)
 
+
 def holders(page: Page, frame_path: tuple[str, ...], rows: dict[str, Any]) -> list[dict[str, Any]]:
     """The elements of the frame at `frame_path` that hold the rows of a recorded list now,
     each the nearest around its rows: their description and their rows read."""
     return run_script(page, frame_path, {"mode": "holders", **_rows_args(rows)})
+
 
 def line_of(locator: Locator) -> str:
     """The line of the one element `locator` hits (RecordedElement.line), with the
@@ -447,7 +449,10 @@ def _rows_args(rows: dict[str, Any]) -> dict[str, Any]:
     return {"rows": rows["row"], "fields": fields}
 
 
-ROWS = script_text("(root, args)", "{ ...args, mode: 'rows', root }")
+@cache
+def _rows_script() -> str:
+    """readback.js's "rows" mode on the element it is evaluated on."""
+    return script_text("(root, args)", "{ ...args, mode: 'rows', root }")
 
 
 def _reread_rows(
@@ -499,7 +504,7 @@ def _rows_in_container(
         return Showing(identity, live, read)
 
     def read(locator: Locator, hits: LiveElement) -> Showing | None:
-        found = json.loads(locator.evaluate(ROWS, args))
+        found = json.loads(locator.evaluate(_rows_script(), args))
         return None if "broken" in found else showing(hits, hits.context, found["rows"])
 
     def candidates() -> list[tuple[ElementRef, Showing]]:
@@ -541,7 +546,8 @@ def _rows_by_selectors(
             if locator.count() != 1:
                 continue
             healed = selector != rows["container"][0]
-            result = json.loads(locator.evaluate(ROWS, {**_rows_args(rows), "describe": healed}))
+            args = {**_rows_args(rows), "describe": healed}
+            result = json.loads(locator.evaluate(_rows_script(), args))
         except PlaywrightError:
             continue
         if "broken" not in result:
