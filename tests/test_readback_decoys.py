@@ -374,3 +374,59 @@ def test_a_list_moved_rewrapped_and_restyled_in_its_section_is_read(
     assert event.cache == "healed", event
     # Read in the Inbox's list where it went, not in the Archive's at its old place.
     assert ai.page.locator(event.heal.after).evaluate("ul => ul.closest('section').id") == "inbox"
+
+
+# --- a grid's section: two Tabulator tables --------------------------------------------------
+
+
+class Names(BaseModel):
+    names: list[str]
+
+
+ENGINEERS = ["Ada Lovelace", "Grace Hopper", "Alan Turing"]
+STAFF_STEP = "the names of the people"
+
+
+def staff(ai: AIPage, real: RealWidgetsServer) -> None:
+    ai.page.goto(real.url("pages/tabulator-sections.html"))
+    ai.page.get_by_role("gridcell", name="Linus Torvalds").wait_for()
+
+
+def test_a_grid_gone_from_its_section_is_not_read_in_another_section(
+    ai, scripted_model, store, tmp_path, real
+):
+    """The Engineering grid emptied and the Sales grid showing the same people, by the
+    grids' own API: the same rows, cells and markup, in another section."""
+    staff(ai, real)
+    record(ai, scripted_model, store, tmp_path, STAFF_STEP, Names, {"names": ENGINEERS})
+    staff(ai, real)
+    ai.page.evaluate("async () => { await sales.setData(engineering.getData());"
+                     " engineering.clearData(); }")
+    ai.page.locator("#sales").get_by_role("gridcell", name="Ada Lovelace").wait_for()
+    with pytest.raises(HealFailed, match=r"names: its rows are no longer found .*is gone from"
+                                         " heading 'Engineering'; it remains only in heading"
+                                         " 'Sales'"):  # fmt: skip
+        ai.extract(STAFF_STEP, schema=Names)
+
+
+def test_a_grid_moved_and_rewrapped_in_its_section_is_read(
+    ai, scripted_model, store, tmp_path, real
+):
+    """The sections swapped, the Engineering grid's id renamed and the grid wrapped, and
+    the Sales grid showing the same people: the Engineering grid is read, with a heal."""
+    staff(ai, real)
+    record(ai, scripted_model, store, tmp_path, STAFF_STEP, Names, {"names": ENGINEERS})
+    staff(ai, real)
+    ai.page.evaluate("""async () => {
+        await sales.setData(engineering.getData());
+        const first = document.querySelector('#engineering-section');
+        first.before(document.querySelector('#sales-section'));
+        document.querySelector('#engineering').id = 'engineering-v2';
+    }""")
+    ai.page.locator("#sales").get_by_role("gridcell", name="Ada Lovelace").wait_for()
+    wrap(ai, "#engineering-v2")
+    assert ai.extract(STAFF_STEP, schema=Names) == Names(names=ENGINEERS)  # offline
+    event = ai.steplog.events[-1]
+    assert event.cache == "healed", event
+    where = ai.page.locator(event.heal.after).evaluate("el => el.closest('section').id")
+    assert where == "engineering-section"
