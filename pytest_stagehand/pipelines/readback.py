@@ -8,7 +8,8 @@ whole text, or a pattern with the value's place as its one group ("Items: 3" is 
 checkbox's state. A list is recorded as a repeating structure: rows under a container and
 a read per field of a row (by selector, by a table cell's column header, or as the element
 after the row: a <dd> after its <dt>), so a replay enumerates the rows the page shows now,
-in their order and number. Every frame at any depth is searched, and the flat tree of
+in their order and number; the container is recorded as an element too, and found again
+as a value's element is. Every frame at any depth is searched, and the flat tree of
 shadow roots and slots. A text the model joined from parts ("A, B") is read part by part.
 
 A value the page does not show as it was answered (a count the model made, a yes/no no
