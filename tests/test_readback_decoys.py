@@ -317,3 +317,116 @@ def test_a_value_in_its_column_moved_is_read(ai, scripted_model, store, tmp_path
                                       desk=("$25", "$20")))  # fmt: skip
     wrap(ai, "table")
     assert ai.extract(PRICE_STEP, schema=Price) == Price(price="$10")
+
+
+# --- a list's section: Bootstrap's list group ----------------------------------------------
+
+
+class Subjects(BaseModel):
+    subjects: list[str]
+
+
+INBOX = ["Quarterly report", "Team lunch", "Server upgrade"]
+MAIL_STEP = "the subjects of the messages"
+
+
+def mail(ai: AIPage, real: RealWidgetsServer) -> None:
+    ai.page.goto(real.url("pages/bootstrap-list-groups.html"))
+
+
+def test_a_list_gone_from_its_section_is_not_read_in_another_section(
+    ai, scripted_model, store, tmp_path, real
+):
+    """The Inbox emptied, its messages archived: the Archive's list holds the same
+    subjects in the same markup, but it is another section's list."""
+    mail(ai, real)
+    record(ai, scripted_model, store, tmp_path, MAIL_STEP, Subjects, {"subjects": INBOX})
+    mail(ai, real)
+    ai.page.evaluate("""() => {
+        const inbox = document.querySelector('#inbox ul');
+        document.querySelector('#archive ul').replaceWith(inbox);
+        document.querySelector('#inbox').insertAdjacentHTML('beforeend', '<p>No messages</p>');
+    }""")
+    assert ai.page.locator("#archive li").all_inner_texts() == INBOX
+    with pytest.raises(HealFailed, match=r"subjects: its rows are no longer found .*is gone from"
+                                         " heading 'Inbox'; it remains only in heading 'Archive'"):
+        ai.extract(MAIL_STEP, schema=Subjects)
+
+
+def test_a_list_moved_rewrapped_and_restyled_in_its_section_is_read(
+    ai, scripted_model, store, tmp_path, real
+):
+    """The sections swapped, the Inbox's list wrapped and its classes renamed, and the
+    Archive now holding the same subjects: the Inbox's list is read, with a heal."""
+    mail(ai, real)
+    record(ai, scripted_model, store, tmp_path, MAIL_STEP, Subjects, {"subjects": INBOX})
+    mail(ai, real)
+    ai.page.evaluate("""() => {
+        const main = document.querySelector('main');
+        main.insertBefore(document.querySelector('#archive'), document.querySelector('#inbox'));
+        document.querySelector('#archive ul').innerHTML =
+            document.querySelector('#inbox ul').innerHTML;
+        document.querySelector('#inbox ul').className = 'list-group-v2 list-group-flush';
+    }""")
+    wrap(ai, "#inbox ul")
+    assert ai.extract(MAIL_STEP, schema=Subjects) == Subjects(subjects=INBOX)  # offline
+    event = ai.steplog.events[-1]
+    assert event.cache == "healed", event
+    # Read in the Inbox's list where it went, not in the Archive's at its old place.
+    assert ai.page.locator(event.heal.after).evaluate("ul => ul.closest('section').id") == "inbox"
+
+
+# --- a grid's section: two Tabulator tables --------------------------------------------------
+
+
+class Names(BaseModel):
+    names: list[str]
+
+
+ENGINEERS = ["Ada Lovelace", "Grace Hopper", "Alan Turing"]
+STAFF_STEP = "the names of the people"
+
+
+def staff(ai: AIPage, real: RealWidgetsServer) -> None:
+    ai.page.goto(real.url("pages/tabulator-sections.html"))
+    ai.page.get_by_role("gridcell", name="Linus Torvalds").wait_for()
+
+
+def test_a_grid_gone_from_its_section_is_not_read_in_another_section(
+    ai, scripted_model, store, tmp_path, real
+):
+    """The Engineering grid emptied and the Sales grid showing the same people, by the
+    grids' own API: the same rows, cells and markup, in another section."""
+    staff(ai, real)
+    record(ai, scripted_model, store, tmp_path, STAFF_STEP, Names, {"names": ENGINEERS})
+    staff(ai, real)
+    ai.page.evaluate("async () => { await sales.setData(engineering.getData());"
+                     " engineering.clearData(); }")
+    ai.page.locator("#sales").get_by_role("gridcell", name="Ada Lovelace").wait_for()
+    with pytest.raises(HealFailed, match=r"names: its rows are no longer found .*is gone from"
+                                         " heading 'Engineering'; it remains only in heading"
+                                         " 'Sales'"):  # fmt: skip
+        ai.extract(STAFF_STEP, schema=Names)
+
+
+def test_a_grid_moved_and_rewrapped_in_its_section_is_read(
+    ai, scripted_model, store, tmp_path, real
+):
+    """The sections swapped, the Engineering grid's id renamed and the grid wrapped, and
+    the Sales grid showing the same people: the Engineering grid is read, with a heal."""
+    staff(ai, real)
+    record(ai, scripted_model, store, tmp_path, STAFF_STEP, Names, {"names": ENGINEERS})
+    staff(ai, real)
+    ai.page.evaluate("""async () => {
+        await sales.setData(engineering.getData());
+        const first = document.querySelector('#engineering-section');
+        first.before(document.querySelector('#sales-section'));
+        document.querySelector('#engineering').id = 'engineering-v2';
+    }""")
+    ai.page.locator("#sales").get_by_role("gridcell", name="Ada Lovelace").wait_for()
+    wrap(ai, "#engineering-v2")
+    assert ai.extract(STAFF_STEP, schema=Names) == Names(names=ENGINEERS)  # offline
+    event = ai.steplog.events[-1]
+    assert event.cache == "healed", event
+    where = ai.page.locator(event.heal.after).evaluate("el => el.closest('section').id")
+    assert where == "engineering-section"

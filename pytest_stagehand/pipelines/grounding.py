@@ -14,13 +14,14 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from pytest_stagehand.errors import NeedsModelWarning
-from pytest_stagehand.heal.identity import distinct_words, unique_first
+from pytest_stagehand.heal.identity import Identity, apart_from, distinct_words, unique_first
 from pytest_stagehand.heal.words import name_stems, name_words
 from pytest_stagehand.pipelines.readback import (
     UNREADABLE,
     alike,
     find_pattern,
     frames_of,
+    holders,
     in_frames,
     joined_parts,
     line_key,
@@ -190,14 +191,39 @@ def _list_plan(page: Page, value: list[Any], found: dict[str, Any]) -> dict[str,
     for name, shown in found["fields"].items():
         items = [item if name == "" else item[name] for item in value]
         fields[name] = _row_field(items, shown)
+    selectors = unique_first(page, frame_path, list(ref.candidates) or [ref.selector])
     rows = {
-        "container": unique_first(page, frame_path, list(ref.candidates) or [ref.selector]),
+        "container": selectors,
         "row": found["rows"],
         "fields": fields,
         # What the container says it is: a scope healed elsewhere must still say it.
         "place": " ".join([context, *(label for _, label in ref.fingerprint.containers)]),
     }
+    if not any(UNREADABLE in field for field in fields.values()):
+        rows["element"] = _container(page, rows, ref, context, selectors).model_dump(mode="json")
     return {"rows": {**rows, "frame_path": list(frame_path)} if frame_path else rows}
+
+
+def _container(
+    page: Page, rows: dict[str, Any], ref: ElementRef, context: str, selectors: list[str]
+) -> RecordedElement:
+    """A list's container as act records an element, for the resolver to find again: with
+    the words around it and the labels of its containers that the other elements holding
+    such rows (another section's list) lack."""
+    others = []
+    for seen in holders(page, ref.frame_path, rows):
+        other, other_context = described(seen["element"], ref.frame_path)
+        if other.selector != ref.selector:
+            others.append(Identity(other.fingerprint, other_context))
+    own = Identity(ref.fingerprint, context)
+    return RecordedElement(
+        selectors=selectors,
+        frame_path=list(ref.frame_path),
+        fingerprint=ref.fingerprint,
+        context=context,
+        distinct=distinct_words(context, [other.context for other in others]),
+        apart=apart_from(own, others),
+    )
 
 
 def _row_field(items: list[Any], shown: dict[str, Any]) -> dict[str, Any]:

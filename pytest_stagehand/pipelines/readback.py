@@ -9,7 +9,8 @@ whole text, or a pattern with the value's place as its one group ("Items: 3" is 
 checkbox's state. A list is recorded as a repeating structure: rows under a container and
 a read per field of a row (by selector, by a table cell's column header, or as the element
 after the row: a <dd> after its <dt>), so a replay enumerates the rows the page shows now,
-in their order and number. Every frame at any depth is searched, and the flat tree of
+in their order and number; the container is recorded as an element too, and found again
+as a value's element is. Every frame at any depth is searched, and the flat tree of
 shadow roots and slots. A text the model joined from parts ("A, B") is read part by part.
 
 A value the page does not show as it was answered (a count the model made, a yes/no no
@@ -45,7 +46,13 @@ from pytest_stagehand.heal.identity import Identity
 from pytest_stagehand.heal.meaning import SAME_CONTEXT, said_in
 from pytest_stagehand.heal.resolve import Showing, Shown, resolve
 from pytest_stagehand.recordings.format import RecordedElement
-from pytest_stagehand.snapshot.element import KEPT, ElementRef, LiveElement, frame_scope
+from pytest_stagehand.snapshot.element import (
+    KEPT,
+    ElementRef,
+    Fingerprint,
+    LiveElement,
+    frame_scope,
+)
 from pytest_stagehand.snapshot.outline import TABLES, described, describer
 
 UNREADABLE = "unreadable"
@@ -230,7 +237,22 @@ def _identity(element: RecordedElement, values: list[Any]) -> Identity:
     )
     own = {word.casefold() for value in values for form in shown_as(value) for word in form.split()}
     distinct = " ".join(word for word in element.distinct.split() if word.casefold() not in own)
-    return Identity(fp, _template(element.context or element.line, values), distinct)
+    apart = frozenset((kind, _template(label, values)) for kind, label in element.apart)
+    return Identity(fp, _template(element.context or element.line, values), distinct, apart=apart)
+
+
+def _holder_identity(element: RecordedElement, values: list[Any], named: bool) -> Identity:
+    """What identifies the container of a list's rows: `_identity`, and its role left out
+    too: a <ul>, a <div> or a <tbody> holding the rows is markup (Bootstrap 5's menu is a
+    list, 4's a div labelled by its toggle); where they stand, and what names them, is not.
+    Recorded with no name (`named` False), a name it has now is one more word of its
+    surroundings, compared with theirs."""
+    identity = _identity(element, values)
+    fp = replaced(identity.fingerprint, role="")
+    if named:
+        return replaced(identity, fingerprint=fp)
+    context = identity.context if fp.name in identity.context else f"{fp.name} {identity.context}"
+    return replaced(identity, fingerprint=replaced(fp, name=""), context=context.strip())
 
 
 def _text_words(text: str) -> set[str]:
@@ -263,6 +285,13 @@ def alike(
     fits `pattern`: their text and their description."""
     args = {"mode": "like", "tag": tag, "source": source, "pattern": pattern}
     return run_script(page, frame_path, args)
+
+
+def holders(page: Page, frame_path: tuple[str, ...], rows: dict[str, Any]) -> list[dict[str, Any]]:
+    """The elements of the frame at `frame_path` that hold the rows of a recorded list now,
+    each the nearest around its rows: their description and their rows read."""
+    return run_script(page, frame_path, {"mode": "holders", **_rows_args(rows)})
+
 
 def line_of(locator: Locator) -> str:
     """The line of the one element `locator` hits (RecordedElement.line), with the
@@ -320,7 +349,7 @@ def _reread(page: Page, plan: dict[str, Any], recorded: Any, path: str, reading:
             values[name], plans[name] = _reread(page, child, sub, where, reading)
         return values, {**plan, "fields": plans}
     if "rows" in plan:
-        return _reread_rows(page, plan, path or "the list", reading), plan
+        return _reread_rows(page, plan, recorded, path or "the list", reading)
     if "element" in plan:
         return _reread_leaf(page, plan, recorded, path or "the value", reading)
     if "joined" in plan:
@@ -401,9 +430,7 @@ def _reread_leaf(page: Page, plan: dict[str, Any], recorded: Any, path: str, rea
     try:
         found = resolve(page, element, wait_ms=0, shown=Shown(wanted, read, candidates))
     except HealFailed as exc:
-        why = "; ".join(line.strip() for line in str(exc).splitlines()[1:]) or str(exc)
-        why = why.rstrip(".")
-        reading.broken.append(f"{path}: the element it was read from is gone ({why})")
+        reading.broken.append(f"{path}: the element it was read from is gone ({_why(exc)})")
         return None, plan
     if found.heal is None:
         return found.value, plan
@@ -411,44 +438,40 @@ def _reread_leaf(page: Page, plan: dict[str, Any], recorded: Any, path: str, rea
     return found.value, {**plan, "element": found.element.model_dump(mode="json")}
 
 
-def _reread_rows(page: Page, plan: dict[str, Any], path: str, reading: Reading) -> list[Any]:
+def _why(refused: HealFailed) -> str:
+    """Why the resolver found no element, in one line."""
+    why = "; ".join(line.strip() for line in str(refused).splitlines()[1:]) or str(refused)
+    return why.rstrip(".")
+
+
+def _rows_args(rows: dict[str, Any]) -> dict[str, Any]:
+    """What readback.js reads a recorded list's rows by: its row selectors and fields."""
+    fields = {name: {"selectors": f["selectors"], "source": f["read"]}
+              for name, f in rows["fields"].items()}  # fmt: skip
+    return {"rows": rows["row"], "fields": fields}
+
+
+@cache
+def _rows_script() -> str:
+    """readback.js's "rows" mode on the element it is evaluated on."""
+    return script_text("(root, args)", "{ ...args, mode: 'rows', root }")
+
+
+def _reread_rows(
+    page: Page, plan: dict[str, Any], recorded: Any, path: str, reading: Reading
+) -> tuple[list[Any], dict[str, Any]]:
     rows = plan["rows"]
     fields = rows["fields"]
     unreadable = [name or "the value" for name, f in fields.items() if UNREADABLE in f]
     if unreadable:
         reading.broken.append(f"{path}: {', '.join(unreadable)} cannot be read again")
-        return []
-    args = {
-        "mode": "rows",
-        "rows": rows["row"],
-        "fields": {
-            name: {"selectors": f["selectors"], "source": f["read"]} for name, f in fields.items()
-        },
-    }
-    script = script_text("(root, args)", "{ ...args, root }")
-    frame_path = tuple(rows.get("frame_path", ()))
-    scope = frame_scope(page, frame_path)
-    result = None
-    for selector in [*rows["container"], "body"]:
-        try:
-            locator = scope.locator(selector)
-            if locator.count() != 1:
-                continue
-            healed = selector != rows["container"][0]
-            result = json.loads(locator.evaluate(script, {**args, "describe": healed}))
-        except PlaywrightError:
-            continue
-        if "broken" not in result:
-            if healed and not _same_scope(rows, result["container"], frame_path, path, reading):
-                return []
-            break
-    if result is None or "broken" in result:
-        reading.broken.append(
-            f"{path}: its rows are no longer found ({(result or {}).get('broken', 'no container')})"
-        )
-        return []
+        return [], plan
+    if "element" in rows:
+        read, plan = _rows_in_container(page, plan, recorded, path, reading)
+    else:  # recorded before a list's container was recorded as an element
+        read = _rows_by_selectors(page, rows, path, reading)
     values = []
-    for number, row in enumerate(result["rows"], 1):
+    for number, row in enumerate(read or [], 1):
         item = {}
         for name, f in fields.items():
             item[name] = parse(row[name], f["type"], f["pattern"])
@@ -458,30 +481,111 @@ def _reread_rows(page: Page, plan: dict[str, Any], path: str, reading: Reading) 
                     "which the recorded read rule does not take"
                 )
         values.append(item[""] if set(item) == {""} else item)
-    return values
+    return values, plan
+
+
+def _rows_in_container(
+    page: Page, plan: dict[str, Any], recorded: Any, path: str, reading: Reading
+) -> tuple[list[dict[str, str]] | None, dict[str, Any]]:
+    """The rows read in their container, found by the resolver act uses (heal.resolve) with
+    the rows' values left out of what identifies it, as a value's element is found: a
+    container in another section, dialog, table or frame is refused, one that moved or
+    was restyled is healed onto."""
+    rows = plan["rows"]
+    element = RecordedElement.model_validate(rows["element"])
+    frame_path = tuple(element.frame_path)
+    args = _rows_args(rows)
+    named = bool(element.fingerprint.name)
+
+    def showing(fingerprint_of: ElementRef | LiveElement, context: str, read: list[Any]):
+        live = element.model_copy(
+            update={"fingerprint": fingerprint_of.fingerprint, "context": context}
+        )
+        shown = [text for row in read for text in row.values()]
+        identity = _holder_identity(live, [*shown, *reading.answered], named)
+        return Showing(identity, live, read)
+
+    def read(locator: Locator, hits: LiveElement) -> Showing | None:
+        found = json.loads(locator.evaluate(_rows_script(), args))
+        return None if "broken" in found else showing(hits, hits.context, found["rows"])
+
+    def candidates() -> list[tuple[ElementRef, Showing]]:
+        found = []
+        for seen in holders(page, frame_path, rows):
+            ref, context = described(seen["element"], frame_path)
+            found.append((ref, showing(ref, context, seen["rows"])))
+        return found
+
+    items = recorded if isinstance(recorded, list) else []
+    answered = [value for item in items for value in _leaves(item)]
+    wanted = _holder_identity(element, [*answered, *reading.answered], named)
+    wanted = replaced(wanted, instruction=reading.instruction)
+    try:
+        found = resolve(page, element, wait_ms=0, shown=Shown(wanted, read, candidates))
+    except HealFailed as exc:
+        reading.broken.append(f"{path}: its rows are no longer found ({_why(exc)})")
+        return None, plan
+    if found.heal is None:
+        return found.value, plan
+    live = found.element
+    if not _same_scope(rows, live.fingerprint, live.context, live.selectors[0], path, reading):
+        return None, plan
+    reading.heals.append(found.heal)
+    return found.value, {**plan, "rows": {**rows, "element": live.model_dump(mode="json")}}
+
+
+def _rows_by_selectors(
+    page: Page, rows: dict[str, Any], path: str, reading: Reading
+) -> list[dict[str, str]] | None:
+    """The rows read in the first recorded container selector's element that holds them,
+    else in the page's body: a list recorded before its container was an element."""
+    frame_path = tuple(rows.get("frame_path", ()))
+    scope = frame_scope(page, frame_path)
+    result = None
+    for selector in [*rows["container"], "body"]:
+        try:
+            locator = scope.locator(selector)
+            if locator.count() != 1:
+                continue
+            healed = selector != rows["container"][0]
+            args = {**_rows_args(rows), "describe": healed}
+            result = json.loads(locator.evaluate(_rows_script(), args))
+        except PlaywrightError:
+            continue
+        if "broken" not in result:
+            if healed:
+                live, context = described(result["container"], frame_path)
+                if not _same_scope(rows, live.fingerprint, context, live.selector, path, reading):
+                    return None
+                named = said_in(reading.instruction, rows.get("place", ""))
+                reading.heals.append(Heal(
+                    "locator", rows["container"][0], live.selector, changed=("container",),
+                    decided_by=(f"container words: {', '.join(sorted(named))}",) if named else ()))
+            break
+    if result is None or "broken" in result:
+        reading.broken.append(
+            f"{path}: its rows are no longer found ({(result or {}).get('broken', 'no container')})"
+        )
+        return None
+    return result["rows"]
 
 
 def _same_scope(
-    rows: dict[str, Any], found: dict[str, Any], frame_path: tuple[str, ...], path: str,
+    rows: dict[str, Any], live: Fingerprint, context: str, selector: str, path: str,
     reading: Reading,
 ) -> bool:
-    """Are the rows, read outside their recorded container, in a container that still
-    says what the step named of it ("Account" of "the items of the Account menu")? Noted
-    as a heal to that container when so, as broken when not: a list of another menu, table
-    or section is never read for it, however alike its rows."""
-    live, context = described(found, frame_path)
+    """Does the container the rows are read in now, found elsewhere than recorded, still
+    say what the step named of it ("Account" of "the items of the Account menu")? Noted
+    as broken when not: a list of another menu, table or section is never read for it,
+    however alike its rows."""
     named = said_in(reading.instruction, rows.get("place", ""))
-    around = " ".join([context, live.fingerprint.name,
-                       *(label for _, label in live.fingerprint.containers)])
+    around = " ".join([context, live.name, *(label for _, label in live.containers)])
     gone = sorted(named - said_in(reading.instruction, around))
     if gone:
         reading.broken.append(
             f"{path}: its rows are no longer in their container: the rows found now are in "
-            f"{live.selector}, which does not show {', '.join(gone)}, which the step names")
+            f"{selector}, which does not show {', '.join(gone)}, which the step names")
         return False
-    reading.heals.append(Heal(
-        "locator", rows["container"][0], live.selector, changed=("container",),
-        decided_by=(f"container words: {', '.join(sorted(named))}",) if named else ()))
     return True
 
 

@@ -8,6 +8,7 @@
 //   "rows": args.root is the container of a recorded list; returns each row's fields, read
 //     with the recorded selectors (with args.describe, the description of the element that
 //     holds them), or why the structure no longer holds.
+//   "holders": the elements that hold the recorded rows now, each with its rows read.
 //   "like": elements of a tag whose text fits a read rule (where a value may have moved).
 //   none: args.target's value as args.source says to read it.
 // `describeElement(el, memo)` is snapshot.js's description of one element (for selectors and
@@ -398,8 +399,9 @@
   }
 
   // ---------------------------------------------------------------- rows
-  if (args.mode === "rows") {
-    const root = args.root;
+  // Each row's fields under `root`, read with the recorded selectors; null when no recorded
+  // row selector finds rows whose fields all read.
+  const rowsIn = (root) => {
     for (const selector of args.rows) {
       let rows;
       try { rows = readingOrder(query(root, selector).filter((el) => visible(el))); } catch { continue; }
@@ -421,12 +423,41 @@
         if (broken) break;
         read_rows.push(values);
       }
-      if (broken) continue;
-      // Read in another scope than the recorded container: say where the rows are now.
-      const found = args.describe ? { container: describe(containerOf(rows) || root) } : {};
-      return JSON.stringify({ selector, rows: read_rows, ...found });
+      if (!broken) return { selector, rows: read_rows, found: rows };
     }
-    return JSON.stringify({ broken: "no recorded row selector finds rows whose fields all read" });
+    return null;
+  };
+  if (args.mode === "rows") {
+    const found = rowsIn(args.root);
+    if (!found) return JSON.stringify({ broken: "no recorded row selector finds rows whose fields all read" });
+    // Read in another scope than the recorded container: say where the rows are now.
+    const container = args.describe ? { container: describe(containerOf(found.found) || args.root) } : {};
+    return JSON.stringify({ selector: found.selector, rows: found.rows, ...container });
+  }
+
+  // ---------------------------------------------------------------- holders
+  // The elements the recorded rows stand in now, each the nearest that holds its rows (a
+  // list, and the element around two alike lists), with its rows read: where a recorded
+  // list may be, described (at most 50).
+  if (args.mode === "holders") {
+    const rows = new Set();
+    for (const selector of args.rows) {
+      try { for (const row of query(document.body, selector)) if (visible(row)) rows.add(row); } catch { continue; }
+    }
+    const count = new Map();  // element -> how many rows it holds
+    for (const row of rows) {
+      for (let up = flatParent(row); up; up = flatParent(up)) count.set(up, (count.get(up) || 0) + 1);
+    }
+    // Not the nearest: an element whose child holds all its rows.
+    const over = new Set([...count].filter(([el, n]) => count.get(flatParent(el)) === n).map(([el]) => flatParent(el)));
+    const found = [];
+    for (const el of count.keys()) {
+      if (over.has(el) || el === document.documentElement) continue;
+      const read = rowsIn(el);
+      if (read) found.push({ element: describe(el), rows: read.rows });
+      if (found.length >= 50) break;
+    }
+    return JSON.stringify(found);
   }
 
   // ---------------------------------------------------------------- like
