@@ -424,35 +424,3 @@ def test_after_our_own_fill_the_next_settle_may_return_early(page: Page):
     assert not settle_waited(page, early=True)
     page.evaluate("document.body.append('busy')")
     assert settle_waited(page, early=True, cap_ms=300)
-
-
-# A document's changes while it loads (the parser, its scripts) are the navigation's own.
-LOADED_AT = "http://loading.test/"
-
-
-def loaded(page: Page, body: str) -> Page:
-    """`page` navigated to a document of `body`, its changes watched from its start."""
-    watch_changes(page)
-    page.route(LOADED_AT, lambda route: route.fulfill(body=body, content_type="text/html"))
-    page.goto(LOADED_AT)
-    return page
-
-
-def test_a_page_that_changed_only_while_it_loaded_is_at_rest_once_loaded(page: Page):
-    loaded(page, "<p>Catalogue</p><script>document.body.append('rendered')</script>")
-    assert page.evaluate("document.body.textContent").endswith("rendered")
-    assert page.evaluate(AT_REST)
-    assert not settle_waited(page, early=True)
-    assert settle_waited(page, early=False, cap_ms=300)  # without `early`, it waits as before
-
-
-@pytest.mark.parametrize("handler", [
-    "document.body.append('late')",  # the page's own load handler
-    "setTimeout(() => document.body.append('late'), 0)",  # a timer it sets
-])
-def test_a_change_after_the_page_loaded_is_waited_for(page: Page, handler: str):
-    on_load = f"<script>addEventListener('load', () => {{ {handler} }})</script>"
-    loaded(page, f"<p>Catalogue</p>{on_load}")
-    page.wait_for_function("document.body.textContent.endsWith('late')")
-    assert not page.evaluate(AT_REST)
-    assert settle_waited(page, early=True, cap_ms=300)

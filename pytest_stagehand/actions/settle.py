@@ -39,8 +39,7 @@ POLL_MS = 20
 # who to wake at the next change. A change is a DOM mutation or the end of a CSS transition
 # or animation (a menu that fades in changes no node when it becomes visible). `id` tells
 # documents apart: a navigation starts a new count. `calm`: the count when the page was
-# last known to be at rest: the document loaded (what the parser and its scripts changed
-# is the navigation's own), a settle found it quiet, or our own click or fill on a page at
+# last known to be at rest: a settle found it quiet, or our own click or fill on a page at
 # rest was handled, and what changed meanwhile was its own (DIRECT, READ_GUARD). `take()`
 # counts the changes not yet delivered to the observer.
 PAGE_CHANGES = script(
@@ -54,9 +53,9 @@ PAGE_CHANGES = script(
 # Waits until the document has loaded (DOMContentLoaded) and has not changed for `quiet`
 # ms, and for at least `least` ms from then (at most `cap` ms in all). A loaded page that
 # has long been quiet returns at once when `least` is 0; so does one at rest, its last
-# changes its loading's or our own action's (PAGE_CHANGES's `calm`), when `early`.
-# Resolves to the page's mark then ([id, changes, waited]: where a wait for its next
-# change starts; waited false when it returned early); null if it did not load in time.
+# changes our own action's (PAGE_CHANGES's `calm`), when `early`. Resolves to the page's mark then
+# ([id, changes, waited]: where a wait for its next change starts; waited false when it
+# returned early); null if it did not load in time.
 # The describer (page_scripts) is prepared once the document has loaded: on a document
 # new to the watch, which waits `quiet` ms from now on, in time the wait takes anyway.
 SETTLE = script(__package__, "settle", PAGE_CHANGES=PAGE_CHANGES)

@@ -47,9 +47,5 @@
     state.timers.delete(id);
     return native.clear.call(window, id);
   };
-  // A document that changed only while it loaded (the parser and its scripts, up to the
-  // load event) is at rest once loaded: those changes are the navigation's own. What the
-  // page's load handlers and timers change comes after, and is waited for.
-  addEventListener("load", () => { if (state.calm < 0) { state.take(); state.calm = state.changes; } });
   return state;
 })())
