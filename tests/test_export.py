@@ -152,6 +152,16 @@ def test_locators_use_the_playwright_call_the_selector_means(selector, frames, c
     assert locator(Target(selector, frames)) == code
 
 
+def test_a_button_found_by_its_rows_key_is_exported_as_a_person_writes_it():
+    """Replay finds it first by XPath (the row with the key, its place in the row); the
+    export says the same with the row's key and the button's role and name."""
+    in_row = 'role=row >> internal:has="internal:text=\\"Item 7\\"s" >> role=button[name="Delete"s]'
+    element = {"selectors": ['xpath=//tr[.//*[normalize-space()="Item 7"]]/td[2]/button[1]',
+                             "tr:nth-of-type(1) > td:nth-of-type(2) > button", in_row]}
+    [do] = operations({"kind": "act", "actions": [{"method": "click", "element": element}]})
+    assert do.target == Target(in_row)
+
+
 def test_a_button_found_by_its_rows_key_is_the_same_button_in_the_export(page):
     page.set_content("<table>" + "".join(
         f"<tr><td>Item {i}</td><td><button>Delete</button></td></tr>" for i in (7, 70, 77)

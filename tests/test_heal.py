@@ -652,11 +652,52 @@ def test_a_role_selector_is_read_by_our_roles_where_a_plain_selector_confirms_it
     assert element.selectors[0] == 'role=button[name="Cancel"s]'
     hits = light_hits(account, element)
     assert hits[0] == inspect(account.locator(element.selectors[0]))  # as Playwright sees it
-    # confirmed by the recorded CSS path, which Playwright reads as the browser does
-    assert hits[0].kept.confirmed_by == "#cancel" == element.selectors[2]
+    # confirmed by a recorded plain selector (its text, by XPath), which Playwright reads
+    # as the browser does
+    assert hits[0].kept.confirmed_by == 'xpath=//button[normalize-space()="Cancel"]'
+    assert hits[0].kept.confirmed_by in element.selectors
     resolution = resolve(account, element, wait_ms=0)
     assert resolution.heal is None and resolution.kept == hits[0].kept._replace(key=ANY)
     assert is_truth(resolution.locator)
+
+
+def items(*numbers: int) -> str:
+    """A table of items, each row with its key, a link to open it and a Delete button."""
+    return "<table><tbody>" + "".join(
+        f"<tr><td>Item {n}</td><td><a href='#{n}'>Open item {n}</a></td>"
+        f"<td><button>Delete</button></td></tr>" for n in numbers
+    ) + "</tbody></table>"  # fmt: skip
+
+
+def test_a_link_named_by_its_text_is_confirmed_by_its_text_where_the_rows_moved(page):
+    """A role selector is read by our roles only where a plain selector confirms it: the
+    link's own text, by XPath, still does once the rows above it went, where the paths
+    find the next row's link."""
+    page.set_content(items(*range(1, 31)))
+    element = record(page, "link", "Open item 20")
+    assert element.selectors[0] == 'role=link[name="Open item 20"s]'
+    page.evaluate("document.querySelector('tr').remove()")
+    hits = light_hits(page, element)
+    assert hits[0] is not None
+    assert hits[0].kept.confirmed_by == 'xpath=//a[normalize-space()="Open item 20"]'
+    resolution = resolve(page, element, wait_ms=0)
+    assert resolution.heal is None and is_truth(resolution.locator)
+
+
+def test_a_row_look_alike_is_found_first_by_its_rows_key_in_the_browsers_own_xpath(page):
+    """One of a table's look-alike buttons is recorded first by its row's key and its
+    place in the row, as XPath: rows removed or sorted, it is the same button, found with
+    no heal and no Playwright engine; the paths then find another row's button."""
+    page.set_content(items(*range(1, 31)))
+    element = record(page, "button", "Delete", index=19)
+    assert element.selectors[0] == 'xpath=//tr[.//*[normalize-space()="Item 20"]]/td[3]/button[1]'
+    page.set_content(items(30, 29, *range(1, 11), *range(12, 29)))  # another order, one gone
+    page.locator("tr", has_text="Item 20").get_by_role("button").evaluate(
+        "el => { window.__truth = el; }")  # fmt: skip
+    assert light_hits(page, element)[0].count == 1
+    assert not is_truth(page.locator(element.selectors[1]))  # the CSS path: another row's
+    resolution = resolve(page, element, wait_ms=0)
+    assert resolution.heal is None and is_truth(resolution.locator)
 
 
 def test_a_role_selector_our_roles_find_twice_is_left_to_playwright(account):

@@ -23,6 +23,7 @@ from difflib import SequenceMatcher
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page
 
+from pytest_stagehand.browser.scripts import script
 from pytest_stagehand.heal.words import normalised, numbers_in, overlap, steady, words_of
 from pytest_stagehand.recordings.format import RecordedElement
 from pytest_stagehand.snapshot.element import ElementRef, Fingerprint, LiveElement, frame_scope
@@ -32,6 +33,7 @@ from pytest_stagehand.snapshot.outline import (
     role_selector,
     surroundings_at,
     surroundings_of_namesakes,
+    xpath_literal,
 )
 
 RIVALS = 8  # rivals_of keeps the names of this many elements most alike by name,
@@ -99,7 +101,10 @@ def recorded_element(page: Page, page_snapshot: Snapshot, ref: ElementRef) -> Re
     apart = apart_from(own, look_alikes)
     selectors = list(ref.candidates) or [ref.selector]
     if (in_row := row_scoped(page, ref, apart)) is not None:
-        selectors.append(in_row)  # after the paths: those replay faster where rows stay
+        if (by_key := row_path(page, ref, apart)) is not None:  # before the paths
+            paths = [i for i, s in enumerate(selectors) if s == ref.selector or s[:6] == "xpath="]
+            selectors.insert(paths[0] if paths else len(selectors), by_key)
+        selectors.append(in_row)
     return RecordedElement(
         selectors=unique_first(page, ref.frame_path, selectors),
         frame_path=list(ref.frame_path),
@@ -130,6 +135,31 @@ def row_scoped(page: Page, ref: ElementRef, apart: Sequence[tuple[str, str]]) ->
     except PlaywrightError:
         return None
     return selector if alone else None
+
+
+# [the XPath test of the element's row (its tag, or *[@role="row"]), the element's path
+# inside the row], or null where XPath cannot reach it (a shadow tree, an odd name).
+ROW_PATH = script(__package__, "row_path")
+
+
+def row_path(page: Page, ref: ElementRef, apart: Sequence[tuple[str, str]]) -> str | None:
+    """`row_scoped`'s element by its row's key as an XPath (the row with a cell showing the
+    key, then the element's path inside the row): it finds the element where the rows were
+    added, removed or sorted, as `row_scoped` does, but the browser's own XPath finds it,
+    without Playwright's engine reading the role and name of every row's elements. None
+    where XPath cannot reach it (a shadow tree) or does not find it alone."""
+    key = next((label for kind, label in apart if kind == "row"), "")
+    own = ref.locator(page)
+    try:
+        parts = own.evaluate(ROW_PATH) if key else None
+        if parts is None:
+            return None
+        path = f"//{parts[0]}[.//*[normalize-space()={xpath_literal(key)}]]/{parts[1]}"
+        found = frame_scope(page, ref.frame_path).locator(f"xpath={path}")
+        alone = found.count() == 1 and found.and_(own).count() == 1
+    except PlaywrightError:
+        return None
+    return f"xpath={path}" if alone else None
 
 
 def namesakes(page: Page, page_snapshot: Snapshot, ref: ElementRef) -> list[Identity]:

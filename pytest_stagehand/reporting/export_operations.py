@@ -65,11 +65,18 @@ class Note:
 Operation = Do | Expect | PageText | Shows | Navigate | AtUrl | Note
 
 
+IN_ROW = "role=row >> "  # heal.identity.row_scoped's selector: in the row of a key
+
+
 def _target(element: Mapping[str, Any] | None) -> Target | None:
     if not element:
         return None
     tag = (element.get("fingerprint") or {}).get("tag") or ""
-    return Target(element["selectors"][0], tuple(element.get("frame_path", ())), tag)
+    selectors = element["selectors"]
+    selector = selectors[0]
+    if selector.startswith("xpath=//"):  # by its row's key: as a person writes that instead
+        selector = next((s for s in selectors if s.startswith(IN_ROW)), selector)
+    return Target(selector, tuple(element.get("frame_path", ())), tag)
 
 
 def do_of(action: Mapping[str, Any]) -> Do:

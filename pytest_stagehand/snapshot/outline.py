@@ -387,6 +387,19 @@ class _Elements(Mapping[str, "ElementRef"]):
         return len(self._pending)
 
 
+TAG = re.compile(r"[a-z][a-z0-9-]*")  # an element name XPath writes as it is
+
+
+def xpath_literal(value: str) -> str:
+    """`value` as an XPath 1.0 string literal, which has no escapes: quotes of one kind
+    are joined with concat()."""
+    if '"' not in value:
+        return f'"{value}"'
+    if "'" not in value:
+        return f"'{value}'"
+    return "concat(" + ", '\"', ".join(f'"{part}"' for part in value.split('"')) + ")"
+
+
 def _quote(value: str) -> str:
     """A double-quoted string as CSS and Playwright's attribute selectors read it."""
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
@@ -428,11 +441,14 @@ def _element_ref(
         candidates.append(role_selector(record.role, name))
     if record.label:
         candidates.append(f"internal:label={json.dumps(record.label, ensure_ascii=False)}s")
+    xpath = ancestry.xpath(record.row)
     if record.own_text:
         candidates.append(f"text={_quote(name)}")
+        if xpath and TAG.fullmatch(record.tag):  # the same, found by the browser's own XPath
+            candidates.append(f"xpath=//{record.tag}[normalize-space()={xpath_literal(name)}]")
     if selector not in candidates:
         candidates.append(selector)
-    if xpath := ancestry.xpath(record.row):
+    if xpath:
         candidates.append(f"xpath={xpath}")
     return ElementRef(
         id=element_id,
