@@ -44,7 +44,7 @@ from pytest_stagehand.errors import HealFailed
 from pytest_stagehand.events import Heal
 from pytest_stagehand.heal.identity import Identity
 from pytest_stagehand.heal.meaning import SAME_CONTEXT, said_in
-from pytest_stagehand.heal.resolve import Showing, Shown, resolve
+from pytest_stagehand.heal.resolve import Resolution, Showing, Shown, resolve
 from pytest_stagehand.recordings.format import RecordedElement
 from pytest_stagehand.snapshot.element import (
     KEPT,
@@ -426,16 +426,26 @@ def _reread_leaf(page: Page, plan: dict[str, Any], recorded: Any, path: str, rea
         return found
 
     wanted = _identity(element, [recorded, *reading.answered])
-    wanted = replaced(wanted, instruction=reading.instruction)
-    try:
-        found = resolve(page, element, wait_ms=0, shown=Shown(wanted, read, candidates))
-    except HealFailed as exc:
-        reading.broken.append(f"{path}: the element it was read from is gone ({_why(exc)})")
+    shown = Shown(replaced(wanted, instruction=reading.instruction), read, candidates)
+    found = _found(page, element, shown, reading, f"{path}: the element it was read from is gone")
+    if found is None:
         return None, plan
     if found.heal is None:
         return found.value, plan
     reading.heals.append(found.heal)
     return found.value, {**plan, "element": found.element.model_dump(mode="json")}
+
+
+def _found(
+    page: Page, element: RecordedElement, shown: Shown, reading: Reading, gone: str
+) -> Resolution | None:
+    """The element a value was read from, found as act finds its own (heal.resolve); None
+    where it is not, with `gone` and the resolver's reason noted as broken."""
+    try:
+        return resolve(page, element, wait_ms=0, shown=shown)
+    except HealFailed as exc:
+        reading.broken.append(f"{gone} ({_why(exc)})")
+        return None
 
 
 def _why(refused: HealFailed) -> str:
@@ -519,11 +529,9 @@ def _rows_in_container(
     items = recorded if isinstance(recorded, list) else []
     answered = [value for item in items for value in _leaves(item)]
     wanted = _holder_identity(element, [*answered, *reading.answered], named)
-    wanted = replaced(wanted, instruction=reading.instruction)
-    try:
-        found = resolve(page, element, wait_ms=0, shown=Shown(wanted, read, candidates))
-    except HealFailed as exc:
-        reading.broken.append(f"{path}: its rows are no longer found ({_why(exc)})")
+    shown = Shown(replaced(wanted, instruction=reading.instruction), read, candidates)
+    found = _found(page, element, shown, reading, f"{path}: its rows are no longer found")
+    if found is None:
         return None, plan
     if found.heal is None:
         return found.value, plan
