@@ -1238,18 +1238,18 @@
     const term = termOf(el, cell);
     if (term) found.unshift(["term", term]);
     for (let a = parentOf(el); a; a = parentOf(a)) {
-      if (a.matches(CELLS) && a !== el && a !== cell) {
+      if (a.matches(CELLS) && a !== cell) {
         const column = columnOf(a);
         if (column) found.push(["column", column]);
       }
       // An <li> moved out of its list (into a component's shadow root) is still an item.
-      if (a !== el && (roleOf(a) === "listitem" || (a.localName === "li" && !attr(a, "role")))) {
+      if (roleOf(a) === "listitem" || (a.localName === "li" && !attr(a, "role"))) {
         const key = itemKey(a, el);
         if (key) found.push(["item", key]);
       }
       // A message's controls ("Undo" of "Message archived") act on what it says: its words,
       // not the numbers it counts or times ("Uploading 45%" moves as it is read).
-      if (a !== el && MESSAGES.has(roleOf(a))) {
+      if (MESSAGES.has(roleOf(a))) {
         const words = collapse((ownLabel(a) || itemKey(a, el)).replace(/[^\p{L}\s]*\p{N}[^\p{L}\s]*/gu, " "));
         if (words) found.push(["message", words]);
       }
