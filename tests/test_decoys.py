@@ -446,6 +446,8 @@ SAME_DESTINATION = {
     "empty fragment": ("#", "#"),
     "api fragment": ("#/books/get_books", "#/books/get_books"),
     "relative and absolute": ("change/", "/admin/books/book/18/change/"),
+    "the app's own host in CI": ("http://localhost:8000/admin/", "http://web:8000/admin/"),
+    "staging and production": ("https://staging.shop.com/cart", "https://www.shop.com/cart"),
 }
 
 

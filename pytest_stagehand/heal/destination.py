@@ -7,6 +7,7 @@ keys, generated ids, hashes, the query's tokens and cache-busters. Those are no 
 from __future__ import annotations
 
 import re
+from contextlib import suppress
 from ipaddress import ip_address
 from urllib.parse import unquote, urlsplit
 
@@ -16,6 +17,10 @@ from pytest_stagehand.heal.words import NUMBER, numbers_in, words_in_order
 from pytest_stagehand.snapshot.element import describe
 
 RUN = re.compile(r"[^\W_]+")  # a path's or value's pieces between its separators (/ - _ . #)
+
+
+# The last names of hosts on a private network or a developer's machine, never a public site.
+LOCAL = frozenset({"localhost", "local", "internal", "lan", "test"})
 
 
 HEX = re.compile(r"[0-9a-f]{8,}", re.IGNORECASE)  # a hash or id written with no digit in it
@@ -48,7 +53,7 @@ def sends_elsewhere(recorded: Identity, candidate: Identity) -> str | None:
 
 
 def _target(key: str, text: str) -> tuple[str, str]:
-    """The site a link names ("" for none) and its path and fragment, %-escapes read; a
+    """The public site a link names ("" for none) and its path and fragment, %-escapes read; a
     value's whole text."""
     if key != "href":
         return "", text
@@ -65,7 +70,7 @@ def _elsewhere(was: tuple[str, str], now: tuple[str, str], shown: frozenset[str]
     words_was, words_now = _words(where_was), _words(where_now)
     if not (words_was <= words_now or words_now <= words_was):
         return True
-    return bool(numbers_in(where_was) & shown - numbers_in(where_now))
+    return bool((numbers_in(where_was) & shown) - numbers_in(where_now))
 
 
 def _words(text: str) -> frozenset[str]:
@@ -76,13 +81,14 @@ def _words(text: str) -> frozenset[str]:
 
 
 def _site(host: str) -> str:
-    """The site of a link's host ("example.com" of downloads.example.com): a staging host
-    and production's, or two ports, are one site."""
-    try:
+    """The site of a link's host ("example.com" of downloads.example.com), "" for one that
+    names no public site (localhost, an address, a container's name): a staging host and
+    production's, a test server's port or the name CI gives it, are the app's own."""
+    with suppress(ValueError):
         ip_address(host)
-    except ValueError:
-        return ".".join(host.split(".")[-2:])
-    return host
+        return ""
+    labels = host.split(".")
+    return ".".join(labels[-2:]) if len(labels) > 1 and labels[-1] not in LOCAL else ""
 
 
 def _shown_numbers(identity: Identity) -> frozenset[str]:
