@@ -367,6 +367,111 @@ def test_a_name_with_another_token_is_refused_under_its_test_id_and_a_restyled_o
     play(page, case, html(recorded, False), html(decoy, False), html(recorded, True))
 
 
+# What a link or a submit button does is more than its name: where the link goes, the value
+# the button submits. Each decoy keeps the name, markup, test id and place, and sends
+# elsewhere; the control keeps where it sends and changes the markup.
+SENDS = {
+    "link path": Case(
+        "<main><h1>Users</h1><section class='{v}card'>{wrap}<h2>Your profile</h2><p>Shown to "
+        "your team.</p><a class='{v}btn' data-testid='{v}edit' href='{label}' data-truth>Edit"
+        "</a></section></main>",
+        "link", "Edit", "/users/alice/edit", "/users/bob/edit",
+        r"link \"Edit\" now goes to /users/bob/edit, recorded /users/alice/edit",
+        "click Edit",
+    ),
+    "link to a number shown beside it": Case(
+        "<main><h1>Invoices</h1><table class='{v}grid'><tbody><tr><td>Invoice 2025</td><td>"
+        "{wrap}<a class='{v}dl' data-testid='{v}download' href='{label}' data-truth>Download"
+        "</a></td></tr></tbody></table></main>",
+        "link", "Download", "/invoices/2025.pdf?v=17", "/invoices/2024.pdf?v=17",
+        r"link \"Download\" now goes to /invoices/2024.pdf, recorded /invoices/2025.pdf",
+        "click Download",
+    ),
+    "link to another site": Case(
+        "<main><h1>Get the app</h1><p>For every desktop.</p>{wrap}<a class='{v}cta' "
+        "data-testid='{v}get' href='{label}' data-truth>Download</a></main>",
+        "link", "Download", "https://downloads.example.com/app.zip",
+        "https://downloads.example.net/app.zip",
+        r"now goes to https://downloads.example.net/app.zip, recorded https://downloads.exa",
+        "click Download",
+    ),
+    "button value": Case(
+        "<main><h1>Inbox</h1><form method='post' class='{v}f'>{wrap}<h2>Selected messages</h2>"
+        "<button name='action' value='{label}' class='{v}go' data-testid='{v}go' data-truth>Go"
+        "</button></form></main>",
+        "button", "Go", "archive", "delete",
+        r"button \"Go\" now submits action=delete, recorded action=archive",
+        "click Go",
+    ),
+    "submit input value": Case(
+        "<main><h1>Inbox</h1><form method='post' class='{v}f'>{wrap}<h2>Selected messages</h2>"
+        "<input type='submit' name='action' value='{label}' aria-label='Apply' class='{v}go' "
+        "data-testid='{v}go' data-truth></form></main>",
+        "button", "Apply", "archive_selected", "delete_selected",
+        r"button \"Apply\" now submits action=delete_selected, recorded action=archive_sel",
+        "click Apply",
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("kind", SENDS)
+def test_a_control_that_sends_elsewhere_is_refused_and_a_restyled_one_heals(page, kind):
+    case = SENDS[kind]
+    play(
+        page,
+        case,
+        case.html(case.recorded, restyled=False),
+        case.html(case.decoy, restyled=False),
+        case.html(case.recorded, restyled=True),
+    )
+
+
+# What a running app changes in a link or a value without changing what it does: row keys,
+# generated ids, tokens and cache-busters in the query, a fragment's generated suffix.
+SAME_DESTINATION = {
+    "row key and query": (
+        "/admin/books/book/17/change/?_changelist_filters=o%3D1",
+        "/admin/books/book/18/change/?_changelist_filters=o%3D2",
+    ),
+    "uuid": (
+        "/files/3f2a9c1e-8b4d-4c2a-9e7f-0a1b2c3d4e5f/open",
+        "/files/c0ffee00-1234-4abc-8def-aabbccddeeff/open",
+    ),
+    "hash and cache-buster": (
+        "/static/report.deadbeefcafe.pdf?v=1700000000",
+        "/static/report.0badc0de.pdf?v=17",
+    ),
+    "token": ("/reset/?csrf=abc123&next=/home", "/reset/?csrf=zzz999&next=/home"),
+    "generated fragment": ("#panel-r1", "#panel-r7"),
+    "empty fragment": ("#", "#"),
+    "api fragment": ("#/books/get_books", "#/books/get_books"),
+    "relative and absolute": ("change/", "/admin/books/book/18/change/"),
+    "the app's own host in CI": ("http://localhost:8000/admin/", "http://web:8000/admin/"),
+    "staging and production": ("https://staging.shop.com/cart", "https://www.shop.com/cart"),
+}
+
+
+@pytest.mark.parametrize("kind", SAME_DESTINATION)
+def test_a_link_whose_generated_parts_changed_is_the_same_link(page, kind):
+    recorded, now = SAME_DESTINATION[kind]
+    link = "<main><h1>Books</h1><section><h2>Orbital Mechanics</h2><a href='{}'>Open</a></section>"
+    page.set_content(link.format(recorded) + "</main>")
+    element = record(page, "link", "Open")
+    page.set_content(link.format(now) + "</main>")
+    page.get_by_role("link").evaluate("el => { window.__truth = el; }")
+    assert acted_on_truth(page, element, "click Open")
+    assert resolve(page, element, wait_ms=0, instruction="click Open").heal is None
+
+
+def test_a_button_value_that_is_a_row_key_may_change(page):
+    form = "<main><h1>Orders</h1><form><h2>Order</h2><button name='pk' value='{}'>Cancel</button>"
+    page.set_content(form.format(17) + "</form></main>")
+    element = record(page, "button", "Cancel")
+    page.set_content(form.format(18) + "</form></main>")
+    page.get_by_role("button").evaluate("el => { window.__truth = el; }")
+    assert acted_on_truth(page, element, "click Cancel")
+
+
 def test_a_count_nothing_depended_on_may_change(page):
     page.set_content(TOKEN_PAGE.format(label="Cart (2)", v="", wrap=""))
     element = record(page, "button", "Cart (2)")

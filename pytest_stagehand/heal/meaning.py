@@ -15,6 +15,7 @@ from itertools import pairwise
 from playwright.sync_api import Page
 
 from pytest_stagehand.events import shortened
+from pytest_stagehand.heal.destination import sends_elsewhere
 from pytest_stagehand.heal.identity import Identity, family, looked_at_all
 from pytest_stagehand.heal.words import (
     FILLER,
@@ -271,7 +272,11 @@ def _differs_in_meaning(recorded: Identity, candidate: Identity) -> str | None:
         return f"another number ({listed(numbers_r)} vs {listed(numbers_c)})"
     if spelling_of(r.name) != spelling_of(c.name) and not _named_for_its_place(recorded, c):
         return f"another name ({c.name!r} for {r.name!r})"
-    return _moved(recorded, candidate) or _elsewhere(recorded, candidate)
+    return (
+        sends_elsewhere(recorded, candidate)
+        or _moved(recorded, candidate)
+        or _elsewhere(recorded, candidate)
+    )
 
 
 def _named_for_its_place(recorded: Identity, candidate: Fingerprint) -> bool:
