@@ -311,6 +311,8 @@
             options.push(CSS.escape(rows[0].localName));
             if (rows[0].localName === "tr") options.push("tr:has(> td)");  // not the header row
           }
+          // An ARIA grid's rows of cells: not its header row, nor a group's row of one header.
+          if (rows.every((r) => r.getAttribute("role") === "row")) options.push("[role=row]:has(> [role=gridcell], > [role=cell])");
           return options.filter((selector) => {
             let hits;
             try { hits = readingOrder(query(container, selector).filter((el) => visible(el))); } catch { return false; }
