@@ -726,7 +726,8 @@ def test_a_value_a_page_shows_only_as_a_name_is_read_again_from_it(
 
 def grouped_rows(outline: str) -> list[tuple[str, list[str]]]:
     """Each body row's texts with the group above it, as a model reads a snapshot: a row of
-    one header cell heads the rows after it (a calendar list's day, a table's section)."""
+    one header cell heads the rows after it (a calendar list's day, a table's section), a
+    row header beside cells heads its row and those after it (a cell spanning them)."""
     rows: list[list[tuple[str, str]]] = []
     for line in outline.splitlines():
         found = re.match(r'\s*(?:e\d+ )?(row|\w*header|gridcell|cell|generic)\b'
@@ -740,6 +741,7 @@ def grouped_rows(outline: str) -> list[tuple[str, list[str]]]:
         if len(cells) == 1 and cells[0][0].endswith("header"):
             group = cells[0][1]
         elif any(role != "columnheader" for role, _ in cells):
+            group = next((text for role, text in cells if role == "rowheader"), group)
             found_rows.append((group, [text for role, text in cells if role != "rowheader"]))
     return found_rows
 
@@ -839,9 +841,25 @@ class Shifts(BaseModel):
     shifts: list[Shift]
 
 
+class Office(BaseModel):
+    city: str
+    person: str
+    floor: int
+
+
+class Offices(BaseModel):
+    offices: list[Office]
+
+
 def teams_answer(outline: str) -> dict[str, Any]:
-    table = outline.split('heading "Shifts"')[0]
+    table = outline.split('heading "Offices"')[0]
     return {"people": [{"team": team, "name": texts[0]} for team, texts in grouped_rows(table)]}
+
+
+def offices_answer(outline: str) -> dict[str, Any]:
+    table = outline.split('heading "Offices"')[1].split('heading "Shifts"')[0]
+    return {"offices": [{"city": city, "person": texts[0], "floor": int(texts[1])}
+                        for city, texts in grouped_rows(table)]}  # fmt: skip
 
 
 def shifts_answer(outline: str) -> dict[str, Any]:
@@ -858,6 +876,15 @@ GROUPED = [
      "const [, engines] = document.querySelectorAll('tbody');"
      " engines.rows[0].after(document.querySelectorAll('tbody')[0].rows[2])",
      r"people\[1\]\.team: recorded 'Compilers', the page now shows 'Engines'"),
+    ("each person's office and floor", Offices, offices_answer,
+     [{"city": "London", "person": "Ada", "floor": 2},
+      {"city": "London", "person": "Charles", "floor": 3},
+      {"city": "Boston", "person": "Frances", "floor": 1}],
+     # Charles's row split off London's group into one of Boston.
+     "const [london, boston] = [...document.querySelectorAll('tbody')].slice(2);"
+     " london.rows[0].cells[0].rowSpan = 1;"
+     " london.rows[1].prepend(boston.rows[0].cells[0].cloneNode(true))",
+     r"offices\[1\]\.city: recorded 'London', the page now shows 'Boston'"),
     ("the shifts with their days", Shifts, shifts_answer,
      [{"day": "Monday", "person": "Alan", "hours": "9-17"},
       {"day": "Monday", "person": "Edsger", "hours": "8-12"},
@@ -869,7 +896,7 @@ GROUPED = [
 
 @pytest.mark.parametrize(
     ("instruction", "schema", "answer", "expected", "change", "why"), GROUPED,
-    ids=["row group", "aria grid"],
+    ids=["row group", "row group spanning down", "aria grid"],
 )  # fmt: skip
 def test_rows_of_a_grouped_table_are_read_again_with_the_group_heading_them(
     ai, scripted_model, store, tmp_path, instruction, schema, answer, expected, change, why

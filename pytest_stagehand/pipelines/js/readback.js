@@ -279,14 +279,15 @@
       // The rows around anchors `heads` (one per item, one after another), their container
       // and the selectors that enumerate exactly them; or why they cannot be read again.
       const rowsAround = (heads) => {
-        // Each row: the largest element around its anchor that holds no other row's anchor;
-        // a list of values each in a cell of its own row (a column): that row.
+        // Each row: the largest element around its anchor that holds no other row's anchor,
+        // up to a table row (not its section, where a group has one row); a list of values
+        // each in a cell of its own row (a column): that row.
         let rows = heads;
         const cells = heads.map(cellOf);
         if (objects) {
           rows = heads.map((head, i) => {
             let row = head;
-            for (let up = flatParent(row); up && up !== document.body &&
+            for (let up = flatParent(row); up && up !== document.body && !isTableRow(row) &&
                  !heads.some((other, j) => j !== i && contains(up, other)); up = flatParent(row)) {
               row = up;
             }
