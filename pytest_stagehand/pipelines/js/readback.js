@@ -15,6 +15,8 @@
 // fingerprints). Like snapshot.js it only reads the page. Elements are walked in the flat
 // tree a person sees: open shadow roots in their hosts' place, slotted elements in their
 // slots'.
+// Kept whole: one script evaluated in one call per read; its modes share the row model
+// (fieldIn, the flat tree, reading order) that "ground" records and the others read back.
 (args, describeElement) => {
   const memo = {};  // what describing reads from the whole document, read once per call
   const describe = (el) => describeElement(el, memo);
