@@ -719,3 +719,199 @@ def test_a_value_a_page_shows_only_as_a_name_is_read_again_from_it(
     with pytest.raises(HealFailed, match="the day of the Design review"):
         ai.extract("the day of the Design review", schema=Day)
     assert scripted_model.calls == 1
+
+
+# --- rows under a group row: a field read from the row that heads them ------------------------
+
+
+def grouped_rows(outline: str) -> list[tuple[str, list[str]]]:
+    """Each body row's texts with the group above it, as a model reads a snapshot: a row of
+    one header cell heads the rows after it (a calendar list's day, a table's section), a
+    row header beside cells heads its row and those after it (a cell spanning them)."""
+    rows: list[list[tuple[str, str]]] = []
+    for line in outline.splitlines():
+        found = re.match(r'\s*(?:e\d+ )?(row|\w*header|gridcell|cell|generic)\b'
+                         r'(?: "([^"]*)")?(?:[^:]*: (.*))?$', line)  # fmt: skip
+        if found and found[1] == "row":
+            rows.append([])
+        elif found and rows:
+            rows[-1].append((found[1], found[2] or found[3] or ""))
+    group, found_rows = "", []
+    for cells in rows:
+        if len(cells) == 1 and cells[0][0].endswith("header"):
+            group = cells[0][1]
+        elif any(role != "columnheader" for role, _ in cells):
+            group = next((text for role, text in cells if role == "rowheader"), group)
+            found_rows.append((group, [text for role, text in cells if role != "rowheader"]))
+    return found_rows
+
+
+class Event(BaseModel):
+    day: str
+    title: str
+
+
+class Events(BaseModel):
+    events: list[Event]
+
+
+def events_answer(outline: str) -> dict[str, Any]:
+    """A list view's events, each with the day whose row heads it."""
+    return {"events": [{"day": day, "title": texts[-1]} for day, texts in grouped_rows(outline)]}
+
+
+EVENTS = "the events of the month with their days"
+LISTED = [("March 3, 2026", "Team standup"), ("March 10, 2026", "Design review"),
+          ("March 18, 2026", "Release 2.0"), ("March 25, 2026", "Offsite"),
+          ("March 26, 2026", "Offsite")]  # fmt: skip
+
+
+def calendar_list(ai, real) -> None:
+    """FullCalendar's list view of March 2026: a header row per day, its events after it."""
+    ai.page.goto(real.url("pages/fullcalendar.html"))
+    ai.page.get_by_role("button", name="list").click()
+    ai.page.get_by_role("columnheader", name="March 26, 2026").wait_for()
+
+
+def test_a_calendar_lists_events_each_read_again_with_the_day_heading_it(
+    ai, scripted_model, store, tmp_path, real
+):
+    """The day of an event is not in its row but in the day's row above it (a header cell
+    spanning the columns); the titles repeat ("Offsite" on two days)."""
+    calendar_list(ai, real)
+    scripted_model.enqueue(answering(events_answer))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", NeedsModelWarning)  # every value reads again
+        recorded = ai.extract(EVENTS, schema=Events)
+    assert [(e.day, e.title) for e in recorded.events] == LISTED
+    assert replayed(ai, store, tmp_path, EVENTS, Events) == recorded
+    # Drawn again (the month view, then the list): new rows, new ids, the same events.
+    ai.page.get_by_role("button", name="month", exact=True).click()
+    ai.page.get_by_role("button", name="list").click()
+    ai.page.get_by_role("columnheader", name="March 26, 2026").wait_for()
+    assert replayed(ai, store, tmp_path, EVENTS, Events) == recorded
+    assert scripted_model.calls == 1
+
+
+DESIGN_REVIEW = "calendar.getEvents().find((e) => e.title === 'Design review')"
+
+
+@pytest.mark.parametrize(
+    ("change", "why"),
+    [
+        (f"{DESIGN_REVIEW}.moveDates({{days: 1}})",
+         r"events\[1\]\.day: recorded 'March 10, 2026', the page now shows 'March 11, 2026'"),
+        # Onto a day that lists another event: two rows under one day.
+        (f"{DESIGN_REVIEW}.moveDates({{days: -7}})",
+         r"events\[1\]\.day: recorded 'March 10, 2026', the page now shows 'March 3, 2026'"),
+        ("calendar.next()", r"events: 5 recorded, the page now shows 1"),
+    ],
+    ids=["a day later", "onto another event's day", "the next month"],
+)  # fmt: skip
+def test_a_calendar_list_whose_events_or_days_changed_fails_offline(
+    ai, scripted_model, store, tmp_path, real, change, why
+):
+    calendar_list(ai, real)
+    scripted_model.enqueue(answering(events_answer))
+    ai.extract(EVENTS, schema=Events)
+    shown = ai.page.locator("tr").all_inner_texts()
+    ai.page.evaluate(change)
+    expect(ai.page.locator("tr")).not_to_have_text(shown)
+    use(ai, store, tmp_path, "offline")
+    with pytest.raises(HealFailed, match=why):
+        ai.extract(EVENTS, schema=Events)
+
+
+class TeamMember(BaseModel):
+    team: str
+    name: str
+
+
+class Teams(BaseModel):
+    people: list[TeamMember]
+
+
+class Shift(BaseModel):
+    day: str
+    person: str
+    hours: str
+
+
+class Shifts(BaseModel):
+    shifts: list[Shift]
+
+
+class Office(BaseModel):
+    city: str
+    person: str
+    floor: int
+
+
+class Offices(BaseModel):
+    offices: list[Office]
+
+
+def teams_answer(outline: str) -> dict[str, Any]:
+    table = outline.split('heading "Offices"')[0]
+    return {"people": [{"team": team, "name": texts[0]} for team, texts in grouped_rows(table)]}
+
+
+def offices_answer(outline: str) -> dict[str, Any]:
+    table = outline.split('heading "Offices"')[1].split('heading "Shifts"')[0]
+    return {"offices": [{"city": city, "person": texts[0], "floor": int(texts[1])}
+                        for city, texts in grouped_rows(table)]}  # fmt: skip
+
+
+def shifts_answer(outline: str) -> dict[str, Any]:
+    grid = outline.split('heading "Shifts"')[1]
+    return {"shifts": [{"day": day, "person": texts[0], "hours": texts[1]}
+                       for day, texts in grouped_rows(grid)]}  # fmt: skip
+
+
+GROUPED = [
+    ("each person's team and name", Teams, teams_answer,
+     [{"team": "Compilers", "name": "Grace"}, {"team": "Compilers", "name": "Frances"},
+      {"team": "Engines", "name": "Ada"}, {"team": "Engines", "name": "Charles"}],
+     # Frances moved into the Engines section, before Ada.
+     "const [, engines] = document.querySelectorAll('tbody');"
+     " engines.rows[0].after(document.querySelectorAll('tbody')[0].rows[2])",
+     r"people\[1\]\.team: recorded 'Compilers', the page now shows 'Engines'"),
+    ("each person's office and floor", Offices, offices_answer,
+     [{"city": "London", "person": "Ada", "floor": 2},
+      {"city": "London", "person": "Charles", "floor": 3},
+      {"city": "Boston", "person": "Frances", "floor": 1}],
+     # Charles's row split off London's group into one of Boston.
+     "const [london, boston] = [...document.querySelectorAll('tbody')].slice(2);"
+     " london.rows[0].cells[0].rowSpan = 1;"
+     " london.rows[1].prepend(boston.rows[0].cells[0].cloneNode(true))",
+     r"offices\[1\]\.city: recorded 'London', the page now shows 'Boston'"),
+    ("the shifts with their days", Shifts, shifts_answer,
+     [{"day": "Monday", "person": "Alan", "hours": "9-17"},
+      {"day": "Monday", "person": "Edsger", "hours": "8-12"},
+      {"day": "Tuesday", "person": "Barbara", "hours": "10-18"}],
+     "document.querySelector('[role=rowheader]').textContent = 'Wednesday'",
+     r"shifts\[0\]\.day: recorded 'Monday', the page now shows 'Wednesday'"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("instruction", "schema", "answer", "expected", "change", "why"), GROUPED,
+    ids=["row group", "row group spanning down", "aria grid"],
+)  # fmt: skip
+def test_rows_of_a_grouped_table_are_read_again_with_the_group_heading_them(
+    ai, scripted_model, store, tmp_path, instruction, schema, answer, expected, change, why
+):
+    """A section's own row of a header cell scoped to its row group, an ARIA grid's row of
+    one spanning row header: no class or id anywhere."""
+    ai.goto("readback/grouped.html")
+    scripted_model.enqueue(answering(answer))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", NeedsModelWarning)
+        recorded = ai.extract(instruction, schema=schema)
+    assert recorded.model_dump()[next(iter(schema.model_fields))] == expected
+    assert replayed(ai, store, tmp_path, instruction, schema) == recorded
+    ai.page.evaluate(change)
+    use(ai, store, tmp_path, "offline")
+    with pytest.raises(HealFailed, match=why):
+        ai.extract(instruction, schema=schema)
+    assert scripted_model.calls == 1

@@ -7,10 +7,11 @@ records elements (selectors best first, fingerprint, surroundings), with a read 
 whole text, or a pattern with the value's place as its one group ("Items: 3" is read as
 `^Items: (-?\\d[\\d,]*)$`, so it reads 4 when the page shows 4); a yes/no is read from a
 checkbox's state. A list is recorded as a repeating structure: rows under a container and
-a read per field of a row (by selector, by a table cell's column header, or as the element
-after the row: a <dd> after its <dt>), so a replay enumerates the rows the page shows now,
-in their order and number; the container is recorded as an element too, and found again
-as a value's element is. Every frame at any depth is searched, and the flat tree of
+a read per field of a row (by selector, by a table cell's column header, as the element
+after the row: a <dd> after its <dt>, or in the group row above it: a calendar list's day
+above its events), so a replay enumerates the rows the page shows now, in their order and
+number; the container is recorded as an element too, and found again as a value's
+element is. Every frame at any depth is searched, and the flat tree of
 shadow roots and slots. A text the model joined from parts ("A, B") is read part by part.
 
 A value the page does not show as it was answered (a count the model made, a yes/no no

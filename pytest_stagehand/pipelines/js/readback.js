@@ -15,6 +15,8 @@
 // fingerprints). Like snapshot.js it only reads the page. Elements are walked in the flat
 // tree a person sees: open shadow roots in their hosts' place, slotted elements in their
 // slots'.
+// Kept whole: one script evaluated in one call per read; its modes share the row model
+// (fieldIn, the flat tree, reading order) that "ground" records and the others read back.
 (args, describeElement) => {
   const memo = {};  // what describing reads from the whole document, read once per call
   const describe = (el) => describeElement(el, memo);
@@ -99,7 +101,7 @@
     return flatBelow(root).filter((el) => el.matches(selector));
   };
   // Tables and ARIA grids: rows, their cells, columns and header row (snapshot/js/tables.js).
-  const { isTableRow, isCell, cellsOf, rowNumberOf, tableOf, partsOf, columnOf, cellAt, headerRow } =
+  const { isTableRow, isCell, cellsOf, rowNumberOf, tableOf, partsOf, columnOf, cellAt, headerRow, groupOf } =
     (/*@TABLES*/)(flatParent, query);
   // The cell of a row that `el` is, or shows nothing but (a link filling its cell); else null.
   const cellOf = (el) => {
@@ -140,9 +142,14 @@
   };
   // Where a field stands in its row (a recorded "where"): a selector under the row, the
   // cell under a column header ({column}), the cell at a place in a table without headers
-  // ({cell}), or the first element after the row that a selector hits ({next}) before the
-  // next row (a <dd> after its <dt>).
+  // ({cell}), the first element after the row that a selector hits ({next}) before the
+  // next row (a <dd> after its <dt>), or one of these in the group row the row stands under
+  // ({group}: a calendar list's day above its events).
   const fieldIn = (row, where, isRow) => {
+    if (where.group !== undefined) {
+      const group = groupOf(row);
+      return group && fieldIn(group, where.group, () => false);
+    }
     if (typeof where === "string") {
       let hits;
       try { hits = query(row, where); } catch { return null; }
@@ -266,20 +273,23 @@
       const fieldNames = objects ? Object.keys(items[0].fields) : [null];
       const leafOf = (item, name) => (name === null ? item : item.fields[name]);
       const readable = fieldNames.filter((name) => items.every((item) => leafOf(item, name).kind === "leaf"));
-      // The anchor: a field whose values tell the rows apart, each shown somewhere.
+      // The anchor: a field whose values are each shown somewhere, those that tell the rows
+      // apart first (a calendar list's titles repeat, "Offsite" on two days, where its days,
+      // distinct, head groups of rows and are no rows of their own).
       const distinct = (name) => new Set(items.map((item) => leafOf(item, name).pattern)).size === items.length;
-      const anchors = objects ? readable.filter(distinct) : readable;
+      const anchors = objects ? [...readable.filter(distinct), ...readable.filter((name) => !distinct(name))] : readable;
       // The rows around anchors `heads` (one per item, one after another), their container
       // and the selectors that enumerate exactly them; or why they cannot be read again.
       const rowsAround = (heads) => {
-        // Each row: the largest element around its anchor that holds no other row's anchor;
-        // a list of values each in a cell of its own row (a column): that row.
+        // Each row: the largest element around its anchor that holds no other row's anchor,
+        // up to a table row (not its section, where a group has one row); a list of values
+        // each in a cell of its own row (a column): that row.
         let rows = heads;
         const cells = heads.map(cellOf);
         if (objects) {
           rows = heads.map((head, i) => {
             let row = head;
-            for (let up = flatParent(row); up && up !== document.body &&
+            for (let up = flatParent(row); up && up !== document.body && !isTableRow(row) &&
                  !heads.some((other, j) => j !== i && contains(up, other)); up = flatParent(row)) {
               row = up;
             }
@@ -304,6 +314,8 @@
             options.push(CSS.escape(rows[0].localName));
             if (rows[0].localName === "tr") options.push("tr:has(> td)");  // not the header row
           }
+          // An ARIA grid's rows of cells: not its header row, nor a group's row of one header.
+          if (rows.every((r) => r.getAttribute("role") === "row")) options.push("[role=row]:has(> [role=gridcell], > [role=cell])");
           return options.filter((selector) => {
             let hits;
             try { hits = readingOrder(query(container, selector).filter((el) => visible(el))); } catch { return false; }
@@ -326,10 +338,56 @@
         }
         return { heads, rows, container, rowSelectors };
       };
-      // The first rows that read again, of the anchors' values shown one after another from
-      // each place the first is shown (a select's chosen value stands before its options).
+      // Each field of rows `found`: where it stands in every row (see fieldIn) and how each
+      // row shows it; or why it cannot be read again.
+      const fieldsOf = ({ heads, rows }) => {
+        const isRow = (el) => rows.includes(el);
+        // What belongs to row i: what it holds, and what stands after it before the next row.
+        const inRow = (i, el) => {
+          if (partsOf(rows[i]).some((part) => contains(part, el))) return true;
+          for (let e = rows[i].nextElementSibling; e && !isRow(e); e = e.nextElementSibling) if (contains(e, el)) return true;
+          return false;
+        };
+        // The element showing each row's value of `name` in `scopes[i]` (what `holds(i, el)`),
+        // and how it shows it; null where a row does not.
+        const shownIn = (name, scopes, holds) => {
+          const targets = [];
+          const shownRows = [];
+          for (let i = 0; i < rows.length; i++) {
+            const shown = showing(leafOf(items[i], name)).filter((c) => holds(i, c[0]));
+            const own = shown.find((c) => c[0] === heads[i]) || shown[0];
+            if (!own) return null;
+            // A value filling its table cell is read from the cell, under its column.
+            const cell = own[1] === "text" ? cellOf(own[0]) : null;
+            targets.push(cell && partsOf(scopes[i]).includes(cell.parentElement) ? cell : own[0]);
+            shownRows.push({ source: own[1], text: own[2], token: own[3], index: own[4] });
+          }
+          return { targets, shownRows };
+        };
+        const fields = {};
+        for (const name of fieldNames) {
+          const key = name === null ? "" : name;
+          if (!readable.includes(name)) { fields[key] = { unreadable: "a nested value inside a list item cannot be read again" }; continue; }
+          const own = shownIn(name, rows, inRow);
+          const selectors = own ? relative(rows, own.targets, isRow) : [];
+          if (selectors.length) { fields[key] = { selectors, rows: own.shownRows }; continue; }
+          // Not in its row: in the group row it stands under (the day above a day's events).
+          const groups = rows.map(groupOf);
+          const grouped = groups.every((g) => g) ? shownIn(name, groups, (i, el) => contains(groups[i], el)) : null;
+          const inGroup = grouped ? relative(groups, grouped.targets, () => false) : [];
+          if (inGroup.length) {
+            fields[key] = { selectors: inGroup.map((where) => ({ group: where })), rows: grouped.shownRows };
+          } else {
+            fields[key] = { unreadable: own ? "no selector finds it alone in every row" : "not shown in every row" };
+          }
+        }
+        return fields;
+      };
+      // The first rows whose every field reads again, of the anchors' values shown one after
+      // another from each place the first is shown (a select's chosen value stands before its
+      // options); else the first rows found.
       let found = null;
-      for (const name of anchors) {
+      search: for (const name of anchors) {
         for (const first of showing(leafOf(items[0], name)).slice(0, 12).map((c) => c[0])) {
           const heads = [first];
           for (const item of items.slice(1)) {
@@ -339,45 +397,16 @@
           }
           if (heads.length < items.length) break;  // a later start shows no more of them
           const tried = rowsAround(heads);
-          if (!tried.unreadable) { found = tried; break; }
-          found ??= tried;
+          if (!tried.unreadable) tried.fields = fieldsOf(tried);
+          if (found === null || (found.unreadable && !tried.unreadable)) found = tried;
+          if (tried.fields && !Object.values(tried.fields).some((f) => f.unreadable)) { found = tried; break search; }
         }
-        if (found && !found.unreadable) break;
       }
       if (found === null) {
         return { unreadable: "its items are not shown one after another on the page", nowhere: true };
       }
       if (found.unreadable) return found;
-      const { heads, rows, container, rowSelectors } = found;
-      const isRow = (el) => rows.includes(el);
-      // What belongs to row i: what it holds, and what stands after it before the next row.
-      const inRow = (i, el) => {
-        if (partsOf(rows[i]).some((part) => contains(part, el))) return true;
-        for (let e = rows[i].nextElementSibling; e && !isRow(e); e = e.nextElementSibling) if (contains(e, el)) return true;
-        return false;
-      };
-      const fields = {};
-      for (const name of fieldNames) {
-        const key = name === null ? "" : name;
-        if (!readable.includes(name)) { fields[key] = { unreadable: "a nested value inside a list item cannot be read again" }; continue; }
-        const targets = [];
-        const shownRows = [];
-        for (let i = 0; i < rows.length; i++) {
-          const leaf = leafOf(items[i], name);
-          const shown = showing(leaf).filter((c) => inRow(i, c[0]));
-          const own = shown.find((c) => c[0] === heads[i]) || shown[0];
-          if (!own) break;
-          // A value filling its table cell is read from the cell, under its column.
-          const cell = own[1] === "text" ? cellOf(own[0]) : null;
-          targets.push(cell && partsOf(rows[i]).includes(cell.parentElement) ? cell : own[0]);
-          shownRows.push({ source: own[1], text: own[2], token: own[3], index: own[4] });
-        }
-        if (targets.length !== rows.length) { fields[key] = { unreadable: "not shown in every row" }; continue; }
-        const selectors = relative(rows, targets, isRow);
-        if (!selectors.length) { fields[key] = { unreadable: "no selector finds it alone in every row" }; continue; }
-        fields[key] = { selectors, rows: shownRows };
-      }
-      return { container: describe(container), rows: rowSelectors, fields };
+      return { container: describe(found.container), rows: found.rowSelectors, fields: found.fields };
     };
 
     const ground = (node) => {

@@ -4,9 +4,9 @@
 (parentOf, query) => {
   // Tables and ARIA grids alike: rows (<tr>, role=row), their cells, the column a cell
   // stands in (its aria-colindex where the grid numbers columns, else its place, spans
-  // counted), and the header row. A grid that numbers its rows (aria-rowindex) may split
-  // one row across containers (pinned columns): a row's parts are its grid's rows of its
-  // number, and their cells are its cells.
+  // across and down counted), the header row, and the group row a row stands under. A
+  // grid that numbers its rows (aria-rowindex) may split one row across containers (pinned
+  // columns): a row's parts are its grid's rows of its number, and their cells are its cells.
   const CELL_ROLES = new Set(["cell", "gridcell", "columnheader", "rowheader"]);
   const TABLE_ROLES = new Set(["table", "grid", "treegrid"]);
   const isTableRow = (el) => el.localName === "tr" || el.getAttribute("role") === "row";
@@ -37,15 +37,34 @@
     }
     return rowsByNumber.get(table).get(number) || [row];
   };
+  // A cell spanning rows down (<th scope=rowgroup rowspan=2>) takes its column in the rows
+  // under it too: their cells stand after it.
+  const rowSpanOf = (cell) => (cell.rowSpan === 0 ? Infinity : cell.rowSpan) || Number(cell.getAttribute("aria-rowspan")) || 1;
+  const placed = new Map();  // a container of rows -> the column of each cell of its rows
+  const place = (rows) => {
+    const columns = new Map();
+    const taken = rows.map(() => new Set());  // per row: the columns cells above span into
+    rows.forEach((row, y) => {
+      let x = 0;
+      for (const cell of cellsOf(row)) {
+        while (taken[y].has(x)) x++;
+        columns.set(cell, x);
+        for (let below = y + 1; below < Math.min(rows.length, y + rowSpanOf(cell)); below++) {
+          for (let across = 0; across < spanOf(cell); across++) taken[below].add(x + across);
+        }
+        x += spanOf(cell);
+      }
+    });
+    return columns;
+  };
   const columnOf = (cell) => {
     const numbered = Number(cell.getAttribute("aria-colindex"));
     if (numbered >= 1) return numbered - 1;
-    let column = 0;
-    for (const c of cellsOf(cell.parentElement)) {
-      if (c === cell) return column;
-      column += spanOf(c);
-    }
-    return -1;
+    const rows = cell.parentElement && cell.parentElement.parentElement;
+    if (!rows) return -1;
+    if (!placed.has(rows)) placed.set(rows, place([...rows.children].filter(isTableRow)));
+    const column = placed.get(rows).get(cell);
+    return column === undefined ? -1 : column;
   };
   const cellAt = (row, column) => {
     for (const part of partsOf(row)) {
@@ -68,5 +87,29 @@
     const head = headers.get(table);
     return head && !head.includes(row) ? head[0] : null;
   };
-  return { isTableRow, isCell, cellsOf, rowNumberOf, tableOf, partsOf, columnOf, cellAt, headerRow };
+  // A row that heads the rows after it as their group (a calendar list's day, a section of
+  // a table): a cell scoped to a row or column group, one cell spanning columns, or header
+  // cells alone in a row of the body that is not the table's column header row (a row
+  // header names its own row, not a group).
+  const GROUP_SCOPES = new Set(["rowgroup", "colgroup"]);
+  const isHeaderCell = (c) => c.localName === "th" || ["columnheader", "rowheader"].includes(c.getAttribute("role"));
+  const isGroupRow = (row) => {
+    const cells = cellsOf(row);
+    if (!cells.length || (row.parentElement && row.parentElement.localName === "thead")) return false;
+    if (cells.some((c) => GROUP_SCOPES.has(c.getAttribute("scope")))) return true;
+    if (cells.length === 1 && spanOf(cells[0]) > 1) return true;
+    return cells.every(isHeaderCell) && !cells.some((c) => c.getAttribute("scope") === "row") && headerRow(row) !== null;
+  };
+  // The group a table row stands in: the nearest group row before it among its siblings, or
+  // the row itself where it holds its group's cell (<th scope=rowgroup rowspan=...>); null
+  // for a row in no group.
+  const groupOf = (row) => {
+    if (!isTableRow(row)) return null;
+    if (cellsOf(row).some((c) => c.getAttribute("scope") === "rowgroup")) return row;
+    for (let e = row.previousElementSibling; e; e = e.previousElementSibling) {
+      if (isTableRow(e) && isGroupRow(e)) return e;
+    }
+    return null;
+  };
+  return { isTableRow, isCell, cellsOf, rowNumberOf, tableOf, partsOf, columnOf, cellAt, headerRow, groupOf };
 }
