@@ -1,0 +1,81 @@
+"""Web components from npm that draw their controls in shadow roots and slot their labels
+in (Ionic's standalone build, Material Web), recorded with a scripted model and replayed
+offline; and what the snapshot shows of them, read as a model reads it.
+
+The scripted model answers as a correct model would: it names the element the instruction
+means by the role and name the snapshot it was sent shows."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from playwright.sync_api import expect
+from scripted_answers import choose, recorded_ai_page
+
+from pytest_stagehand.snapshot.outline import snapshot
+
+WAIT_MS = 10_000  # an overlay's own entry animation, on a loaded machine
+
+
+def record_then_replay(page, browser, scripted_model, store, test_file, real, url: str,
+                       steps: Sequence[tuple[str, str, str, str, Sequence[str]]], shows: str):
+    """Each step (instruction, role, name, method, arguments) recorded on `page`, then
+    replayed offline on a page of its own: the app says `shows` each time."""
+    answers = {instruction: choose(role, name, method, arguments)
+               for instruction, role, name, method, arguments in steps}
+    scripted_model.default = lambda request: answers[
+        request.text.rsplit("Instruction: ", 1)[1].split("\n", 1)[0]](request)
+    replay_page = browser.new_page()
+    try:
+        for mode, on in (("auto", page), ("offline", replay_page)):
+            with recorded_ai_page(on, scripted_model, store, test_file, mode,
+                                  base_url=real.url(), wait_timeout=WAIT_MS) as ai:
+                ai.goto(url)
+                asked = scripted_model.calls
+                for instruction, *_ in steps:
+                    ai.act(instruction)
+                expect(on.locator("#chosen")).to_have_text(shows, timeout=WAIT_MS)
+                if mode == "offline":
+                    assert scripted_model.calls == asked  # no model offline
+    finally:
+        replay_page.close()
+
+
+def test_an_item_whose_label_is_slotted_into_its_shadow_button_is_named_by_it(
+    page, browser, scripted_model, store, tmp_path, real
+):
+    """Ionic's ion-item draws a <button> in its shadow root and slots its ion-label in; the
+    label inherits the button's pointer cursor through the slot. It is the button's name,
+    not a clickable thing of its own beside an unnamed button."""
+    record_then_replay(
+        page, browser, scripted_model, store, tmp_path / "test_inbox.py", real,
+        "pages/ionic.html", [("open Delivery note 7", "button", "Delivery note 7", "click", ())],
+        "Opened: Delivery note 7")
+
+
+def test_a_field_drawn_behind_a_components_own_child_accessors_is_in_the_snapshot(
+    page, browser, scripted_model, store, tmp_path, real
+):
+    """Ionic's scoped components (Stencil) override their host's firstChild, childNodes and
+    textContent to show only the children the app wrote: ion-input's own <input> and label
+    are hidden from those. The snapshot reads the tree the browser renders, so the modal's
+    name field is there to type into."""
+    record_then_replay(
+        page, browser, scripted_model, store, tmp_path / "test_profile.py", real,
+        "pages/ionic.html",
+        [("click Edit profile", "button", "Edit profile", "click", ()),
+         ("type Ada into the name field", "textbox", "Your name", "fill", ("Ada",)),
+         ("click Save", "button", "Save", "click", ())],
+        "Profile: Ada")
+
+
+def test_a_dialog_titled_by_its_heading_shows_the_rest_of_its_text(page, real):
+    """Material Web's md-dialog is labelled by its headline (aria-labelledby, inside it):
+    its name is that part of its text, so the message beside the headline is still shown."""
+    page.goto(real.url("pages/material-web.html"))
+    page.get_by_role("button", name="More actions").click()
+    page.get_by_role("menuitem", name="Close account").click()
+    expect(page.get_by_role("dialog", name="Close the account?")).to_be_visible()
+    outline = snapshot(page).text
+    dialog = outline[outline.index('dialog "Close the account?"'):]
+    assert 'text "Its data will be deleted after 30 days."' in dialog
