@@ -7,10 +7,12 @@ means by the role and name the snapshot it was sent shows."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from playwright.sync_api import expect
-from scripted_answers import choose, recorded_ai_page
+from pydantic import BaseModel
+from scripted_answers import choose, latest_snapshot, recorded_ai_page
 
 from pytest_stagehand.snapshot.outline import snapshot
 
@@ -79,3 +81,54 @@ def test_a_dialog_titled_by_its_heading_shows_the_rest_of_its_text(page, real):
     outline = snapshot(page).text
     dialog = outline[outline.index('dialog "Close the account?"'):]
     assert 'text "Its data will be deleted after 30 days."' in dialog
+
+
+class Names(BaseModel):
+    names: list[str]
+
+
+def extract_then_reread(page, browser, scripted_model, store, test_file, real, opens: str,
+                        line: str) -> list[list[str]]:
+    """Click `opens` (a role and name) if given, then extract the names of the snapshot
+    lines that `line` (a pattern with one group) matches, as a model reads them; recorded,
+    then read again offline. What the extract gave each time."""
+    scripted_model.default = lambda request: {
+        "names": re.findall(line, latest_snapshot(request.text))}
+    got = []
+    replay_page = browser.new_page()
+    try:
+        for mode, on in (("auto", page), ("offline", replay_page)):
+            with recorded_ai_page(on, scripted_model, store, test_file, mode,
+                                  base_url=real.url(), wait_timeout=WAIT_MS) as ai:
+                ai.goto("pages/material-web.html")
+                if opens:
+                    role, name = opens.split(" ", 1)
+                    on.get_by_role(role, name=name).click()  # the test's own Playwright step
+                asked = scripted_model.calls
+                got.append(ai.extract("the names listed", schema=Names).names)
+                if mode == "offline":
+                    assert scripted_model.calls == asked  # no model offline
+    finally:
+        replay_page.close()
+    return got
+
+
+def test_options_a_component_draws_in_shadow_roots_are_read_again_as_rows(
+    page, browser, scripted_model, store, tmp_path, real
+):
+    """Material Web's md-select-option draws its role=option <li> in its own shadow root and
+    slots the app's headline into it: the rows of the list are those <li>s, found up the
+    flat tree from each headline, not up the document around it."""
+    got = extract_then_reread(page, browser, scripted_model, store, tmp_path / "test_plans.py",
+                              real, "combobox Plan", r'option "([^"]+)"')
+    assert got == [["Free", "Team", "Enterprise"]] * 2
+
+
+def test_text_slotted_into_a_named_slot_is_read_again_by_its_slot(
+    page, browser, scripted_model, store, tmp_path, real
+):
+    """Material Web's md-list-item takes its headline and its supporting text as two <div>s
+    slotted by name: in each row, the headline is the one in the headline slot."""
+    got = extract_then_reread(page, browser, scripted_model, store, tmp_path / "test_list.py",
+                              real, "", r'listitem clickable[^\n]*\n *(?:e\d+ )?text "([^"]+)"')
+    assert got == [["Signed in", "Changed the password", "Added a payment card"]] * 2
