@@ -10,10 +10,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+import pytest
 from playwright.sync_api import expect
 from pydantic import BaseModel
-from scripted_answers import choose, latest_snapshot, recorded_ai_page
+from scripted_answers import choose, element_id, latest_snapshot, recorded_ai_page
 
+from pytest_stagehand.errors import AIAssertionError
 from pytest_stagehand.snapshot.outline import snapshot
 
 WAIT_MS = 10_000  # an overlay's own entry animation, on a loaded machine
@@ -132,3 +134,44 @@ def test_text_slotted_into_a_named_slot_is_read_again_by_its_slot(
     got = extract_then_reread(page, browser, scripted_model, store, tmp_path / "test_list.py",
                               real, "", r'listitem clickable[^\n]*\n *(?:e\d+ )?text "([^"]+)"')
     assert got == [["Signed in", "Changed the password", "Added a payment card"]] * 2
+
+
+def test_a_claim_on_a_cell_whose_text_is_slotted_in_is_checked_on_that_text(
+    page, browser, scripted_model, store, tmp_path, real
+):
+    """Vaadin's grid draws each cell as a <td> in its shadow root showing the app's cell
+    content through a slot: innerText of the cell is empty. The judge's check on the cell
+    reads the text the slot shows; recorded, it replays offline, and fails once the cell
+    shows another number."""
+    claim = "the row of P-0005 shows 47 in stock"
+
+    def judge(request):
+        cell = element_id(request.text, "gridcell", "47", after='gridcell "P-0005"')
+        return {"verdict": "YES", "reasoning": 'The gridcell reads "47".',
+                "check": {"kind": "element", "element_id": cell, "property": "text",
+                          "match": "equals", "expected": "47"}}
+
+    scripted_model.default = judge
+    pages = [page, browser.new_page(), browser.new_page()]
+    try:
+        for mode, on, changed in (("auto", pages[0], False), ("offline", pages[1], False),
+                                  ("offline", pages[2], True)):
+            with recorded_ai_page(on, scripted_model, store, tmp_path / "test_stock.py", mode,
+                                  base_url=real.url(), wait_timeout=WAIT_MS) as ai:
+                ai.goto("pages/vaadin.html")
+                expect(on.get_by_role("gridcell", name="P-0005")).to_be_visible()
+                asked = scripted_model.calls
+                if changed:  # the app now shows another stock for that row
+                    on.evaluate("""() => { const grid = document.getElementById("parts");
+                        grid.items = grid.items.map((item) =>
+                            item.sku === "P-0005" ? { ...item, stock: 48 } : item); }""")
+                    expect(on.get_by_role("gridcell", name="48")).to_be_visible()
+                    with pytest.raises(AIAssertionError):
+                        ai.assert_that(claim, timeout=2_000)
+                else:
+                    ai.assert_that(claim)
+                if mode == "offline":
+                    assert scripted_model.calls == asked  # no model offline
+    finally:
+        for opened in pages[1:]:
+            opened.close()
