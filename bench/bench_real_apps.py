@@ -12,10 +12,14 @@ hidden native one, tags with remove buttons), FullCalendar (a month grid of day 
 holding events, prev/next, a list view), Quill (a contenteditable editor and its toolbar),
 Grid.js (search, sort buttons in headers, pages), noUiSlider (slider handles moved by
 their keys, a native range input), SortableJS (items dragged within a list and across),
-AG Grid (a pinned column), DataTables (a plain table it sorts, searches and pages) and
+AG Grid (a pinned column), DataTables (a plain table it sorts, searches and pages),
 TiddlyWiki (its single-file wiki, built by its own command line; its editor in an iframe,
-its own confirm dialog); and apps from PyPI: Datasette, JupyterLab (its Lumino menus,
-launcher, file browser and a notebook run by its kernel; `pip install jupyterlab`), and
+its own confirm dialog), web components that draw their controls in shadow roots and slot
+their labels in (Ionic's standalone build: selects drawn as an action sheet and an alert, a
+modal; Material Web: a select, a menu, a dialog, a list) and Vaadin's grid and combo box
+(rows and options drawn by virtual scrolling); and apps from PyPI: Datasette, JupyterLab
+(its Lumino menus, launcher, file browser and a notebook run by its kernel;
+`pip install jupyterlab`), and
 Django's admin on a tutorial-sized project (its login's password a variable; the database
 put back before each run and read as the truth).
 
@@ -75,12 +79,14 @@ from scripted_answers import recorded_ai_page  # noqa: E402
 from servers import PagesServer  # noqa: E402
 
 from examples.record import (  # noqa: E402
+    Evidence,
     Line,
     Pick,
     asked,
     click,
     fill,
     find,
+    judged,
     snapshot_lines,
     terms,
 )
@@ -256,7 +262,16 @@ class Dialog:
     text: str | None = None
 
 
-Step = Act | Extract | Dialog
+@dataclass(frozen=True)
+class Claim:
+    """A claim the test asserts (assert_that), true of the page, and what a correct judge
+    checks it on."""
+
+    instruction: str
+    evidence: Evidence
+
+
+Step = Act | Extract | Dialog | Claim
 
 
 @dataclass(frozen=True)
@@ -721,6 +736,37 @@ def drag(item: str, where: str, onto: tuple[str, str]) -> Act:
 def sorted_lists(backlog: tuple[str, ...], done: tuple[str, ...]) -> str:
     """What the SortableJS page reports once an item is dropped."""
     return f"backlog: {', '.join(backlog)}; done: {', '.join(done)}"
+
+
+ION = "/pages/ionic.html"
+MW = "/pages/material-web.html"
+VD = "/pages/vaadin.html"
+INBOX = ("Invoice 1042", "Delivery note 7", "Refund request")
+ACTIVITY = ("Signed in", "Changed the password", "Added a payment card")
+
+
+def ion_select(select: str, option: str) -> tuple[Step, ...]:
+    """Open an Ionic select (its button names the label and the placeholder) and tick an
+    option of the action sheet or alert it draws."""
+    placeholder = {"Fruit": "Choose a fruit", "Size": "Choose a size"}[select]
+    return (Act(f"open the {select} select", click("button", f"{select}, {placeholder}")),
+            Act(f"choose {option}", click("radio", option)))
+
+
+def mw_menu(item: str) -> tuple[Step, ...]:
+    return (Act("open the More actions menu", click("button", "More actions")),
+            Act(f"click {item} in the menu", click("menuitem", item)))
+
+
+def cell_in_row(key: str, header: str) -> Reader:
+    """The cell under the column header ending with `header` in the row whose first cell
+    is `key`, as a model reads one value off a grid."""
+
+    def read(lines: list[Line]) -> str:
+        keys = admin_column("SKU")(lines)
+        return admin_column(header)(lines)[keys.index(key)]
+
+    return read
 
 
 FLOWS: list[Flow] = [
@@ -1444,6 +1490,99 @@ FLOWS: list[Flow] = [
     Flow("SortableJS", SORT, (Extract("the items of the backlog", names_of(
         "listitem", after='list "Backlog"', until='heading "Done"', shown=True),
         ("Write the docs", "Fix the login bug", "Add dark mode", "Update the icons")),), None),
+    # Ionic (standalone ES module build): selects drawn as an action sheet and as an alert,
+    # items whose labels are slotted into a shadow root's button, a modal moved into ion-app
+    Flow("Ionic", ION, ion_select("Fruit", "Bananas"), "Fruit: bananas"),
+    Flow("Ionic", ION, ion_select("Fruit", "Oranges"), "Fruit: oranges"),
+    Flow("Ionic", ION, (*ion_select("Size", "Large"), Act("click OK", click("button", "OK"))),
+         "Size: large"),
+    Flow("Ionic", ION, (*ion_select("Size", "Medium"),
+                        Act("cancel the Size alert", click("button", "Cancel"))), "Nothing chosen",
+         hidden="ion-alert"),
+    Flow("Ionic", ION, (Act("open the Size select", click("button", "Size, Choose a size")),
+                        Extract("the sizes the Size alert offers", names_of("radio"),
+                                ("Small", "Medium", "Large"))), None),
+    Flow("Ionic", ION, (Act("tick Accept the terms", click("checkbox", "Accept the terms")),),
+         "Terms: yes"),
+    Flow("Ionic", ION, (Act("open Delivery note 7 in the inbox",
+                            click("button", "Delivery note 7")),), "Opened: Delivery note 7"),
+    Flow("Ionic", ION, (Extract("the messages in the inbox", names_of(
+        "button", after='"Inbox"', until='"Edit profile"'), INBOX),), None),
+    Flow("Ionic", ION, (Act("click Edit profile", click("button", "Edit profile")),
+                        Act("type Ada into the name field", fill("Your name", "Ada")),
+                        Act("click Save", click("button", "Save")),
+                        Claim("the page says the profile was saved for Ada",
+                              Evidence("paragraph", text="Profile: Ada", match="equals"))),
+         "Profile: Ada"),
+    Flow("Ionic", ION, (Act("click Edit profile", click("button", "Edit profile")),
+                        Act("cancel the editing", click("button", "Cancel", after="dialog"))),
+         "Not saved"),
+    # Material Web (Lit, through an import map): fields, a select, a menu, a dialog and a
+    # list whose labels and headlines are slotted into shadow roots
+    Flow("Material Web", MW, (Act("type ada@example.com into the Email field",
+                                  fill("Email", "ada@example.com")),
+                              Act("click Save", click("button", "Save"))),
+         "Saved: ada@example.com"),
+    Flow("Material Web", MW, (Act("open the Plan select", click("combobox", "Plan")),
+                              Act("choose Team as the plan", click("option", "Team"))),
+         "Plan: team"),
+    Flow("Material Web", MW, (Act("open the Plan select", click("combobox", "Plan")),
+                              Extract("the plans the Plan select offers", names_of("option"),
+                                      ("Free", "Team", "Enterprise"))), None),
+    Flow("Material Web", MW, (Act("tick Remember me", click("checkbox", "")),), "Remember: yes"),
+    Flow("Material Web", MW, mw_menu("Export data"), "Exported"),
+    Flow("Material Web", MW, (*mw_menu("Close account"),
+                              Act("confirm with Close account",
+                                  click("button", "Close account",
+                                        after='dialog "Close the account?"'))),
+         "Account closed"),
+    Flow("Material Web", MW, (*mw_menu("Close account"),
+                              Claim("a dialog asks whether to close the account",
+                                    Evidence("heading", "Close the account?", match="equals",
+                                             after="dialog")),
+                              Act("keep the account", click("button", "Keep it"))),
+         "Account kept"),
+    Flow("Material Web", MW, (*mw_menu("Close account"),
+                              Extract("what the dialog says will happen", lambda lines: next(
+                                  line.name for line in lines[next(
+                                      at for at, line in enumerate(lines)
+                                      if line.role == "dialog"):] if line.role == "text"),
+                                  "Its data will be deleted after 30 days.", Value)), None),
+    Flow("Material Web", MW, (Extract("the recent activity", todo_items, ACTIVITY),), None),
+    Flow("Material Web", MW, (Act("open Changed the password in the recent activity",
+                                  click("listitem", "", after='"Signed in"')),),
+         "Activity: Changed the password"),
+    # Vaadin's grid and combo box: rows and options drawn by virtual scrolling, each in a
+    # shadow root's table with its cells' content slotted in
+    Flow("Vaadin", VD, (Extract("the part of P-0003", cell_in_row("P-0003", "Part"), "Washer 1",
+                                Value),), None),
+    Flow("Vaadin", VD, (Extract("the stock of P-0006", cell_in_row("P-0006", "Stock"), "84",
+                                Value),), None),
+    Flow("Vaadin", VD, (Act("click the row of P-0005", click("gridcell", "P-0005")),),
+         "Part: P-0005"),
+    Flow("Vaadin", VD, (Claim("the row of P-0005 shows 47 in stock",
+                              Evidence("gridcell", "47", match="equals",
+                                       after='gridcell "P-0005"')),), None),
+    Flow("Vaadin", VD, (Act("sort the parts by SKU", click("generic", "Sort by SKU")),
+                        Act("sort them by SKU again, descending", click("generic", "Sort by SKU")),
+                        Extract("the SKU of the first row", lambda lines: admin_column("SKU")(
+                            lines)[0], "P-0500", Value)), None),
+    Flow("Vaadin", VD, (Act("open the Warehouse list", click("combobox", "Warehouse")),
+                        Act("choose Cork", click("option", "Cork"))), "Warehouse: COR"),
+    Flow("Vaadin", VD, (Act("type Zee into the Warehouse field", fill("Warehouse", "Zee",
+                                                                       "combobox")),
+                        Act("choose Zeebrugge", click("option", "Zeebrugge"))),
+         "Warehouse: ZEE"),
+    Flow("Vaadin", VD, (Act("type er into the Warehouse field", fill("Warehouse", "er",
+                                                                      "combobox")),
+                        Extract("the warehouses suggested", names_of("option"),
+                                ("Aberdeen", "Bergen", "Esbjerg", "Inverness",
+                                 "Stavanger"))), None),
+    Flow("Vaadin", VD, (Act("type Bergen into the Warehouse field", fill("Warehouse", "Bergen",
+                                                                          "combobox")),
+                        Act("press Enter in the Warehouse field",
+                            Pick("combobox", "Warehouse", "press", ("Enter",)))),
+         "Warehouse: BER"),
 ]
 
 
@@ -1454,9 +1593,12 @@ def oracle(flow: Flow) -> Callable[[ScriptedRequest], dict[str, Any]]:
     """Answers `flow`'s acts and extracts by reading the snapshot each prompt carries."""
     acts = {step.instruction: step for step in flow.steps if isinstance(step, Act)}
     extracts = {step.instruction: step for step in flow.steps if isinstance(step, Extract)}
+    claims = {step.instruction: step for step in flow.steps if isinstance(step, Claim)}
 
     def answer(request: ScriptedRequest) -> dict[str, Any]:
         prompt = request.text
+        if "\n\nClaim: " in prompt:
+            return judged(prompt, claims[asked(prompt, "Claim")].evidence)
         if "\n\nExtract: " in prompt:
             step = extracts[asked(prompt, "Extract")]
             return step.answer(step.read(snapshot_lines(prompt)))
@@ -1515,6 +1657,8 @@ def run(ai: AIPage, flow: Flow, app: Served) -> tuple[list[list[str]], str]:
             ai.act(step.instruction, variables={
                 name: value for name, value in (*app.variables.items(), *step.values)
                 if f"%{name}%" in step.instruction} or None)
+        elif isinstance(step, Claim):
+            ai.assert_that(step.instruction)
         else:
             got = step.got(ai.extract(step.instruction, schema=step.schema))
             extracted.append(got)

@@ -435,6 +435,11 @@ def answer_judge(prompt: str) -> dict[str, Any]:
     evidence = JUDGE.get(claim)
     if evidence is None:
         raise NoScriptedAnswer(f"no verdict for the claim {claim!r}")
+    return judged(prompt, evidence)
+
+
+def judged(prompt: str, evidence: Evidence) -> dict[str, Any]:
+    """The verdict on the prompt's snapshot, and its check on the element `evidence` names."""
     lines = snapshot_lines(prompt)
     if evidence.page_text is not None:
         if evidence.page_text not in collapsed(lines):

@@ -74,6 +74,12 @@
     return [...el.children];
   };
   const flatParent = (el) => el.assignedSlot || el.parentElement || (el.parentNode && el.parentNode.host) || null;
+  // The nearest element from `el` up that matches `selector`, up the flat tree: a list
+  // item a component draws in its shadow root around the text slotted into it.
+  const flatClosest = (el, selector) => {
+    for (let e = el; e; e = flatParent(e)) if (e.matches(selector)) return e;
+    return null;
+  };
   const contains = (a, b) => {
     for (let e = b; e; e = flatParent(e)) if (e === a) return true;
     return false;
@@ -233,6 +239,11 @@
       if (ids.every((id) => id && id[0] === ids[0][0] && id[1] === ids[0][1])) {
         options.push(`[${ids[0][0]}=${quote(ids[0][1])}]`);
       }
+      // Text slotted into a component's named slot (its headline, its supporting text): the
+      // slot says what the text is in the component's layout (a <slot> passing it on to an
+      // inner component's slot of that name is not the text).
+      const slot = targets[0].getAttribute("slot");
+      if (slot && targets.every((t) => t.getAttribute("slot") === slot)) options.push(`[slot=${quote(slot)}]:not(slot)`);
       // A table cell by its column's header, as a person finds it; by its place where the
       // table has no header.
       const cells = targets.map((t, i) => (isCell(t) && partsOf(rows[i]).includes(t.parentElement) ? t : null));
@@ -327,7 +338,7 @@
         let rowSelectors = selectorsOf(container, rows);
         // Values alone in no element of their own kind (a link beside another in each table
         // row): their rows are the items around them, one each.
-        const holders = objects ? [] : heads.map((head) => head.closest(ROW_LIKE));
+        const holders = objects ? [] : heads.map((head) => flatClosest(head, ROW_LIKE));
         if (!rowSelectors.length && !objects && holders.every((h, i) => h && !holders.slice(0, i).includes(h))) {
           const around = containerOf(holders);
           const selectors = around ? selectorsOf(around, holders) : [];

@@ -23,6 +23,29 @@
     return s;
   };
   const parentOf = (el) => el.parentElement || (el.parentNode && el.parentNode.host) || null;
+  // The tree as the browser renders it. A component may override its host's own accessors
+  // (Stencil's scoped components show only the children their user wrote, not what they
+  // render), so the walk reads Node's and Element's own.
+  const native = (proto, name) => Object.getOwnPropertyDescriptor(proto, name).get;
+  const FIRST_CHILD = native(Node.prototype, "firstChild");
+  const LAST_CHILD = native(Node.prototype, "lastChild");
+  const NEXT_SIBLING = native(Node.prototype, "nextSibling");
+  const TEXT_CONTENT = native(Node.prototype, "textContent");
+  const firstChildOf = (node) => FIRST_CHILD.call(node);
+  const lastChildOf = (node) => LAST_CHILD.call(node);
+  const nextOf = (node) => NEXT_SIBLING.call(node);
+  const textOf = (node) => TEXT_CONTENT.call(node);
+  const childNodesOf = (node) => {
+    const nodes = [];
+    for (let c = firstChildOf(node); c; c = nextOf(c)) nodes.push(c);
+    return nodes;
+  };
+  const childrenOf = (node) => childNodesOf(node).filter((c) => c.nodeType === 1);
+  const firstElementOf = (node) => {
+    let c = firstChildOf(node);
+    while (c && c.nodeType !== 1) c = nextOf(c);
+    return c;
+  };
   // getAttribute reads a string without creating Attr nodes: cheaper than caching `attributes`.
   const attr = (el, name) => el.getAttribute(name);
   const COLLAPSED = /^(?:\S+ )*\S+$/;  // already one space between words: most names and labels
@@ -118,7 +141,7 @@
   };
   const isHeaderCell = (el) => !!el && el.localName === "th";
   const isDataCellWithContent = (el) =>
-    !!el && el.localName === "td" && !!(el.textContent.trim() || el.children.length);
+    !!el && el.localName === "td" && !!(textOf(el).trim() || childrenOf(el).length);
   const thRole = (el) => {
     const scopeAttr = attr(el, "scope");
     if (scopeAttr === "col" || scopeAttr === "colgroup") return "columnheader";
@@ -307,7 +330,7 @@
     if (SKIP_TAGS.has(el.localName)) hidden = true;
     else if (style.display === "contents" && el.localName !== "slot") {
       hidden = true;
-      for (let c = el.firstChild; c && hidden; c = c.nextSibling) {
+      for (let c = firstChildOf(el); c && hidden; c = nextOf(c)) {
         if (c.nodeType === 1 ? !hiddenForNames(c) : c.nodeType === 3 && c.nodeValue.trim()) hidden = false;
       }
     } else {
@@ -356,7 +379,8 @@
   // How an element's text is being asked for (accname's traversal state). `contributors`
   // collects the elements whose text ended up in the name.
   const context = (visited, contributors, how) => ({ visited, contributors, self: false, descendant: false,
-    inLabelledBy: false, inLabel: false, inNative: false, hiddenRef: false, fromContent: false, ...how });
+    inLabelledBy: false, inLabel: false, inNative: false, hiddenRef: false, fromContent: false, fromPart: false,
+    ...how });
   const childContext = (ctx) => ({ visited: ctx.visited, contributors: ctx.contributors, self: false,
     descendant: ctx.self || ctx.descendant, inLabelledBy: ctx.inLabelledBy, inLabel: ctx.inLabel,
     inNative: ctx.inNative, hiddenRef: ctx.hiddenRef, fromContent: false });
@@ -393,7 +417,10 @@
       const text = labelledBy.map((ref) => textAlternative(ref, refContext(ctx, ref, { inLabelledBy: true })))
         .filter(Boolean).join(" ");
       if (text.trim()) {
-        if (ctx.self && labelledBy.some((ref) => ref === el || el.contains(ref))) ctx.fromContent = true;
+        if (ctx.self && labelledBy.some((ref) => ref === el || el.contains(ref))) {
+          ctx.fromContent = true;
+          ctx.fromPart = !labelledBy.includes(el);  // a part of it (a dialog's title), not all its text
+        }
         return text;
       }
     }
@@ -430,7 +457,7 @@
     if (role === "textbox" || role === "searchbox") {
       ctx.visited.add(el);
       if (el.type === "password") return "";  // a typed secret never becomes a name
-      return contributed(ctx, el, tag === "input" || tag === "textarea" ? el.value : el.textContent);
+      return contributed(ctx, el, tag === "input" || tag === "textarea" ? el.value : textOf(el));
     }
     if (role === "combobox" || role === "listbox") {
       ctx.visited.add(el);
@@ -468,7 +495,7 @@
       return done((attr(el, "alt") || "").trim() ? attr(el, "alt") :
         (attr(el, "title") || "").trim() ? attr(el, "title") : "Submit");
     }
-    const firstChild = (name) => [...el.children].find((c) => c.localName === name);
+    const firstChild = (name) => [...childrenOf(el)].find((c) => c.localName === name);
     if (!labelledBy) {
       if (tag === "button" && labels.length) return labelText(el, labels, ctx);
       if (tag === "output") return labels.length ? labelText(el, labels, ctx) : done(attr(el, "title"));
@@ -494,7 +521,7 @@
       if (attr(el, "summary")) return done(attr(el, "summary"));
     }
     if (tag === "svg" || el.ownerSVGElement) {
-      const title = [...el.children].find((c) => c.localName === "title" && c.ownerSVGElement);
+      const title = [...childrenOf(el)].find((c) => c.localName === "title" && c.ownerSVGElement);
       if (title) return textAlternative(title, partContext(ctx, title, { inLabelledBy: true }));
     }
     return undefined;
@@ -512,7 +539,7 @@
     const assigned = el.localName === "slot" ? el.assignedNodes() : NONE;
     const skipText = !ctx.hiddenRef && el.localName === "details" && !el.open;
     if (assigned.length) for (const node of assigned) text += nodeText(node, ctx, false);
-    else for (let c = (el.shadowRoot || el).firstChild; c; c = c.nextSibling) text += nodeText(c, ctx, skipText);
+    else for (let c = firstChildOf(el.shadowRoot || el); c; c = nextOf(c)) text += nodeText(c, ctx, skipText);
     return text + pseudoText(el, "::after");
   }
   function nodeText(node, ctx, skipText) {
@@ -524,16 +551,18 @@
   }
 
   const names = new Map();
-  // {text, fromContent, contributors}: contributors are the elements whose text made up the name.
+  // {text, fromContent, fromPart, contributors}: contributors are the elements whose text made up
+  // the name; fromPart: it is the text of parts of the element, not of all of it.
   function nameOf(el) {
     let result = names.get(el);
     if (result) return result;
     const role = roleOf(el) || "";
-    if (NAMING_PROHIBITED.has(role)) result = { text: "", fromContent: false, contributors: NONE };
+    if (NAMING_PROHIBITED.has(role)) result = { text: "", fromContent: false, fromPart: false, contributors: NONE };
     else {
       const ctx = context(new Set(), [], { self: true });
       const text = textAlternative(el, ctx);
-      result = { text: collapse(text), fromContent: ctx.fromContent, contributors: ctx.contributors };
+      result = { text: collapse(text), fromContent: ctx.fromContent, fromPart: ctx.fromPart,
+        contributors: ctx.contributors };
     }
     names.set(el, result);
     return result;
@@ -606,7 +635,8 @@
       walkChildren(el, out, childTextVisible);
       if (block) out.push(BREAK);
       // Playwright keeps text-only generic boxes as leaves; they keep a parent's name visible.
-      const singleText = !block && el.childNodes.length === 1 && el.firstChild.nodeType === 3;
+      const only = firstChildOf(el);
+      const singleText = !block && !!only && only === lastChildOf(el) && only.nodeType === 3;
       const textOnly = lineCount === linesBefore;
       if (visible && !contents && role === "generic" && !singleText && textOnly) pendingContributors.add(el);
       return;
@@ -639,8 +669,8 @@
   const LEAF_WORDS = 3;
   const LEAF_CHARS = 24;
   function leafTextOf(el) {
-    const only = el.firstChild;
-    if (!only || only !== el.lastChild || only.nodeType !== 3 || el.shadowRoot || el.localName === "slot") return "";
+    const only = firstChildOf(el);
+    if (!only || only !== lastChildOf(el) || only.nodeType !== 3 || el.shadowRoot || el.localName === "slot") return "";
     const text = collapse(only.nodeValue);
     if (!text || text.length > LEAF_CHARS || text.split(" ").length > LEAF_WORDS) return "";
     return pseudoText(el, "::before") || pseudoText(el, "::after") ? "" : only.nodeValue;
@@ -656,7 +686,8 @@
     // browser's own rules give a link its pointer (a link given a generic role keeps it).
     const pointable = reaches(styled.cursor, el) || ((tag === "a" || tag === "area") && el.hasAttribute("href"));
     if (!pointable || style.cursor !== "pointer") return false;
-    const parent = parentOf(el);
+    // A slotted element inherits from its slot (the flat tree), not from its host.
+    const parent = el.assignedSlot || parentOf(el);
     return !parent || styleOf(parent).cursor !== "pointer";
   }
 
@@ -684,9 +715,9 @@
     }
     if (textVisible) out.push(pseudoText(el, "::before"));
     const root = el.shadowRoot || el;  // a shadow host renders its shadow tree; light children come in via slots
-    const rows = root.firstElementChild?.hasAttribute("aria-rowindex") && rowsInShownOrder(root);
+    const rows = firstElementOf(root)?.hasAttribute("aria-rowindex") && rowsInShownOrder(root);
     if (rows) for (const row of rows) walk(row, out, textVisible);
-    else for (let c = root.firstChild; c; c = c.nextSibling) walk(c, out, textVisible);
+    else for (let c = firstChildOf(root); c; c = nextOf(c)) walk(c, out, textVisible);
     if (textVisible) out.push(pseudoText(el, "::after"));
   }
 
@@ -695,7 +726,7 @@
   // read in that order, as a person sees them. null when some child has no such number
   // or the order is the document's already.
   function rowsInShownOrder(root) {
-    const rows = [...root.children];
+    const rows = [...childrenOf(root)];
     if (rows.length < 2) return null;
     const at = rows.map((row) => Number.parseInt(row.getAttribute("aria-rowindex"), 10));
     if (at.some(Number.isNaN) || at.every((index, i) => i === 0 || at[i - 1] <= index)) return null;
@@ -770,7 +801,7 @@
   // The name shown on a line. Like Playwright, a name spelled out by child lines is not repeated.
   function shownNameOf(line) {
     if (line.shownName === undefined) {
-      if (line.nativeOption) line.shownName = collapse(line.el.label || line.el.textContent);
+      if (line.nativeOption) line.shownName = collapse(line.el.label || textOf(line.el));
       else {
         const { text, fromContent, contributors } = nameOf(line.el);
         let shown = false;
@@ -862,12 +893,12 @@
   const ENDS_A_LABEL = "input, select, textarea, button, a[href], br, [role]";
   function textAfter(el) {
     let text = "";
-    for (let node = el.nextSibling; node && text.length < 40; node = node.nextSibling) {
+    for (let node = nextOf(el); node && text.length < 40; node = nextOf(node)) {
       if (node.nodeType === Node.TEXT_NODE) { text += node.data; continue; }
       if (node.nodeType !== Node.ELEMENT_NODE) continue;
       if (node.matches(ENDS_A_LABEL) || node.querySelector(ENDS_A_LABEL) ||
           !styleOf(node).display.startsWith("inline")) break;
-      text += node.textContent;
+      text += textOf(node);
     }
     return collapse(text).slice(0, 40);
   }
@@ -896,7 +927,8 @@
     const name = line.nativeOption ? shownNameOf(line) : nameOf(el).text;
     const shownName = shownNameOf(line);
     let parts = line.nativeOption ? [] : runsOf(line.items);
-    const inName = shownName && !line.nativeOption && nameOf(el).fromContent;  // the text is the name
+    // the text is the name (not when the name is a part of it: the rest is said below)
+    const inName = shownName && !line.nativeOption && nameOf(el).fromContent && !nameOf(el).fromPart;
     parts = inName ? parts.filter(isLine) : withoutRepeats(parts, shownName);
     if (parts.length === 1 && parts[0].leaf) parts = [parts[0].text];  // the line's own text
     const states = line.nativeOption ? optionStates(el) : statesOf(el, role, name);
@@ -1078,18 +1110,18 @@
   }
   function labelTextOf(el) {
     const labelledBy = idRefs(el, "aria-labelledby");
-    if (labelledBy.length) return collapse(labelledBy[0].textContent);
+    if (labelledBy.length) return collapse(textOf(labelledBy[0]));
     const ariaLabel = attr(el, "aria-label");
     if (ariaLabel && ariaLabel.trim()) return collapse(ariaLabel);
     const labelable = ["button", "meter", "output", "progress", "select", "textarea"].includes(el.localName) ||
       (el.localName === "input" && el.type !== "hidden");
-    return labelable && labelsOf(el).length ? collapse(labelsOf(el)[0].textContent) : "";
+    return labelable && labelsOf(el).length ? collapse(textOf(labelsOf(el)[0])) : "";
   }
   // Playwright's text engine picks the innermost element with the text, so only own text counts.
   const ownText = (el, name) => {
     if (!name || FORM_FIELDS.has(el.localName) || /[\u0000-\u001f]/.test(name)) return false;
-    if (collapse(el.textContent) !== name) return false;
-    for (const c of el.children) if (collapse(c.textContent) === name) return false;
+    if (collapse(textOf(el)) !== name) return false;
+    for (const c of childrenOf(el)) if (collapse(textOf(c)) === name) return false;
     return true;
   };
 
@@ -1124,10 +1156,10 @@
   // Where HTML names a container by its first child of a kind, when nothing labels it.
   const CAPTIONS = { details: "summary", table: "caption", figure: "figcaption" };
   const CELLS = "td, th, [role=cell], [role=gridcell], [role=columnheader], [role=rowheader]";
-  const shortText = (el) => collapse(el.textContent).slice(0, 80);
+  const shortText = (el) => collapse(textOf(el)).slice(0, 80);
   const ownLabel = (el) => {  // what names a container itself: aria-labelledby, aria-label
     const by = idRefs(el, "aria-labelledby");
-    if (by.length) return collapse(by.map((ref) => ref.textContent).join(" ")).slice(0, 80);
+    if (by.length) return collapse(by.map(textOf).join(" ")).slice(0, 80);
     return collapse(attr(el, "aria-label") || "").slice(0, 80);
   };
   const visibleIn = (root, css) => [...root.querySelectorAll(css)].filter((h) => h.checkVisibility());
@@ -1159,7 +1191,7 @@
     const cells = tables.partsOf(row).flatMap(tables.cellsOf);
     const header = cells.find((c) => c.localName === "th" || attr(c, "role") === "rowheader");
     const key = header && !header.contains(el) ? header
-      : cells.find((c) => !c.contains(el) && collapse(c.textContent));
+      : cells.find((c) => !c.contains(el) && collapse(textOf(c)));
     return key ? shortText(key) : "";
   }
   // What a list item is about, as a row's key is a row's: its first shown text outside el
@@ -1168,7 +1200,7 @@
   function itemKey(item, el) {
     const first = (node) => {
       const slotted = node.localName === "slot" ? node.assignedNodes() : [];
-      for (const c of slotted.length ? slotted : (node.shadowRoot || node).childNodes) {
+      for (const c of slotted.length ? slotted : childNodesOf(node.shadowRoot || node)) {
         if (c.nodeType === Node.TEXT_NODE && collapse(c.data)) return c;
         if (c.nodeType !== Node.ELEMENT_NODE || c === el || CONTROLS.has(roleOf(c)) || hiddenForNames(c)) continue;
         const found = first(c);
@@ -1196,7 +1228,7 @@
   const heads = (a, h) => {
     let block = h;
     while (parentOf(block) && parentOf(block) !== a) block = parentOf(block);
-    return block === h || collapse(block.textContent) === collapse(h.textContent);
+    return block === h || collapse(textOf(block)) === collapse(textOf(h));
   };
   // The headings over el, nearest first (a card's title, its section's; at most three): in
   // each container, the last that heads it before el. A page's title (level 1) names the
@@ -1220,7 +1252,7 @@
     if (CONTROLS.has(roleOf(el))) return null;
     let cell = el;
     while (cell && !cell.matches(CELLS)) cell = parentOf(cell);
-    return cell && collapse(cell.textContent) === collapse(el.textContent) ? cell : null;
+    return cell && collapse(textOf(cell)) === collapse(textOf(el)) ? cell : null;
   }
   // The term a value stands under: a definition's (<dt>Shipping</dt><dd>$14.99</dd>), the
   // header of the column of the cell it fills. What the value is, which a heal never changes.
@@ -1276,7 +1308,7 @@
       ? iconOf(el) || drawnIconOf(el) : "";
     if (icon) attributes.icon = icon;
     const testId = testIdOf(el) || ["", ""];
-    const text = FORM_FIELDS.has(el.localName) ? "" : collapse(el.textContent.slice(0, 2000)).slice(0, 120);
+    const text = FORM_FIELDS.has(el.localName) ? "" : collapse(textOf(el).slice(0, 2000)).slice(0, 120);
     const record = [row, el.localName, role, name, states, attributes, ownText(el, name) ? 1 : 0,
       text === name ? null : text, href, attr(el, "id") || "", attr(el, "class") || "", labelTextOf(el),
       testId[0], testId[1], testId[0] && countOf(...testId) === 1 ? 1 : 0, exactSelector(el, row)];
@@ -1397,7 +1429,7 @@
         for (const [concern, selector] of inline) if (el.matches(selector)) found[concern].add(el);
       }
     }
-    if (found.cursor instanceof Set) for (const root of roots) if (root.host) for (const el of root.host.children) found.cursor.add(el);
+    if (found.cursor instanceof Set) for (const root of roots) if (root.host) for (const el of childrenOf(root.host)) found.cursor.add(el);
     for (const concern of asked) if (!found[concern].size) found[concern] = false;
     return found;
   }
@@ -1438,7 +1470,7 @@
       holdsNamesFromElsewhere().has(el)) {
       return true;
     }
-    const text = el.textContent;
+    const text = textOf(el);
     let at = 0;
     for (const letter of letters) if (!(at = text.indexOf(letter, at) + 1)) return false;
     return true;
