@@ -13,6 +13,16 @@ from pytest_stagehand.page import AIPage
 from pytest_stagehand.recordings.store import RecordingStore
 from pytest_stagehand.testing.scripted_model import ScriptedModelServer
 
+# --- order --------------------------------------------------------------------------------
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The `long` tests (a whole suite in a subprocess, minutes on a loaded machine) first,
+    the rest in their order: with -n, one started last keeps one worker busy while the
+    others have nothing left to run."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
+
+
 # --- scripted model server (llm layer) ---------------------------------------------------
 # A scripted stand-in for OpenAI/Anthropic on 127.0.0.1: tests point the real SDKs at it.
 # No real model is ever called.

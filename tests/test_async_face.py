@@ -124,6 +124,7 @@ def run_async_suite(tmp_path: Path, *options: str) -> subprocess.CompletedProces
     )  # fmt: skip
 
 
+@pytest.mark.long
 @pytest.mark.timeout(600)
 def test_the_async_examples_replay_through_a_playwright_server(tmp_path, playwright_server):  # noqa: F811
     run = run_async_suite(
@@ -133,6 +134,7 @@ def test_the_async_examples_replay_through_a_playwright_server(tmp_path, playwri
     assert outcome(run) == {"passed": EXAMPLE_TESTS}, run.stdout[-4000:] + run.stderr[-2000:]
 
 
+@pytest.mark.long
 @pytest.mark.timeout(600)
 def test_the_async_examples_replay_through_chromium_over_cdp(tmp_path, chromium_over_cdp):  # noqa: F811
     run = run_async_suite(tmp_path, "--ai-cdp-url", chromium_over_cdp)

@@ -1033,6 +1033,7 @@ def run_samples(root: Path) -> SamplesRun:
     return SamplesRun(root, counts, model.unanswered, unasked, recording, replay, calls)
 
 
+@pytest.mark.long
 def test_python_samples_pass_and_replay_offline(tmp_path: Path):
     """One test, so that pytest-xdist runs the samples once."""
     samples = run_samples(tmp_path)

@@ -123,6 +123,7 @@ def test_the_committed_recordings_hold_no_secret_and_no_server_address():
     assert all(step["model"] for step in recordings(EXAMPLES).values())
 
 
+@pytest.mark.long
 def test_the_examples_replay_offline_with_no_model(tmp_path: Path):
     copy = copy_of_examples(tmp_path)
     before = (copy / RECORDINGS).glob("*.json")
@@ -138,6 +139,7 @@ def test_the_examples_replay_offline_with_no_model(tmp_path: Path):
     assert after == committed  # replaying leaves the committed files as they are
 
 
+@pytest.mark.long
 def test_the_examples_heal_on_the_redesigned_shop_offline(tmp_path: Path):
     copy = copy_of_examples(tmp_path)
     committed = recordings(copy)

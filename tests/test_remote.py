@@ -140,6 +140,7 @@ def assert_the_download_is_reported(evidence: Path, html: Path) -> None:
     assert f"<b>download</b> {INVOICE}" in html.read_text()
 
 
+@pytest.mark.long
 def test_the_examples_replay_through_a_playwright_server(tmp_path: Path, playwright_server: str):
     copy = copy_of_examples(tmp_path)
     evidence, output, html = tmp_path / "evidence", tmp_path / "test-results", tmp_path / "r.html"
@@ -158,6 +159,7 @@ def test_the_examples_replay_through_a_playwright_server(tmp_path: Path, playwri
     assert_the_download_is_reported(evidence, html)
 
 
+@pytest.mark.long
 def test_the_examples_replay_through_chromium_over_cdp(tmp_path: Path, chromium_over_cdp: str):
     copy = copy_of_examples(tmp_path)
     evidence, html = tmp_path / "evidence", tmp_path / "report.html"

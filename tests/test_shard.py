@@ -185,6 +185,7 @@ def test_the_merge_command_exits_1_on_a_conflict(tmp_path: Path):
 # --- the example suite as 3 shards × 2 workers, against one unsharded run ----------------
 
 
+@pytest.mark.long
 @pytest.mark.timeout(900)
 def test_three_sharded_runs_merge_into_the_files_of_one_unsharded_run(tmp_path: Path):
     single = copy_of_examples(tmp_path / "single")
