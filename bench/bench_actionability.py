@@ -1,11 +1,15 @@
 """Benchmark: the plugin's clicks beside Playwright's own, on covered and tricky controls.
 
-Run: PYTHONPATH=. .venv/bin/python bench/bench_actionability.py [--timeout 2000]
+Run: PYTHONPATH=. .venv/bin/python bench/bench_actionability.py [--timeout 2000] [--only REGEX]
 
 Each case of tests/pages/act/actionability.html (covers, overlays, backdrops, moving and
 re-rendered targets, transparent controls, labels, zoom, frames, shadow roots), plus
 real widgets (TodoMVC's React build, Bootstrap 5's modal backdrop and Bootstrap 4's custom
-checkbox) served from tests/real, is driven twice on fresh pages:
+checkbox) and real third-party covers and custom controls served from tests/real (product
+tours of Shepherd, driver.js and intro.js; Tippy and Bootstrap popovers and tooltips;
+Bootstrap's offcanvas, dropdown, fixed navbar, switch and toggle buttons; SweetAlert2; a
+cookie-consent bar; a Notyf toast; open Choices.js and flatpickr pickers; Shoelace and
+Ionic checkboxes; loading overlays that go), is driven twice on fresh pages:
 
 - Playwright (the baseline): `get_by_role(role, name=...).click()` (or `.check()`);
 - the plugin: the step recorded on the page as it was made (a scripted model on
@@ -155,7 +159,8 @@ LOG_ANY = """
 
 
 def real_case(name: str, page: str, role: str, label: str, target: str, *,
-              own: str = "", method: str = "click", event: str = "") -> Case:
+              own: str = "", method: str = "click", event: str = "",
+              ready: str = "body[data-ready]") -> Case:
     """A control on a host page of tests/real with a real library's cover (or none) open.
     `target` is the element whose `event` (click, or change for a check) says the control
     took the action; `own` what counts as the control itself (default: `target`)."""
@@ -163,7 +168,7 @@ def real_case(name: str, page: str, role: str, label: str, target: str, *,
     event = event or ("change" if method == "check" else "click")
     prepare = LOG_ANY % (own or target, target, event, mark)
     return Case(name, f"pages/{page}", role, label, mark, method=method, prepare=prepare,
-                ready="body[data-ready]")
+                ready=ready)
 
 
 # Third-party covers and custom controls (tests/real/pages/covers-*.html).
@@ -178,10 +183,14 @@ COVERS = [
               "#invite"),
     real_case("driver.js highlighted button", "covers-tours.html#driver", "button",
               "Filters", "#filters"),
+    real_case("driver.js highlighted, locked", "covers-tours.html#driver-locked", "button",
+              "Filters", "#filters"),
     real_case("intro.js overlay", "covers-tours.html#intro", "button", "Invite people",
               "#invite"),
     real_case("intro.js highlighted button", "covers-tours.html#intro", "button", "Filters",
               "#filters"),
+    real_case("intro.js highlighted, locked", "covers-tours.html#intro-locked", "button",
+              "Filters", "#filters"),
     real_case("tippy popover over a button", "covers-popovers.html#tippy", "button",
               "Download", "#download"),
     real_case("bootstrap5 popover over a button", "covers-popovers.html#popover", "button",
@@ -216,6 +225,8 @@ COVERS = [
               "#center", own="#center, [for=center]", method="check"),
     real_case("shoelace checkbox", "covers-checks.html", "checkbox", "Send me the newsletter",
               "#newsletter", method="check", event="sl-change"),
+    real_case("ionic checkbox", "ionic.html", "checkbox", "Accept the terms", "#terms",
+              method="check", event="ionChange", ready="ion-checkbox.hydrated"),
     real_case("shoelace switch", "covers-checks.html", "switch", "Compact view", "#compact",
               method="check", event="sl-change"),
 ]
@@ -318,7 +329,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--timeout", type=float, default=2000, help="ms per action")
     parser.add_argument("--why", action="store_true", help="print each error's first line")
-    parser.add_argument("--only", default="", help="only the cases whose name has this")
+    parser.add_argument("--only", default="", help="only the cases whose name matches this regex")
     args = parser.parse_args()
     pages, real = PagesServer().start(), RealWidgetsServer().start()
     chromium = find_chromium()
@@ -331,7 +342,7 @@ def main() -> None:
         browser = playwright.chromium.launch(
             executable_path=chromium.executable_path, args=list(chromium.args)
         )
-        for case in [case for case in CASES + REAL + COVERS if args.only in case.name]:
+        for case in [case for case in CASES + REAL + COVERS if re.search(args.only, case.name)]:
             base = (pages if case in CASES else real).url()
             theirs = playwright_side(browser, base, case, args.timeout)
             ours, via = plugin_side(browser, base, case, args.timeout, model, Path(folder))
