@@ -262,7 +262,7 @@ def test_real_covers_are_refused_where_playwright_refuses(page, real, case):
     }""", selector)
     action = Action(method, selector=selector, element=selector)
     if cover is None:
-        perform(watch_of(page), action, timeout=5000)
+        perform(watch_of(page), action, timeout=10_000)  # waits for the overlay to go
         assert "other" not in page.evaluate("hits")
         assert page.evaluate("hits") or page.locator(selector).is_checked()
         return
