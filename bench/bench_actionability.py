@@ -1,11 +1,15 @@
 """Benchmark: the plugin's clicks beside Playwright's own, on covered and tricky controls.
 
-Run: PYTHONPATH=. .venv/bin/python bench/bench_actionability.py [--timeout 2000]
+Run: PYTHONPATH=. .venv/bin/python bench/bench_actionability.py [--timeout 2000] [--only REGEX]
 
 Each case of tests/pages/act/actionability.html (covers, overlays, backdrops, moving and
 re-rendered targets, transparent controls, labels, zoom, frames, shadow roots), plus
 real widgets (TodoMVC's React build, Bootstrap 5's modal backdrop and Bootstrap 4's custom
-checkbox) served from tests/real, is driven twice on fresh pages:
+checkbox) and real third-party covers and custom controls served from tests/real (product
+tours of Shepherd, driver.js and intro.js; Tippy and Bootstrap popovers and tooltips;
+Bootstrap's offcanvas, dropdown, fixed navbar, switch and toggle buttons; SweetAlert2; a
+cookie-consent bar; a Notyf toast; open Choices.js and flatpickr pickers; Shoelace and
+Ionic checkboxes; loading overlays that go), is driven twice on fresh pages:
 
 - Playwright (the baseline): `get_by_role(role, name=...).click()` (or `.check()`);
 - the plugin: the step recorded on the page as it was made (a scripted model on
@@ -136,6 +140,97 @@ REAL = [
          clean=""),
 ]
 
+# A real library's cover over a page, on a host page whose hash picks what is open:
+# everything but the control and its own drawing (`own`) that a trusted press or click
+# reaches is logged, so a click on the cover (or anything else) shows as WRONG.
+LOG_ANY = """
+  window.clicked = [];
+  const own = %r, describe = (el) => el.localName + (el.id ? "#" + el.id : "")
+    + (typeof el.className === "string" && el.className ? "." + el.className.split(" ")[0] : "");
+  for (const type of ["pointerdown", "click"]) {
+    document.addEventListener(type, (e) => {
+      const path = e.composedPath();
+      if (e.isTrusted && !path.some((n) => n instanceof Element && n.matches(own))) {
+        window.clicked.push(describe(path[0]));
+      }
+    }, true);
+  }
+  document.querySelector(%r).addEventListener(%r, () => window.clicked.push(%r));"""
+
+
+def real_case(name: str, page: str, role: str, label: str, target: str, *,
+              own: str = "", method: str = "click", event: str = "",
+              ready: str = "body[data-ready]") -> Case:
+    """A control on a host page of tests/real with a real library's cover (or none) open.
+    `target` is the element whose `event` (click, or change for a check) says the control
+    took the action; `own` what counts as the control itself (default: `target`)."""
+    mark = target.lstrip("#")
+    event = event or ("change" if method == "check" else "click")
+    prepare = LOG_ANY % (own or target, target, event, mark)
+    return Case(name, f"pages/{page}", role, label, mark, method=method, prepare=prepare,
+                ready=ready)
+
+
+# Third-party covers and custom controls (tests/real/pages/covers-*.html).
+COVERS = [
+    real_case("shepherd step, modal overlay", "covers-tours.html#shepherd", "button",
+              "New project", "#new-project"),
+    real_case("shepherd step bubble over a button", "covers-tours.html#shepherd-bubble",
+              "button", "Export", "#export"),
+    real_case("shepherd highlighted button", "covers-tours.html#shepherd", "button",
+              "Filters", "#filters"),
+    real_case("driver.js overlay", "covers-tours.html#driver", "button", "New project",
+              "#new-project"),
+    real_case("driver.js highlighted button", "covers-tours.html#driver", "button",
+              "Filters", "#filters"),
+    real_case("driver.js highlighted, locked", "covers-tours.html#driver-locked", "button",
+              "Filters", "#filters"),
+    real_case("intro.js overlay", "covers-tours.html#intro", "button", "New project",
+              "#new-project"),
+    real_case("intro.js highlighted button", "covers-tours.html#intro", "button", "Filters",
+              "#filters"),
+    real_case("intro.js highlighted, locked", "covers-tours.html#intro-locked", "button",
+              "Filters", "#filters"),
+    real_case("tippy popover over a button", "covers-popovers.html#tippy", "button",
+              "Download", "#download"),
+    real_case("bootstrap5 popover over a button", "covers-popovers.html#popover", "button",
+              "Download", "#download"),
+    real_case("bootstrap5 tooltip over a button", "covers-popovers.html#tooltip", "button",
+              "Download", "#download"),
+    real_case("bootstrap5 offcanvas backdrop", "covers-bootstrap5.html#offcanvas", "button",
+              "Sort by", "#sort"),
+    real_case("bootstrap5 dropdown over a button", "covers-bootstrap5.html#dropdown",
+              "button", "Compare items", "#compare"),
+    real_case("bootstrap5 fixed-top navbar", "covers-bootstrap5.html#navbar", "button",
+              "Checkout", "#checkout"),
+    real_case("bootstrap5 loading overlay goes", "covers-bootstrap5.html#loading", "button",
+              "Compare items", "#compare"),
+    real_case("sweetalert2 modal", "covers-notices.html#swal", "button", "Apply coupon",
+              "#apply"),
+    real_case("sweetalert2 loading goes", "covers-notices.html#swal-loading", "button",
+              "Apply coupon", "#apply"),
+    real_case("cookieconsent bar over a button", "covers-notices.html#cookies", "button",
+              "Pay now", "#pay"),
+    real_case("notyf toast over a corner button", "covers-notices.html#toast", "button",
+              "Pay now", "#pay"),
+    real_case("choices.js open over a button", "covers-pickers.html#choices", "button",
+              "Use my location", "#nearby"),
+    real_case("flatpickr open over a button", "covers-pickers.html#flatpickr", "button",
+              "Search trains", "#search"),
+    real_case("bootstrap5 form-switch", "covers-checks.html", "switch",
+              "Email notifications", "#notify", own="#notify, [for=notify]", method="check"),
+    real_case("bootstrap5 btn-check toggle", "covers-checks.html", "checkbox", "Bold",
+              "#bold", own="#bold, [for=bold]", method="check"),
+    real_case("bootstrap5 btn-check radio", "covers-checks.html", "radio", "Center",
+              "#center", own="#center, [for=center]", method="check"),
+    real_case("shoelace checkbox", "covers-checks.html", "checkbox", "Send me the newsletter",
+              "#newsletter", method="check", event="sl-change"),
+    real_case("ionic checkbox", "ionic.html", "checkbox", "Accept the terms", "#terms",
+              method="check", event="ionChange", ready="ion-checkbox.hydrated"),
+    real_case("shoelace switch", "covers-checks.html", "switch", "Compact view", "#compact",
+              method="check", event="sl-change"),
+]
+
 
 def outcome(page: Page, case: Case, error: BaseException | None, refusals: tuple) -> str:
     """What one side did: WRONG when anything but the control took the click."""
@@ -234,7 +329,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--timeout", type=float, default=2000, help="ms per action")
     parser.add_argument("--why", action="store_true", help="print each error's first line")
-    parser.add_argument("--only", default="", help="only the cases whose name has this")
+    parser.add_argument("--only", default="", help="only the cases whose name matches this regex")
     args = parser.parse_args()
     pages, real = PagesServer().start(), RealWidgetsServer().start()
     chromium = find_chromium()
@@ -247,7 +342,7 @@ def main() -> None:
         browser = playwright.chromium.launch(
             executable_path=chromium.executable_path, args=list(chromium.args)
         )
-        for case in [case for case in CASES + REAL if args.only in case.name]:
+        for case in [case for case in CASES + REAL + COVERS if re.search(args.only, case.name)]:
             base = (pages if case in CASES else real).url()
             theirs = playwright_side(browser, base, case, args.timeout)
             ours, via = plugin_side(browser, base, case, args.timeout, model, Path(folder))

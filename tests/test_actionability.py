@@ -225,3 +225,48 @@ def test_real_bootstrap_covers(page, real, widget, selector, method, via):
         assert perform(watch_of(page), action, timeout=REFUSE_MS).via == via
         assert page.locator(selector).is_checked()
         assert "#terms" not in page.url  # the link in the label was not followed
+
+
+# Real third-party covers (tests/real/pages/covers-*.html): page, the control's selector,
+# the method, and the cover Playwright's refusal names (None where Playwright acts).
+REAL_COVERS = {
+    "shepherd's modal overlay": ("covers-tours.html#shepherd", "#new-project", "click",
+                                 "shepherd-modal"),
+    "driver.js's locked step": ("covers-tours.html#driver-locked", "#filters", "click", "<body"),
+    "intro.js's locked step": ("covers-tours.html#intro-locked", "#filters", "click",
+                               "introjs-disableInteraction"),
+    "tippy's popover": ("covers-popovers.html#tippy", "#download", "click", "tippy"),
+    "bootstrap's offcanvas backdrop": ("covers-bootstrap5.html#offcanvas", "#sort", "click",
+                                       "offcanvas-backdrop"),
+    "a consent bar": ("covers-notices.html#cookies", "#pay", "click", "cc"),
+    "flatpickr's calendar": ("covers-pickers.html#flatpickr", "#search", "click", "flatpickr"),
+    "a loading overlay that goes": ("covers-bootstrap5.html#loading", "#compare", "click", None),
+    "bootstrap's switch": ("covers-checks.html", "#notify", "check", None),
+}
+
+
+@pytest.mark.parametrize("case", list(REAL_COVERS))
+def test_real_covers_are_refused_where_playwright_refuses(page, real, case):
+    """A real library's cover over the control: refused as Playwright refuses it, naming the
+    cover, with nothing clicked; where Playwright acts (the overlay goes), the plugin acts."""
+    where, selector, method, cover = REAL_COVERS[case]
+    page.goto("about:blank")
+    page.goto(real.url(f"pages/{where}"))
+    page.wait_for_selector("body[data-ready]")
+    page.evaluate("""target => {
+        window.hits = [];
+        for (const type of ["pointerdown", "click"]) {
+          document.addEventListener(type, (e) => { if (e.isTrusted) hits.push(
+            e.composedPath().includes(document.querySelector(target)) ? "own" : "other"); }, true);
+        }
+    }""", selector)
+    action = Action(method, selector=selector, element=selector)
+    if cover is None:
+        perform(watch_of(page), action, timeout=10_000)  # waits for the overlay to go
+        assert "other" not in page.evaluate("hits")
+        assert page.evaluate("hits") or page.locator(selector).is_checked()
+        return
+    with pytest.raises(ElementCovered) as caught:
+        perform(watch_of(page), action, timeout=1000)
+    assert cover in str(caught.value)
+    assert page.evaluate("hits") == []
