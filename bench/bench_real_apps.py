@@ -21,7 +21,8 @@ modal; Material Web: a select, a menu, a dialog, a list) and Vaadin's grid and c
 (its Lumino menus, launcher, file browser and a notebook run by its kernel;
 `pip install jupyterlab`), and
 Django's admin on a tutorial-sized project (its login's password a variable; the database
-put back before each run and read as the truth).
+put back before each run and read as the truth). React component libraries: Ant Design 5
+(and the same app on antd 4) and MUI 5, their UMD builds on React 18 with no bundler.
 
 Each flow is recorded in `auto` mode with the scripted widgets oracle (`oracle` below): it
 is NOT a model; it reads the snapshot in each prompt it receives and answers as a correct
@@ -38,8 +39,9 @@ Targets: self-replay 100%, wrong 0, false pass 0.
 
 Then the real redesign: flows recorded on one released version of a UI are replayed
 offline on another at the same URL (jQuery UI 1.14 → 1.12, Bootstrap 5 → 4 markup of the
-same page, DataTables 3 → 1.13, Swagger UI 5 → 4), and with --other-django (a folder made
-by `pip install --target DIR django==4.2.30`) Django's admin flows recorded on each release
+same page, DataTables 3 → 1.13, Swagger UI 5 → 4, Ant Design 5 → 4 and 4 → 5), and with
+--other-django (a folder made by `pip install --target DIR django==4.2.30`) Django's admin
+flows recorded on each release
 and replayed on the other: wrong 0; every heal and refusal is listed with what decided it.
 """
 
