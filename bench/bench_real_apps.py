@@ -41,8 +41,8 @@ Then the real redesign: flows recorded on one released version of a UI are repla
 offline on another at the same URL (jQuery UI 1.14 → 1.12, Bootstrap 5 → 4 markup of the
 same page, DataTables 3 → 1.13, Swagger UI 5 → 4, Ant Design 5 → 4 and 4 → 5), and with
 --other-django (a folder made by `pip install --target DIR django==4.2.30`) Django's admin
-flows recorded on each release
-and replayed on the other: wrong 0; every heal and refusal is listed with what decided it.
+flows recorded on each release and replayed on the other: wrong 0; every heal and refusal
+is listed with what decided it.
 """
 
 from __future__ import annotations
