@@ -21,7 +21,8 @@ modal; Material Web: a select, a menu, a dialog, a list) and Vaadin's grid and c
 (its Lumino menus, launcher, file browser and a notebook run by its kernel;
 `pip install jupyterlab`), and
 Django's admin on a tutorial-sized project (its login's password a variable; the database
-put back before each run and read as the truth).
+put back before each run and read as the truth). React component libraries: Ant Design 5
+(and the same app on antd 4) and MUI 5, their UMD builds on React 18 with no bundler.
 
 Each flow is recorded in `auto` mode with the scripted widgets oracle (`oracle` below): it
 is NOT a model; it reads the snapshot in each prompt it receives and answers as a correct
@@ -38,9 +39,10 @@ Targets: self-replay 100%, wrong 0, false pass 0.
 
 Then the real redesign: flows recorded on one released version of a UI are replayed
 offline on another at the same URL (jQuery UI 1.14 → 1.12, Bootstrap 5 → 4 markup of the
-same page, DataTables 3 → 1.13, Swagger UI 5 → 4), and with --other-django (a folder made
-by `pip install --target DIR django==4.2.30`) Django's admin flows recorded on each release
-and replayed on the other: wrong 0; every heal and refusal is listed with what decided it.
+same page, DataTables 3 → 1.13, Swagger UI 5 → 4, Ant Design 5 → 4 and 4 → 5), and with
+--other-django (a folder made by `pip install --target DIR django==4.2.30`) Django's admin
+flows recorded on each release and replayed on the other: wrong 0; every heal and refusal
+is listed with what decided it.
 """
 
 from __future__ import annotations
@@ -1943,6 +1945,201 @@ def served(browser: Browser, base: str, url: str, swap: dict[str, bytes], versio
         return str(page.wait_for_function(f"() => {version}", timeout=WAIT_MS).json_value())
     finally:
         context.close()
+
+
+# --- React component libraries: Ant Design (5, and 4 for the redesign) and MUI ---------------
+# Their UMD builds on npm with React 18, set up by host pages with no bundler (the app
+# written with htm): antd's searchable Select over a virtual list, DatePicker, Table (sorter,
+# filter dropdown, pages, a row's action), Modal.confirm, a Dropdown opened on hover, Tabs, a
+# Form's validation messages, Cascader, Tree and Transfer; MUI's Autocomplete, Menu, Dialog,
+# Select, Tabs, Accordion and Snackbar.
+
+AD = "/pages/antd.html"
+AD4 = "/pages/antd4.html"
+MU = "/pages/mui.html"
+AD_PEOPLE = (("Ada Lovelace", 36, "London"), ("Grace Hopper", 85, "Arlington"),
+             ("Alan Turing", 41, "Wilmslow"), ("Katherine Johnson", 101, "Hampton"),
+             ("Linus Torvalds", 55, "Portland"), ("Margaret Hamilton", 34, "Boston"),
+             ("Tim Berners-Lee", 35, "London"), ("Barbara Liskov", 49, "Boston"))
+AD_NAMES = tuple(name for name, _, _ in AD_PEOPLE)
+MU_COUNTRIES = (  # tests/real/pages/mui.html
+    "Argentina", "Australia", "Austria", "Belgium", "Brazil", "Canada", "Chile", "Denmark",
+    "Finland", "France", "Germany", "Greece", "Iceland", "India", "Ireland", "Italy", "Japan",
+    "Kenya", "Mexico", "Netherlands", "New Zealand", "Norway", "Portugal", "Spain", "Sweden",
+    "Switzerland", "United Kingdom", "Uruguay")
+BILLING = ("Plan: Team", "Seats: 12", "Renews: May 1, 2026")
+
+
+def ad_office(typed: str, city: str) -> tuple[Step, ...]:
+    """Search antd's Select (its options drawn by a virtual list) and choose `city`."""
+    return (Act(f"type {typed} into the Office field", fill("Office", typed, "combobox")),
+            Act(f"choose {city} as the office", click("generic", city)))
+
+
+def ad_team(lines: list[Line]) -> list[dict[str, Any]]:
+    """Each row of antd's team table on the page shown: name, city (its header also names
+    the filter button in it) and age."""
+    return [{"name": row["Name"], "city": row["City filter"], "age": int(row["Age"])}
+            for row in rows_under("Age", lines)]
+
+
+def ad_members(*names: str) -> tuple[dict[str, Any], ...]:
+    ages = {name: (age, city) for name, age, city in AD_PEOPLE}
+    return tuple({"name": name, "city": ages[name][1], "age": ages[name][0]} for name in names)
+
+
+def ad_messages(lines: list[Line]) -> list[str]:
+    """The validation messages of antd's sign-up form, under its fields."""
+    return names_of("text", after='heading "Sign up"', until='button "Sign up"')(lines)
+
+
+def ad_form(*fields: tuple[str, str]) -> tuple[Step, ...]:
+    return (*(Act(f"type {text} into the {label} field", fill(f"* {label}", text))
+              for label, text in fields),
+            Act("click Sign up", click("button", "Sign up")))
+
+
+def ad_flows(app: str, url: str) -> list[Flow]:
+    """The Ant Design flows on the host page at `url` (antd 5, or the same app on antd 4)."""
+    return [
+        Flow(app, url, ad_office("Zür", "Zürich"), "Office: Zürich"),
+        Flow(app, url, ad_office("Val", "Valletta"), "Office: Valletta"),
+        Flow(app, url, (Act("type be into the Office field", fill("Office", "be", "combobox")),
+                        Extract("the offices suggested", names_of(  # drawn after the page
+                            "generic", after="paragraph: Nothing chosen"),
+                            ("Belgrade", "Berlin", "Bern"))), None),
+        Flow(app, url, (Act("open the departure date picker", click("textbox", "Departure")),
+                        Act("pick the 21st", click("cell", "21"))), "Departure: 2026-03-21"),
+        Flow(app, url, (Act("open the departure date picker", click("textbox", "Departure")),
+                        Act("go to the next month", click("button", "Next month (PageDown)")),
+                        Act("pick April 2", click("cell", "2"))), "Departure: 2026-04-02"),
+        Flow(app, url, (Act("sort the team by age", click("columnheader", "Age")),
+                        Extract("the names in the team table", admin_column("Name"),
+                                ("Margaret Hamilton", "Tim Berners-Lee", "Ada Lovelace",
+                                 "Alan Turing", "Barbara Liskov"))), None),
+        Flow(app, url, (Act("open the filter of the City column",
+                            click("button", "", after='columnheader "City')),
+                        Act("tick London", click("menuitem", "London")),
+                        Act("click OK", click("button", "OK")),
+                        Extract("the names in the team table", admin_column("Name"),
+                                ("Ada Lovelace", "Tim Berners-Lee"))), None),
+        Flow(app, url, (Act("go to page 2 of the team", click("listitem", "2")),
+                        Extract("each team member's name, city and age", ad_team, ad_members(
+                            "Margaret Hamilton", "Tim Berners-Lee", "Barbara Liskov"), Members)),
+             "Team page: 2"),
+        Flow(app, url, (Extract("each team member's name, city and age", ad_team,
+                                ad_members(*AD_NAMES[:5]), Members),), None),
+        Flow(app, url, (Act("invite Grace Hopper", click("generic", "", after='"Grace Hopper"')),),
+             "Invited: Grace Hopper"),
+        Flow(app, url, (Act("click Delete project", click("button", "Delete project")),
+                        Act("confirm with Delete", click("button", "Delete", after="dialog")),
+                        Claim("the page says the project was deleted",
+                              Evidence("paragraph", text="Project deleted", match="equals"))),
+             "Project deleted"),
+        Flow(app, url, (Act("click Delete project", click("button", "Delete project")),
+                        Act("keep the project", click("button", "Keep it"))), "Project kept"),
+        Flow(app, url, (Act("hover over Account", Pick("generic", "", "hover"), shows="Account"),
+                        Act("click Settings in the Account menu", click("menuitem", "Settings"))),
+             "Account: Settings"),
+        Flow(app, url, (Act("hover over Account", Pick("generic", "", "hover"), shows="Account"),
+                        Extract("the items of the Account menu", names_of("menuitem"),
+                                ("Profile", "Settings", "Sign out"))), None),
+        Flow(app, url, (Act("open the Billing tab", click("tab", "Billing")),
+                        Extract("the billing details", names_of(
+                            "listitem", after='tabpanel "Billing"', until="heading", shown=True),
+                            BILLING)),
+             "Tab: billing"),
+        Flow(app, url, (Act("click Sign up", click("button", "Sign up")),
+                        Extract("the messages of the sign-up form", ad_messages,
+                                ("Please enter a username", "Please enter your email"))), None),
+        Flow(app, url, (*ad_form(("Username", "ada"), ("Email", "ada")),
+                        Extract("what the form says of the email", lambda lines: ad_messages(
+                            lines)[-1], "That is not a valid email", Value)), None),
+        Flow(app, url, ad_form(("Username", "ada"), ("Email", "ada@example.com")),
+             "Signed up: ada"),
+        Flow(app, url, (Act("open the Destination list", click("combobox", "Destination")),
+                        Act("choose Europe", click("menuitemcheckbox", "Europe", prefix=True)),
+                        Act("choose France", click("menuitemcheckbox", "France", prefix=True)),
+                        Act("choose Paris", click("menuitemcheckbox", "Paris", prefix=True))),
+             "Destination: europe / france / paris"),
+        Flow(app, url, (Act("expand Fruits in the garden tree",
+                            click("generic", "", after="tree")),
+                        Act("tick Apples", click("checkbox", "Select Apples"))),
+             "Garden: apples"),
+        Flow(app, url, (Act("tick Vegetables", click("checkbox", "Select Vegetables")),),
+             "Garden: vegetables, carrots, leeks"),
+        Flow(app, url, (Act("tick Push in the Off list", click("checkbox", "",
+                                                               after='listitem "Push"')),
+                        Act("move it to the On list", click("button", "", after='text "Off"'))),
+             "On: email, push"),
+        Flow(app, url, (Extract("the channels that are off", names_of(
+            "listitem", after='text "Off"', until='text "On"'), ("SMS", "Push", "Post", "Phone")),),
+             None),
+    ]
+
+
+def mu_country(typed: str, country: str) -> tuple[Step, ...]:
+    return (Act(f"type {typed} into the Country field", fill("Country", typed, "combobox")),
+            Act(f"choose {country}", click("option", country)))
+
+
+FLOWS += [
+    *ad_flows("Ant Design", AD),
+    *ad_flows("Ant Design 4", AD4),
+    Flow("MUI", MU, mu_country("Swi", "Switzerland"), "Country: Switzerland"),
+    Flow("MUI", MU, (Act("open the Country list", click("button", "Open")),
+                     Act("choose Norway", click("option", "Norway"))), "Country: Norway"),
+    Flow("MUI", MU, (Act("type an into the Country field", fill("Country", "an", "combobox")),
+                     Extract("the countries suggested", names_of("option"), tuple(
+                         country for country in MU_COUNTRIES if "an" in country.lower()))),
+         None),
+    Flow("MUI", MU, (Act("open the Actions menu", click("button", "Actions")),
+                     Act("click Archive", click("menuitem", "Archive"))), "Menu: Archive"),
+    Flow("MUI", MU, (Act("open the Actions menu", click("button", "Actions")),
+                     Extract("the items of the Actions menu", names_of("menuitem"),
+                             ("Duplicate", "Archive", "Export"))), None),
+    Flow("MUI", MU, (Act("click Leave the team", click("button", "Leave the team")),
+                     Act("confirm with Leave", click("button", "Leave"))), "Left the team"),
+    Flow("MUI", MU, (Act("click Leave the team", click("button", "Leave the team")),
+                     Claim("the dialog says access to the projects will be lost",
+                           Evidence("paragraph", text="You will lose access to its projects.",
+                                    match="equals", after='dialog "Leave the team?"')),
+                     Act("stay in the team", click("button", "Stay"))), "Still in the team"),
+    Flow("MUI", MU, (Act("open the Plan select", click("combobox", "Plan")),
+                     Act("choose Team as the plan", click("option", "Team"))), "Plan: team"),
+    Flow("MUI", MU, (Act("open the Plan select", click("combobox", "Plan")),
+                     Extract("the plans the Plan select offers", names_of("option"),
+                             ("Free", "Team", "Enterprise"))), None),
+    Flow("MUI", MU, (Act("open the Billing tab", click("tab", "Billing")),
+                     Extract("the billing details", names_of(
+                         "listitem", after='tabpanel "Billing"', shown=True), BILLING)),
+         "Tab: Billing"),
+    Flow("MUI", MU, (Act("expand How do I cancel?", click("button", "How do I cancel?")),
+                     Extract("the answer to How do I cancel?", lambda lines: next(
+                         line.text for line in lines if line.role == "region"),
+                         "Write to support before your renewal date.", Value)),
+         "Answer: cancel"),
+    Flow("MUI", MU, (Act("click Archive note", click("button", "Archive note")),
+                     Extract("the message of the snackbar", lambda lines: next(
+                         line.text for line in lines if line.role == "alert"),
+                         "Note archived", Value)), None),
+    Flow("MUI", MU, (Act("click Archive note", click("button", "Archive note")),
+                     Claim("a message says the note was archived",
+                           Evidence("alert", text="Note archived", match="equals"))), None),
+]
+
+
+def antd_release(page: str) -> Callable[[], dict[str, bytes]]:
+    """The Ant Design host page at `page`'s URL swapped for the other one: the same app on
+    the other release, with that release's style sheet and date library."""
+    other = {AD: "antd4.html", AD4: "antd.html"}[page]
+    return lambda: {page: (REAL / "pages" / other).read_bytes()}
+
+
+REDESIGNS += [
+    ("Ant Design 5 -> 4", antd_release(AD), (AD,), "antd.version"),
+    ("Ant Design 4 -> 5", antd_release(AD4), (AD4,), "antd.version"),
+]
 
 
 def main() -> None:

@@ -644,6 +644,9 @@
     const line = { el, role, items: [], control: interactive };
     if (tag === "select") selectOptions(el, line.items);
     else if (tag !== "textarea") walkChildren(el, line.items, childTextVisible);  // its text is its value
+    // A control in a box that clips it to nothing (a widget's copy of its options kept for
+    // screen readers beside the ones it draws) has no box of its own either: no click reaches it.
+    if (!textVisible && interactive) zeroSize();
     if (zero && !line.items.some(isLine)) return;
     if (interactive && !INTERACTIVE.has(role)) {
       // A clicky container around real controls is layout, not a control of its own.
