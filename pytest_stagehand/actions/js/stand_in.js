@@ -27,7 +27,10 @@ el => {
     return true;
   };
   const over = labels.findIndex((l) => l.contains(hit));
-  if (over < 0 && !ownWrapper()) return "";
+  // A control that takes no pointer itself (a toggle button's hidden input) is drawn by its
+  // label: a person clicks that, whatever lies over the input's own box.
+  const drawnByLabel = getComputedStyle(el).pointerEvents === "none";
+  if (over < 0 && !drawnByLabel && !ownWrapper()) return "";
   // The label at the point where the label itself takes the click, never a link in it.
   const at = (i, px, py) => {
     const b = labels[i].getBoundingClientRect();
