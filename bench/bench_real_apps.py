@@ -1588,6 +1588,311 @@ FLOWS: list[Flow] = [
 ]
 
 
+# --- Select2, TinyMCE, Django's admin deeper, Bootstrap 5 and jQuery UI widgets more --------
+# Select2 (with jQuery), TinyMCE (self-hosted; its content in an iframe, once more in a
+# frame of the app's page), Django's admin's lending app (tests/django_admin.py: a Select2
+# search of autocomplete_fields, the related-object "+" popup, sidebar filters, a date
+# hierarchy, an action's confirmation page, an inline formset), and the Bootstrap 5 and
+# jQuery UI widgets the pages above leave out.
+
+S2 = "/pages/select2.html"
+TMC = "/pages/tinymce.html"
+TMC_FRAME = "/pages/tinymce-frame.html"
+BSM = "/pages/bootstrap-more.html"
+JQM = "/pages/jquery-ui-more.html"
+SPEED_MENU = Act("open the speed menu", click("combobox", "", after="Select a speed"))
+LOANS = "/admin/lending/loan/"
+LOAN_ADD = "/admin/lending/loan/add/"
+BARBARA = "/admin/lending/member/2/change/"  # Barbara Liskov's loans, edited inline
+LOAN_BOOKS = ("Computing Machinery and Intelligence", "On Computable Numbers",
+              "Orbital Mechanics Notes", "Notes on the Analytical Engine")  # by date lent
+# TinyMCE's editor: the body of its iframe, the host of the text
+EDITOR_FILL = Pick("generic", "Rich Text Area", "fill", ("Version 2 is out",))
+FORMAT_MENU = ("Bold", "Italic", "Underline", "Strikethrough", "Superscript", "Subscript", "Code",
+               "Formats", "Blocks", "Fonts", "Font sizes", "Align", "Line height",
+               "Text color Black", "Background color Black", "Clear formatting")
+
+
+@dataclass(frozen=True)
+class Popup:
+    """The test's own handler for the next popup window: it fills the popup's fields by
+    their labels and clicks a button, with plain Playwright, and waits for the popup to
+    close itself (Django's related-object popup hands its new object to the opener)."""
+
+    fields: tuple[tuple[str, str], ...]
+    button: str
+
+    @property
+    def instruction(self) -> str:  # how a report names the step
+        return f"(the test fills the popup and clicks {self.button})"
+
+    def handle(self, popup: Page) -> None:
+        for label, value in self.fields:
+            popup.get_by_label(label, exact=True).fill(value)
+        with popup.expect_event("close", timeout=WAIT_MS):
+            popup.get_by_role("button", name=self.button, exact=True).click()
+
+
+def names_lines(lines: list[Line], role: str, after: str) -> list[Line]:
+    """The `role` lines after the line mentioning `after`."""
+    start = next((at + 1 for at, line in enumerate(lines) if after in line.raw), len(lines))
+    return [line for line in lines[start:] if line.role == role]
+
+
+def s2_open(select: str) -> Act:
+    """Open a Select2 select: its combobox, unnamed, after the label's text."""
+    return Act(f"open the {select} select", click("combobox", "", after=f'text "{select}"'))
+
+
+def s2_choose(select: str, option: str) -> tuple[Step, ...]:
+    return (s2_open(select), Act(f"choose {option} as the {select.lower()}",
+                                 click("option", option, after="listbox")))
+
+
+def loan_query(*where: str) -> str:
+    """The loans as their table holds them: the book's title, the member's name, the date."""
+    return ("select (select title from library_book where id = book_id), "
+            "(select name from lending_member where id = member_id), lent from lending_loan"
+            + (f" where {' and '.join(where)}" if where else "") + " order by lent")
+
+
+def pick_book(search: str, title: str) -> tuple[Step, ...]:
+    """Django's autocomplete (Select2): open the Book field, search, choose."""
+    return (Act("open the Book field", click("combobox", "", after='text "Book:"')),
+            Act(f"type {search} into the book search", Pick("searchbox", "", "fill", (search,),
+                                                            after="contentinfo")),
+            Act(f"choose {title}", click("option", title, after="listbox")))
+
+
+FLOWS.extend([
+    # Select2: a single select with a search box, tags, options from a data array
+    Flow("Select2", S2, s2_choose("City", "Lisbon"), "City: lis"),
+    Flow("Select2", S2, (s2_open("City"),
+                         Act("type Os into the search field",
+                             Pick("searchbox", "Search", "fill", ("Os",), after="Clear the tags")),
+                         Act("choose Oslo as the city", click("option", "Oslo", after="listbox"))),
+         "City: osl"),
+    Flow("Select2", S2, (s2_open("City"),
+                         Act("type Mad into the search field",
+                             Pick("searchbox", "Search", "fill", ("Mad",), after="Clear the tags")),
+                         Act("press Enter in the search field",
+                             Pick("searchbox", "Search", "press", ("Enter",),
+                                  after="Clear the tags"))), "City: mad"),
+    Flow("Select2", S2, (*s2_choose("City", "Paris"),
+                         Extract("the city chosen", lambda lines: find(
+                             lines, "textbox", None, after='text "City"').name, "Paris", Value)),
+         "City: par"),
+    Flow("Select2", S2, (Act("remove urgent from the tags",
+                             click("button", "Remove item", after='listitem "urgent"')),),
+         "Tags: billing"),
+    Flow("Select2", S2, (Act("open the tags list", click("searchbox", "Search")),
+                         Act("add bug to the tags", click("option", "bug", after="listbox"))),
+         "Tags: urgent, billing, bug"),
+    Flow("Select2", S2, (Act("type refund into the tags field",
+                             Pick("searchbox", "Search", "fill", ("refund",))),
+                         Act("press Enter in the tags field",
+                             Pick("searchbox", "Search", "press", ("Enter",)))),
+         "Tags: urgent, billing, refund"),
+    Flow("Select2", S2, (Extract("the tags chosen", names_of(
+        "listitem", after='hint="select selection multiple"', until="searchbox"),
+        ("urgent", "billing")),), None),
+    Flow("Select2", S2, s2_choose("Team", "Support"), "Team: support"),
+    Flow("Select2", S2, (s2_open("Team"), Extract(
+        "the teams of Operations", names_of("option", after='group "Operations"'),
+        ("Support", "Billing"))), None),
+    Flow("Select2", S2, (Dialog(True), Act("click Clear the tags",
+                                           click("button", "Clear the tags"))), "Tags:"),
+    Flow("Select2", S2, (Dialog(False), Act("click Clear the tags",
+                                            click("button", "Clear the tags")),
+                         Claim("the tags are still urgent and billing",
+                               Evidence("listitem", "billing", match="contains",
+                                        after='listitem "urgent"'))), "Tags kept"),
+    # TinyMCE: menus and a toolbar in the page, the content in the editor's iframe
+    Flow("TinyMCE", TMC, (Act("type Version 2 is out into the editor", EDITOR_FILL),),
+         "HTML: <p>Version 2 is out</p>"),
+    Flow("TinyMCE", TMC, (Act("select all the text in the editor",
+                              Pick("generic", "Rich Text Area", "press", ("Control+a",))),
+                          Act("make it bold", click("button", "Bold"))),
+         "HTML: <p><strong>Hello World!</strong></p><ul><li style=\"font-weight: bold;\">"
+         "<strong>Faster search</strong></li><li style=\"font-weight: bold;\"><strong>Dark mode"
+         "</strong></li></ul>"),
+    Flow("TinyMCE", TMC, (Act("open the Format menu", click("menuitem", "Format")),
+                          Extract("the items of the Format menu", lambda lines: [
+                              line.name for line in lines[[line.raw for line in lines].index(
+                                  "menu"):] if line.role == "menuitem"], FORMAT_MENU)), None),
+    Flow("TinyMCE", TMC, (Act("click the Dark mode bullet", click("listitem", ""),
+                              shows="Dark mode"),
+                          Act("select the whole line",
+                              Pick("generic", "Rich Text Area", "press", ("Shift+Home",))),
+                          Act("open the Format menu", click("menuitem", "Format")),
+                          Act("choose Italic", click("menuitem", "Italic"))),
+         "HTML: <p>Hello World!</p><ul><li>Faster search</li><li style=\"font-style: italic;\">"
+         "<em>Dark mode</em></li></ul>"),
+    Flow("TinyMCE", TMC, (Extract("the bullet points of the notes",
+                                  names_of("listitem", after="iframe", shown=True),
+                                  ("Faster search", "Dark mode")),), None),
+    Flow("TinyMCE", TMC, (Extract("the first line of the notes", lambda lines: next(
+        line.text for line in lines if line.role == "paragraph"), "Hello World!", Value),), None),
+    Flow("TinyMCE", TMC, (Claim("the editor's first line says Hello World!",
+                                Evidence("paragraph", text="Hello World!", match="equals",
+                                         after="iframe")),), None),
+    Flow("TinyMCE", TMC_FRAME, (Extract("the bullet points of the notes",
+                                        names_of("listitem", after="iframe", shown=True),
+                                        ("Faster search", "Dark mode")),), None),
+    Flow("TinyMCE", TMC_FRAME, (Act("type Version 2 is out into the editor", EDITOR_FILL),),
+         "HTML: <p>Version 2 is out</p>", frames=("iframe[title=Editor]",)),
+    Flow("TinyMCE", TMC_FRAME, (Act("click the Faster search bullet", click("listitem", ""),
+                                    shows="Faster search"),
+                                Act("make it a numbered list", click("button", "Numbered list"))),
+         "HTML: <p>Hello World!</p><ol><li>Faster search</li><li>Dark mode</li></ol>",
+         frames=("iframe[title=Editor]",)),
+    # Django's admin, deeper: the lending app's loans and members
+    Flow("Django", LOAN_ADD, (*log_in(), *pick_book("Orbital", "Orbital Mechanics Notes"),
+                              Act("choose Donald Knuth as the member",
+                                  Pick("combobox", "Member:", "select_option",
+                                       ("Donald Knuth",))),
+                              Act("click Today beside the lent date", click("link", "Today")),
+                              Act("click Save", click("button", "Save"))),
+         visible=ADDED, table=(loan_query("member_id = 3"), (
+             ("Orbital Mechanics Notes", "Donald Knuth", "2025-03-20"),
+             ("Orbital Mechanics Notes", "Donald Knuth", TODAY.isoformat()))), server="django"),
+    Flow("Django", LOAN_ADD, (*log_in(), Popup((("Name:", "Niklaus Wirth"),), "Save"),
+                              Act("add another member", click("link", "Add another member")),
+                              Extract("the member chosen", lambda lines: find(
+                                  lines, "combobox", "Member:").value("value"), "Niklaus Wirth",
+                                  Value),
+                              *pick_book("Notes", "Notes on the Analytical Engine"),
+                              Act("click Today beside the lent date", click("link", "Today")),
+                              Act("click Save", click("button", "Save"))),
+         visible=ADDED, table=(loan_query("member_id = 4"), (
+             ("Notes on the Analytical Engine", "Niklaus Wirth", TODAY.isoformat()),)),
+         server="django"),
+    Flow("Django", LOANS, (*log_in(), Act("show the loans not returned",
+                                          click("link", "No", after="By returned")),
+                           Extract("the books lent", admin_column("Book"), LOAN_BOOKS[1:])),
+         address="returned__exact=0", server="django"),
+    Flow("Django", LOANS, (*log_in(), Act("show Barbara Liskov's loans",
+                                          click("link", "Barbara Liskov", after="By member")),
+                           Extract("the books lent", admin_column("Book"),
+                                   ("On Computable Numbers", "Notes on the Analytical Engine"))),
+         address=r"member__id__exact=2", server="django"),
+    Flow("Django", LOANS, (*log_in(), Act("show the loans of 2025", click("link", "2025")),
+                           Act("show the loans of March", click("link", "March 2025")),
+                           Extract("the books lent", admin_column("Book"), LOAN_BOOKS[1:3])),
+         address=r"lent__month=3", server="django"),
+    Flow("Django", LOANS, (*log_in(), Extract(
+        "the choices of the member filter", names_of("link", after="By member"),
+        ("All", "Barbara Liskov", "Donald Knuth", "Edsger Dijkstra")),
+        Claim("the list counts 4 loans", Evidence("paragraph", text="4 loans",
+                                                  match="equals"))), server="django"),
+    Flow("Django", LOANS, (*log_in(), *select_books("Orbital Mechanics Notes"),
+                           Act("choose Delete selected loans in the action menu",
+                               Pick("combobox", "Action:", "select_option",
+                                    ("Delete selected loans",))),
+                           Act("click Go", click("button", "Go")),
+                           Act("confirm the deletion", click("button", "Yes, I’m sure"))),
+         visible=".messagelist .success:has-text('Successfully deleted 1 loan')",
+         table=(loan_query(), tuple((title, member, lent) for title, member, lent in (
+             ("Computing Machinery and Intelligence", "Edsger Dijkstra", "2025-01-10"),
+             ("On Computable Numbers", "Barbara Liskov", "2025-03-05"),
+             ("Notes on the Analytical Engine", "Barbara Liskov", "2026-02-14")))),
+         server="django"),
+    Flow("Django", BARBARA, (*log_in(), Act("add another loan", click("button",
+                                                                      "Add another Loan")),
+                             Act("type 2026-03-01 as the date it was lent",
+                                 Pick("textbox", "", "fill", ("2026-03-01",),
+                                      after='row "---------')),
+                             Act("choose Orbital Mechanics Notes as its book",
+                                 Pick("combobox", "", "select_option",
+                                      ("Orbital Mechanics Notes",), after='row "---------')),
+                             Act("click Save", click("button", "Save"))),
+         visible=".messagelist .success:has-text('was changed successfully')",
+         table=(loan_query("member_id = 2"), (
+             ("On Computable Numbers", "Barbara Liskov", "2025-03-05"),
+             ("Notes on the Analytical Engine", "Barbara Liskov", "2026-02-14"),
+             ("Orbital Mechanics Notes", "Barbara Liskov", "2026-03-01"))), server="django"),
+    Flow("Django", BARBARA, (*log_in(), Extract("the books Barbara Liskov borrowed", lambda lines: [
+        line.value("value") for line in lines if line.role == "combobox"
+        and "loan set book" in line.raw], ("On Computable Numbers",
+                                             "Notes on the Analytical Engine"))), server="django"),
+    # Bootstrap 5: offcanvas, button groups (btn-check), pills, popover, a toast's text
+    Flow("Bootstrap", BSM, (Act("open the basket", click("button", "Open basket")),
+                            Extract("the items in the basket",
+                                    names_of("listitem", after='dialog "Basket"', shown=True),
+                                    ("Desk lamp × 2", "Notebook × 5", "Pen × 10"))), None),
+    Flow("Bootstrap", BSM, (Act("open the basket", click("button", "Open basket")),
+                            Act("click Go to checkout", click("button", "Go to checkout"))),
+         "Checking out"),
+    Flow("Bootstrap", BSM, (Act("open the basket", click("button", "Open basket")),
+                            Act("close the basket", click("button", "Close",
+                                                          after='dialog "Basket"'))),
+         "Basket closed"),
+    Flow("Bootstrap", BSM, (Act("choose Express delivery", click("radio", "Express")),),
+         "Delivery: express"),
+    Flow("Bootstrap", BSM, (Act("choose Pickup", click("radio", "Pickup")),
+                            Extract("whether Pickup is chosen", lambda lines: " checked" in find(
+                                lines, "radio", "Pickup").rest, True, Newsletter)),
+         "Delivery: pickup"),
+    Flow("Bootstrap", BSM, (Act("tick Gift wrap", click("checkbox", "Gift wrap")),),
+         "Gift wrap: yes"),
+    Flow("Bootstrap", BSM, (Act("click + in the quantity group", click("button", "+")),
+                            Act("click + again", click("button", "+"))), "Quantity: 3"),
+    Flow("Bootstrap", BSM, (Act("open the Bank transfer pill", click("tab", "Bank transfer")),
+                            Extract("the IBAN to pay to", lambda lines: terms(lines)["IBAN"],
+                                    "GB33 BUKB 2020 1555 5555 55", Value)),
+         "Payment: Bank transfer"),
+    Flow("Bootstrap", BSM, (Act("click Return policy", click("button", "Return policy")),
+                            Extract("what the popover says", lambda lines: next(
+                                line.name for line in lines if line.role == "tooltip"),
+                                "Returns Free returns within 30 days.", Value)), None),
+    Flow("Bootstrap", BSM, (Act("click Apply coupon", click("button", "Apply coupon")),
+                            Extract("the message of the toast", names_of(
+                                "text", after='text "Coupon"', until="paragraph"),
+                                ("SPRING10 takes 10% off.",)),
+                            Claim("a toast says SPRING10 takes 10% off",
+                                  Evidence(page_text="SPRING10 takes 10% off."))),
+         None),
+    # jQuery UI: selectmenu, spinner, slider, datepicker menus, categories, a form dialog
+    Flow("jQuery UI", JQM, (SPEED_MENU,
+                            Act("choose Fast", click("option", "Fast"))), "Speed: Fast"),
+    Flow("jQuery UI", JQM, (SPEED_MENU,
+                            Extract("the speeds offered", names_of("option", after="listbox"),
+                                    ("Slower", "Slow", "Medium", "Fast", "Faster"))), None),
+    Flow("jQuery UI", JQM, (Act("press ArrowUp in the quantity spinner",
+                                Pick("spinbutton", "Quantity:", "press", ("ArrowUp",))),),
+         "Quantity: 3"),
+    Flow("jQuery UI", JQM, (Act("press ArrowRight on the volume slider's handle",
+                                Pick("generic", "", "press", ("ArrowRight",),
+                                     after="Volume: 40")),), "Volume: 50"),
+    Flow("jQuery UI", JQM, (Act("open the birthday picker", click("textbox", "Birthday:")),
+                            Act("choose Jul in the month menu",
+                                Pick("combobox", "Select month", "select_option", ("Jul",))),
+                            Act("pick the 21st", click("link", "21"))), "Birthday: 1990-07-21"),
+    Flow("jQuery UI", JQM, (Act("type an into the Search field", Pick("textbox", "Search:", "type",
+                                                                      ("an",))),
+                            Act("choose andreas johnson", click("listitem", ""),
+                                shows="andreas johnson")), "Search: andreas johnson"),
+    Flow("jQuery UI", JQM, (Act("type an into the Search field", Pick("textbox", "Search:", "type",
+                                                                      ("an",))),
+                            Extract("the suggestions under People", lambda lines: [
+                                line.raw.rsplit(": ", 1)[1] for line in names_lines(
+                                    lines, "listitem", "listitem: People")],
+                                    ("anders andersson", "andreas andersson", "andreas johnson"))),
+         None),
+    Flow("jQuery UI", JQM, (Act("click Add a user", click("button", "Add a user")),
+                            Act("type Ada into the name field", fill("Name", "Ada")),
+                            Act("type ada@example.com into the email field",
+                                fill("Email", "ada@example.com")),
+                            Act("click Create an account", click("button", "Create an account")),
+                            Extract("the names of the users", admin_column("Name"),
+                                    ("John Doe", "Ada"))), "Created: Ada"),
+    Flow("jQuery UI", JQM, (Dialog(True), Act("click Reset the order",
+                                              click("button", "Reset the order"))), "Order reset"),
+    Flow("jQuery UI", JQM, (Dialog(False), Act("click Reset the order",
+                                               click("button", "Reset the order"))), "Order kept"),
+])
+
+
 # --- the scripted widgets oracle -------------------------------------------------------------
 
 
@@ -1655,6 +1960,8 @@ def run(ai: AIPage, flow: Flow, app: Served) -> tuple[list[list[str]], str]:
         if isinstance(step, Dialog):
             page.once("dialog", (lambda d, s=step: d.accept(s.text) if s.accept
                                  else d.dismiss()))
+        elif isinstance(step, Popup):
+            page.once("popup", step.handle)
         elif isinstance(step, Act):
             ai.act(step.instruction, variables={
                 name: value for name, value in (*app.variables.items(), *step.values)

@@ -2,7 +2,9 @@
 
 The project is what Django's tutorial makes: settings, one app `library` with two models
 (Author, and Book with a ForeignKey to it), a ModelAdmin with list_display, list_filter,
-search_fields and an action of its own, migrated into SQLite with a superuser. The admin's
+search_fields and an action of its own; and a second app `lending` (members, loans of
+books) whose admin uses autocomplete_fields, a date hierarchy and an inline; migrated into
+SQLite with a superuser. The admin's
 pages, forms, widgets and scripts are Django's own. It is served by Django's threaded WSGI
 server in a process of its own, so another Django release (a `pip install --target` folder,
 `django_path`) serves the same project as a real redesign.
@@ -43,7 +45,7 @@ ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
 INSTALLED_APPS = [
     "django.contrib.admin", "django.contrib.auth", "django.contrib.contenttypes",
     "django.contrib.sessions", "django.contrib.messages", "django.contrib.staticfiles",
-    "library",
+    "library", "lending",
 ]
 MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -132,13 +134,85 @@ class AuthorAdmin(admin.ModelAdmin):
 """
 
 
+# A second app, beside the tutorial's, for the admin's deeper widgets: a Select2 search
+# for the book (autocomplete_fields), the related-object "+" popup for the member, the
+# sidebar's list filters, a date hierarchy, and loans edited inline on a member's page.
+MEMBERS = ("Edsger Dijkstra", "Barbara Liskov", "Donald Knuth")
+LOANS = (  # book (index in BOOKS), member (index in MEMBERS), lent, returned
+    (1, 0, "2025-01-10", True),
+    (2, 1, "2025-03-05", False),
+    (4, 2, "2025-03-20", False),
+    (0, 1, "2026-02-14", False),
+)
+
+LENDING_MODELS = """\
+from django.db import models
+
+from library.models import Book
+
+
+class Member(models.Model):
+    name = models.CharField(max_length=100)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+
+class Loan(models.Model):
+    book = models.ForeignKey(Book, on_delete=models.CASCADE)
+    member = models.ForeignKey(Member, on_delete=models.CASCADE)
+    lent = models.DateField()
+    returned = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["lent"]
+
+    def __str__(self):
+        return f"{self.book} to {self.member}"
+"""
+
+LENDING_ADMIN = """\
+from django.contrib import admin
+
+from .models import Loan, Member
+
+
+class LoanInline(admin.TabularInline):
+    model = Loan
+    extra = 0
+
+
+@admin.register(Member)
+class MemberAdmin(admin.ModelAdmin):
+    search_fields = ["name"]
+    inlines = [LoanInline]
+
+
+@admin.register(Loan)
+class LoanAdmin(admin.ModelAdmin):
+    list_display = ["book", "member", "lent", "returned"]
+    list_filter = ["returned", "member"]
+    date_hierarchy = "lent"
+    autocomplete_fields = ["book"]
+"""
+
+
 def fixture() -> list[dict[str, Any]]:
     authors = [{"model": "library.author", "pk": at + 1, "fields": {"name": name}}
                for at, name in enumerate(AUTHORS)]
     books = [{"model": "library.book", "pk": at + 1,
               "fields": {"title": title, "author": author + 1, "published": published}}
              for at, (title, author, published) in enumerate(BOOKS)]
-    return authors + books
+    members = [{"model": "lending.member", "pk": at + 1, "fields": {"name": name}}
+               for at, name in enumerate(MEMBERS)]
+    loans = [{"model": "lending.loan", "pk": at + 1,
+              "fields": {"book": book + 1, "member": member + 1, "lent": lent,
+                         "returned": returned}}
+             for at, (book, member, lent, returned) in enumerate(LOANS)]
+    return authors + books + members + loans
 
 
 def write_project(folder: Path) -> None:
@@ -146,7 +220,9 @@ def write_project(folder: Path) -> None:
         "bookshop_site/__init__.py": "", "bookshop_site/settings.py": SETTINGS,
         "bookshop_site/urls.py": URLS, "library/__init__.py": "",
         "library/migrations/__init__.py": "", "library/models.py": MODELS,
-        "library/admin.py": ADMIN, "books.json": json.dumps(fixture()),
+        "library/admin.py": ADMIN, "lending/__init__.py": "",
+        "lending/migrations/__init__.py": "", "lending/models.py": LENDING_MODELS,
+        "lending/admin.py": LENDING_ADMIN, "books.json": json.dumps(fixture()),
     }
     for name, text in files.items():
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
@@ -224,7 +300,7 @@ def serve(folder: Path) -> None:
     from django.core.wsgi import get_wsgi_application
 
     django.setup()
-    call_command("makemigrations", "library", verbosity=0)
+    call_command("makemigrations", "library", "lending", verbosity=0)
     call_command("migrate", verbosity=0)
     call_command("loaddata", str(folder / "books.json"), verbosity=0)
     call_command("createsuperuser", username=USER, email="admin@example.com",

@@ -27,7 +27,11 @@ el => {
     return true;
   };
   const over = labels.findIndex((l) => l.contains(hit));
-  if (over < 0 && !ownWrapper()) return "";
+  // A control that takes no pointer itself (a toggle button's hidden input) is drawn by its
+  // label: a person clicks that, whatever lies over the input's own box.
+  const drawnByLabel = getComputedStyle(el).pointerEvents === "none";
+  const own = over >= 0 || ownWrapper();
+  if (!own && !drawnByLabel) return "";
   // The label at the point where the label itself takes the click, never a link in it.
   const at = (i, px, py) => {
     const b = labels[i].getBoundingClientRect();
@@ -41,6 +45,7 @@ el => {
     const b = labels[shown].getBoundingClientRect();
     return at(shown, b.left + b.width / 2, b.top + b.height / 2);
   }
+  if (!own) return "";  // no label of its own shown: the cover is Playwright's to name
   const part = hit.getBoundingClientRect(), whole = wrapper.getBoundingClientRect();
   const inside = part.left >= whole.left - 1 && part.top >= whole.top - 1
     && part.right <= whole.right + 1 && part.bottom <= whole.bottom + 1;

@@ -82,7 +82,9 @@
   };
   const labelsOf = (el) => labelled().get(el) || [];
   const ariaHidden = (el) => (attr(el, "aria-hidden") || "").toLowerCase() === "true";
-  const isEditingHost = (el) => attr(el, "contenteditable") !== null && el.isContentEditable &&
+  // A document in design mode (an editor's iframe) is edited as a whole: its body is the host.
+  const isEditingHost = (el) => el.localName === "body" && el.ownerDocument.designMode === "on" ||
+    attr(el, "contenteditable") !== null && el.isContentEditable &&
     !(el.parentElement && el.parentElement.isContentEditable);
 
   // ---------------------------------------------------------------- roles (HTML-AAM)
@@ -681,8 +683,11 @@
 
   // Generic elements that behave as controls: handlers, focusability, a pointer cursor, editing.
   function isClickable(el, tag, style) {
+    // A body is the page, not a control on it; unless it is what the user types into (a
+    // rich-text editor's iframe: its body holds the text).
+    if (isEditingHost(el)) return true;
     if (tag === "label" || tag === "body" || tag === "html") return false;
-    if (tag === "summary" || el.onclick || isEditingHost(el) || frameworkClick(el)) return true;
+    if (tag === "summary" || el.onclick || frameworkClick(el)) return true;
     const tabindex = attr(el, "tabindex");
     if (tabindex !== null && Number(tabindex) >= 0 && !["iframe", "textarea"].includes(tag)) return true;
     // A cursor no rule reaches is its parent's: it starts no pointer area of its own. The
