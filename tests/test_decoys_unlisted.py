@@ -182,7 +182,7 @@ SHOWN = {
         "height='40'>{wrap}<p>Ships in two days.</p><button class='{v}btn' "
         "data-testid='{v}add' data-truth>Add to cart</button></article></main>",
         "button", "Add to cart", "Backpack", "Bike Light",
-        r"Backpack",
+        gone("Add to cart", "section", "Backpack", "Bike Light"),
         "click Add to cart",
     ),
     "file type by link": Case(
@@ -198,8 +198,16 @@ SHOWN = {
         "<div class='{v}title'>{label}</div><p>This cannot be undone.</p><button "
         "class='{v}btn' data-testid='{v}ok' data-truth>Confirm</button></div></main>",
         "button", "Confirm", "Delete project", "Publish project",
-        r"Delete project",
+        gone("Confirm", "dialog", "Delete project", "Publish project"),
         "click Confirm",
+    ),
+    "popover titled without a heading": Case(
+        "<main><h1>Files</h1><div popover class='{v}pop'>{wrap}<strong>{label}</strong><p>It "
+        "goes to the bin.</p><button class='{v}ok' data-testid='{v}ok' data-truth>OK</button>"
+        "</div></main>" + SHOW_POPOVER,
+        "button", "OK", "Delete file?", "Share file?",
+        gone("OK", "dialog", "Delete file\\?", "Share file\\?"),
+        "click OK",
     ),
     "card titled without a heading": Case(
         "<main><h1>Shop</h1><div class='{v}card'><div class='{v}card-title'>{label}</div>"
@@ -229,8 +237,7 @@ SHOWN = {
 
 
 # Decoys still healed onto offline: a title a person reads that is no heading or label.
-HEALED_ONTO = {"card titled by its image", "dialog titled without a heading",
-               "card titled without a heading", "described by", "file type by icon"}  # fmt: skip
+HEALED_ONTO = {"card titled without a heading", "described by", "file type by icon"}
 
 
 @pytest.mark.parametrize(
@@ -276,4 +283,32 @@ def test_a_control_in_a_shadow_root_under_another_labelled_host_is_refused(page)
         resolve(page, element, wait_ms=0, instruction="click Delete")
     page.set_content(html("Personal account", True, 3))
     page.evaluate("() => { window.__truth = window.__mark; }")
+    assert acted_on_truth(page, element, "click Delete")
+
+
+# --- the tab case on a real widget: Bootstrap's tabs, as released on npm -------------------
+
+
+def shown_pane(page, url: str, pane: str) -> None:
+    """Open the tabs page and wait for the pane to end its fade in."""
+    page.goto(url)
+    page.wait_for_function(
+        "pane => { const p = document.querySelector(pane);"
+        " return !!p && p.matches('.active.show') && getComputedStyle(p).opacity === '1'; }",
+        arg=pane,
+    )
+
+
+def test_a_real_tab_with_another_label_is_refused_and_its_bootstrap_4_build_heals(page, real):
+    """Recorded on "Delete" in Bootstrap 5's tab "Archived". Where that tab has nothing to
+    delete and the "Active" tab shows its own "Delete", refused; Bootstrap 4's markup of
+    the same tabs (links as tabs, other ids and classes, the tabs in another order) heals."""
+    shown_pane(page, real.url("pages/bootstrap5-tabs.html"), "#archived-pane")
+    element = record(page, "button", "Delete")
+    assert ("tab", "Archived") in element.fingerprint.containers
+    shown_pane(page, real.url("pages/bootstrap5-tabs.html?decoy=1"), "#active-pane")
+    with pytest.raises(HealFailed, match=gone("Delete", "tab", "Archived", "Active")):
+        resolve(page, element, wait_ms=0, instruction="click Delete")
+    shown_pane(page, real.url("pages/bootstrap4-tabs.html"), "#old")
+    page.locator("#old button").evaluate("el => { window.__truth = el; }")
     assert acted_on_truth(page, element, "click Delete")

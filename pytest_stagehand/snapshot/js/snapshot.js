@@ -1164,14 +1164,20 @@
   };
   const visibleIn = (root, css) => [...root.querySelectorAll(css)].filter((h) => h.checkVisibility());
   const places = memo.places ??= new Map();
+  // A dialog, a popover (a dialog that does not block the page) or an article with no
+  // label or heading is titled by the first text a person reads in it: "Delete project" in
+  // bold, the alt of a card's picture (itemKey).
   function placeOf(el) {  // [kind, label] of a container, or null
     if (places.has(el)) return places.get(el);
     let place = null;
     const role = el.localName === "fieldset" ? "fieldset" : roleOf(el);
-    const kind = PLACE_KINDS[role] || (role === "fieldset" ? "fieldset" : null);
+    const popover = !PLACE_KINDS[role] && el.hasAttribute("popover");
+    const kind = popover ? "dialog" : PLACE_KINDS[role] || (role === "fieldset" ? "fieldset" : null);
     if (kind === "dialog") {
       const heading = visibleIn(el, HEADINGS)[0];
-      place = [kind, ownLabel(el) || (heading ? shortText(heading) : "")];
+      place = [kind, ownLabel(el) || (heading ? shortText(heading) : itemKey(el, null))];
+    } else if (role === "article") {
+      place = [kind, ownLabel(el) || itemKey(el, null)];
     } else if (kind === "fieldset") {
       const legend = el.querySelector(":scope > legend");
       place = [kind, ownLabel(el) || (legend ? shortText(legend) : "")];
@@ -1195,14 +1201,15 @@
     return key ? shortText(key) : "";
   }
   // What a list item is about, as a row's key is a row's: its first shown text outside el
-  // and the controls in it ("Project Alpha" of "Project Alpha [Delete]"), read through
-  // shadow roots and slots, as a person sees it.
+  // and the controls in it ("Project Alpha" of "Project Alpha [Delete]"), or the alt of a
+  // picture before it, read through shadow roots and slots, as a person sees it.
   function itemKey(item, el) {
     const first = (node) => {
       const slotted = node.localName === "slot" ? node.assignedNodes() : [];
       for (const c of slotted.length ? slotted : childNodesOf(node.shadowRoot || node)) {
         if (c.nodeType === Node.TEXT_NODE && collapse(c.data)) return c;
         if (c.nodeType !== Node.ELEMENT_NODE || c === el || CONTROLS.has(roleOf(c)) || hiddenForNames(c)) continue;
+        if (c.localName === "img" && collapse(attr(c, "alt") || "")) return c;
         const found = first(c);
         if (found) return found;
       }
@@ -1210,6 +1217,7 @@
     };
     const text = first(item);
     if (!text) return "";
+    if (text.nodeType === Node.ELEMENT_NODE) return collapse(attr(text, "alt")).slice(0, 80);
     const parent = text.parentElement;
     const whole = parent && parent !== item && !parent.contains(el) && !parent.querySelector(CONTROL_TAGS);
     return whole ? shortText(parent) : collapse(text.data).slice(0, 80);
