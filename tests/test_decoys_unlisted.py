@@ -65,7 +65,7 @@ CONTAINERS = {
         "</h3><p>It goes to the bin for 30 days.</p><button class='{v}ok' data-testid='{v}ok' "
         "data-truth>OK</button></div></main>" + SHOW_POPOVER,
         "button", "OK", "Delete file", "Share file",
-        gone("OK", "heading", "Delete file", "Share file"),
+        gone("OK", "dialog", "Delete file", "Share file"),
         "click OK",
     ),
     "list item heading": Case(
