@@ -85,6 +85,24 @@ CONTAINERS = {
         gone("Delete", "tab", "Archived", "Active"),
         "click Delete",
     ),
+    "a combobox's options": Case(
+        "<main><h1>Flights</h1><label>{label} <input role='combobox' aria-expanded='true' "
+        "aria-controls='{v}lb' class='{v}cb'></label>{wrap}<ul role='listbox' id='{v}lb' "
+        "class='{v}lb'><li role='option'>London</li><li role='option' data-truth>Paris</li>"
+        "</ul></main>",
+        "option", "Paris", "Departure", "Arrival",
+        gone("Paris", "list", "Departure", "Arrival"),
+        "choose Paris",
+    ),
+    "a submenu by the item that opens it": Case(
+        "<main><h1>Editor</h1><ul role='menubar' class='{v}bar'><li role='none'><span "
+        "role='menuitem' aria-haspopup='menu' aria-expanded='true'>{label}</span><ul "
+        "role='menu' class='{v}menu'>{wrap}<li role='menuitem'>Open</li><li role='menuitem' "
+        "data-truth>Delete</li></ul></li></ul></main>",
+        "menuitem", "Delete", "File", "Edit",
+        gone("Delete", "menu", "File", "Edit"),
+        "click Delete",
+    ),
 }  # fmt: skip
 
 
@@ -312,3 +330,41 @@ def test_a_real_tab_with_another_label_is_refused_and_its_bootstrap_4_build_heal
     shown_pane(page, real.url("pages/bootstrap4-tabs.html"), "#old")
     page.locator("#old button").evaluate("el => { window.__truth = el; }")
     assert acted_on_truth(page, element, "click Delete")
+
+
+# --- a submenu named by the item that opens it, on the real jQuery UI menu ------------------
+
+MENU_ITEM = "t => [...document.querySelectorAll('#menu li')].find(l => l.firstElementChild.textContent === t)"  # noqa: E501
+
+
+def open_submenu(page, url: str, change: str, under: str) -> None:
+    """Open the menu page, change its markup (`change`, a script given MENU_ITEM as `li`),
+    refresh the widget as its API says to after a change, and open Music > `under`."""
+    page.goto(url)
+    page.evaluate(f"() => {{ const li = {MENU_ITEM}; {change}; $('#menu').menu('refresh'); }}")
+    page.get_by_role("menuitem", name="Music").hover()
+    page.get_by_role("menuitem", name=under).hover()
+    page.locator(f"xpath=//li[div='{under}']/ul//div[.='Classic']").first.wait_for()
+
+
+def test_a_real_submenu_item_moved_under_another_item_is_refused_and_one_reordered_heals(
+    page, real
+):
+    """ "Classic" recorded in the submenu of Music > Rock (jQuery UI's menu, no label on its
+    submenus: each is named by the item that opens it). Moved under Jazz, it is another
+    item: refused. With a "Classic" under Jazz too, and Rock's moved to the top of Rock (the
+    widget's generated ids now in another order), Rock's is healed onto."""
+    url = real.url("pages/jquery-ui-menu.html")
+    open_submenu(page, url, "", "Rock")
+    element = record(page, "menuitem", "Classic")
+    assert ("menu", "Rock") in element.fingerprint.containers
+    open_submenu(page, url, "li('Freejazz').after(li('Classic'))", "Jazz")
+    with pytest.raises(HealFailed, match=gone("Classic", "menu", "Rock", "Jazz")):
+        resolve(page, element, wait_ms=0, instruction="click Classic")
+    both = "li('Freejazz').before(li('Classic').cloneNode(true));"
+    both += "li('Alternative').before(li('Classic'))"
+    open_submenu(page, url, both, "Rock")
+    page.locator("xpath=//li[div='Rock']/ul//div[.='Classic']").evaluate(
+        "el => { window.__truth = el; }"
+    )
+    assert acted_on_truth(page, element, "click Classic")

@@ -1185,10 +1185,24 @@
       place = [kind, ""];  // its key depends on the cell asked from (rowKey)
     } else if (kind) {
       const caption = CAPTIONS[el.localName] && el.querySelector(`:scope > ${CAPTIONS[el.localName]}`);
-      place = [kind, ownLabel(el) || (caption ? shortText(caption) : "")];
+      const opener = !caption && (kind === "menu" || kind === "list") ? openerOf(el, kind) : null;
+      place = [kind, ownLabel(el) || (caption ? shortText(caption) : "") ||
+        (opener ? collapse(nameOf(opener).text).slice(0, 80) : "")];
     }
     places.set(el, place);
     return place;
+  }
+  // A menu or list with no label of its own is named by what opens it, as a person reads
+  // it ("Classic" of the submenu of "Rock", a combobox's options by the combobox): the
+  // control whose aria-controls names it, else, for a menu, the item or button before it.
+  const OPENERS = new Set(["menuitem", "menuitemcheckbox", "menuitemradio", "button"]);
+  function openerOf(el, kind) {
+    const id = attr(el, "id");
+    const root = el.getRootNode();
+    const by = id && root.querySelector && root.querySelector(`[aria-controls~="${CSS.escape(id)}"]`);
+    if (by) return by;
+    const before = kind === "menu" && el.previousElementSibling;
+    return before && OPENERS.has(roleOf(before)) ? before : null;
   }
   // Rows split across containers (a grid's pinned column), columns by aria-colindex or
   // place, the header row: the model readback.js reads cells by (tables.js).
