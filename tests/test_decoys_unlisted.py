@@ -1,7 +1,9 @@
 """More decoys by principle, for classes test_decoys.py does not name: containers labelled
 by a legend, a toolbar, a figure's caption, a group of options, a popover's title, a
-shadow host; tokens such as ordinals, clock times, percentages, versions and plurals; an
-icon that is a control's only name; a card titled only by its image.
+shadow host, the item or combobox that opens a menu or list, a dialog or card titled with
+no heading (bold text, a picture's alt); tokens such as ordinals, clock times, numbers in
+another order, percentages, versions, plurals and symbols ("+", "C++", "→"); an icon that
+is a control's only name. On real widgets: Bootstrap's tabs, jQuery UI's submenus.
 
 Each decoy keeps the markup, test ids and place and changes only the meaning; its control
 keeps the meaning and renames ids, classes and test ids, adds a wrapper and moves things.
@@ -254,7 +256,10 @@ SHOWN = {
 }  # fmt: skip
 
 
-# Decoys still healed onto offline: a title a person reads that is no heading or label.
+# Decoys still healed onto offline, known gaps: a title in a card that is no container of
+# any kind (a styled div); a description (aria-describedby), which also changes with the
+# page's state (a validation message), so it is left out of the meaning; an icon beside a
+# name, which a new icon set redraws.
 HEALED_ONTO = {"card titled without a heading", "described by", "file type by icon"}
 
 
