@@ -25,6 +25,7 @@ from pytest_stagehand.heal.words import (
     listed,
     normalised,
     numbers_in,
+    numbers_in_order,
     overlap,
     same_text,
     spelling_of,
@@ -267,9 +268,11 @@ def _differs_in_meaning(recorded: Identity, candidate: Identity) -> str | None:
     said = numbers_in(recorded.instruction)
     numbers_r, numbers_c = _label_key(r.name, said)[0], _label_key(c.name, said)[0]
     if counts_in(r.name) & said:  # a count the step names is no longer free to change
-        numbers_r, numbers_c = numbers_in(r.name), numbers_in(c.name)
+        numbers_r, numbers_c = numbers_in_order(r.name), numbers_in_order(c.name)
+    if set(numbers_r) != set(numbers_c):
+        return f"another number ({listed(set(numbers_r))} vs {listed(set(numbers_c))})"
     if numbers_r != numbers_c:
-        return f"another number ({listed(numbers_r)} vs {listed(numbers_c)})"
+        return f"its numbers in another order ({', '.join(numbers_r)} vs {', '.join(numbers_c)})"
     if spelling_of(r.name) != spelling_of(c.name) and not _named_for_its_place(recorded, c):
         return f"another name ({c.name!r} for {r.name!r})"
     return (
@@ -291,12 +294,13 @@ def _named_for_its_place(recorded: Identity, candidate: Fingerprint) -> bool:
     return bool(told) and all(content_words(label) <= named for label in told)
 
 
-def _label_key(text: str, said: frozenset[str]) -> tuple[frozenset[str], str]:
-    """A label as its meaning: its numbers, but the counts beside it that the step does
-    not name ("Cart (2)"), and its words' letters; a time told relative to now ("3s ago"
-    in a file's list item) moves with the clock, and is no part of it."""
+def _label_key(text: str, said: frozenset[str]) -> tuple[tuple[str, ...], str]:
+    """A label as its meaning: its numbers in order, but the counts beside it that the step
+    does not name ("Cart (2)"), and its words' letters; a time told relative to now ("3s
+    ago" in a file's list item) moves with the clock, and is no part of it."""
     text = steady(text)
-    return numbers_in(text) - (counts_in(text) - said), spelling_of(text)
+    free = counts_in(text) - said
+    return tuple(n for n in numbers_in_order(text) if n not in free), spelling_of(text)
 
 
 def _moved(recorded: Identity, candidate: Identity) -> str | None:

@@ -70,10 +70,14 @@ FILLER = frozenset({
 })  # fmt: skip
 
 
+# A decimal point that starts a number (".5x"): the number is a half, not five.
+LEADING_POINT = re.compile(r"(?<![\w.])\.(?=\d)")
+
+
 def _tokens(text: str | None) -> list[str]:
     """Words and numbers of a text, casefolded; a number keeps a currency sign or a percent
     sign written against it, and drops its thousands separators: "$1,000" gives "$1000"."""
-    found = TOKEN.findall(CAMEL.sub(" ", text or ""))
+    found = TOKEN.findall(CAMEL.sub(" ", LEADING_POINT.sub("0.", text or "")))
     return [
         (_signed(re.sub(r",(?=\d{3}\b)", "", token)) if NUMBER.search(token) else token).casefold()
         for token in found
@@ -100,7 +104,12 @@ def _is_sign(char: str) -> bool:
 
 
 def numbers_in(text: str | None) -> frozenset[str]:
-    return frozenset(token for token in _tokens(text) if NUMBER.search(token))
+    return frozenset(numbers_in_order(text))
+
+
+def numbers_in_order(text: str | None) -> tuple[str, ...]:
+    """The numbers of a text as it reads them: "16:9" is not "9:16", nor 03/05 05/03."""
+    return tuple(token for token in _tokens(text) if NUMBER.search(token))
 
 
 # A time told relative to now ("3m ago", "5 minutes ago", "in 2 days"): it moves with the
@@ -165,8 +174,28 @@ def content_words(text: str | None) -> frozenset[str]:
 
 
 def spelling_of(text: str | None) -> str:
-    """A name's words as letters only: "Log in", "Login" and "LOG-IN!" spell one name."""
-    return "".join(words_in_order(text))
+    """A name's words as letters, with the symbols that are part of it: "Log in", "Login"
+    and "LOG-IN!" spell one name, "C++" is not "C", nor "+" "−" (`symbols_of`)."""
+    return "".join(words_in_order(text)) + symbols_of(text)
+
+
+def symbols_of(text: str | None) -> str:
+    """The symbols (+, →, ★, an emoji: Unicode's symbol categories) a name says something
+    with: those written against a word or a number ("C++", "A+"), and all of them in a name
+    that has no word or number ("+", "−", "→"), a dash among them. One standing apart
+    beside words ("+ Add", "Next →") dresses the name up; punctuation is spelling."""
+    text = text or ""
+    bare = not any(char.isalnum() for char in text)
+    return "".join(
+        "−" if char in DASHES else char
+        for piece in text.split()
+        if bare or any(char.isalnum() for char in piece)
+        for char in piece
+        if unicodedata.category(char)[0] == "S" or (bare and char in DASHES)
+    )
+
+
+DASHES = frozenset("-−–")  # a minus, as a name with no word writes it ("−" on a stepper)
 
 
 def listed(words: frozenset[str] | set[str]) -> str:

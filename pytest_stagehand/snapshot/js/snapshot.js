@@ -1172,14 +1172,20 @@
   };
   const visibleIn = (root, css) => [...root.querySelectorAll(css)].filter((h) => h.checkVisibility());
   const places = memo.places ??= new Map();
+  // A dialog, a popover (a dialog that does not block the page) or an article with no
+  // label or heading is titled by the first text a person reads in it: "Delete project" in
+  // bold, the alt of a card's picture (itemKey).
   function placeOf(el) {  // [kind, label] of a container, or null
     if (places.has(el)) return places.get(el);
     let place = null;
     const role = el.localName === "fieldset" ? "fieldset" : roleOf(el);
-    const kind = PLACE_KINDS[role] || (role === "fieldset" ? "fieldset" : null);
+    const popover = !PLACE_KINDS[role] && el.hasAttribute("popover");
+    const kind = popover ? "dialog" : PLACE_KINDS[role] || (role === "fieldset" ? "fieldset" : null);
     if (kind === "dialog") {
       const heading = visibleIn(el, HEADINGS)[0];
-      place = [kind, ownLabel(el) || (heading ? shortText(heading) : "")];
+      place = [kind, ownLabel(el) || (heading ? shortText(heading) : itemKey(el, null))];
+    } else if (role === "article") {
+      place = [kind, ownLabel(el) || itemKey(el, null)];
     } else if (kind === "fieldset") {
       const legend = el.querySelector(":scope > legend");
       place = [kind, ownLabel(el) || (legend ? shortText(legend) : "")];
@@ -1187,10 +1193,24 @@
       place = [kind, ""];  // its key depends on the cell asked from (rowKey)
     } else if (kind) {
       const caption = CAPTIONS[el.localName] && el.querySelector(`:scope > ${CAPTIONS[el.localName]}`);
-      place = [kind, ownLabel(el) || (caption ? shortText(caption) : "")];
+      const opener = !caption && (kind === "menu" || kind === "list") ? openerOf(el, kind) : null;
+      place = [kind, ownLabel(el) || (caption ? shortText(caption) : "") ||
+        (opener ? collapse(nameOf(opener).text).slice(0, 80) : "")];
     }
     places.set(el, place);
     return place;
+  }
+  // A menu or list with no label of its own is named by what opens it, as a person reads
+  // it ("Classic" of the submenu of "Rock", a combobox's options by the combobox): the
+  // control whose aria-controls names it, else, for a menu, the item or button before it.
+  const OPENERS = new Set(["menuitem", "menuitemcheckbox", "menuitemradio", "button"]);
+  function openerOf(el, kind) {
+    const id = attr(el, "id");
+    const root = el.getRootNode();
+    const by = id && root.querySelector && root.querySelector(`[aria-controls~="${CSS.escape(id)}"]`);
+    if (by) return by;
+    const before = kind === "menu" && el.previousElementSibling;
+    return before && OPENERS.has(roleOf(before)) ? before : null;
   }
   // Rows split across containers (a grid's pinned column), columns by aria-colindex or
   // place, the header row: the model readback.js reads cells by (tables.js).
@@ -1203,14 +1223,15 @@
     return key ? shortText(key) : "";
   }
   // What a list item is about, as a row's key is a row's: its first shown text outside el
-  // and the controls in it ("Project Alpha" of "Project Alpha [Delete]"), read through
-  // shadow roots and slots, as a person sees it.
+  // and the controls in it ("Project Alpha" of "Project Alpha [Delete]"), or the alt of a
+  // picture before it, read through shadow roots and slots, as a person sees it.
   function itemKey(item, el) {
     const first = (node) => {
       const slotted = node.localName === "slot" ? node.assignedNodes() : [];
       for (const c of slotted.length ? slotted : childNodesOf(node.shadowRoot || node)) {
         if (c.nodeType === Node.TEXT_NODE && collapse(c.data)) return c;
         if (c.nodeType !== Node.ELEMENT_NODE || c === el || CONTROLS.has(roleOf(c)) || hiddenForNames(c)) continue;
+        if (c.localName === "img" && collapse(attr(c, "alt") || "")) return c;
         const found = first(c);
         if (found) return found;
       }
@@ -1218,6 +1239,7 @@
     };
     const text = first(item);
     if (!text) return "";
+    if (text.nodeType === Node.ELEMENT_NODE) return collapse(attr(text, "alt")).slice(0, 80);
     const parent = text.parentElement;
     const whole = parent && parent !== item && !parent.contains(el) && !parent.querySelector(CONTROL_TAGS);
     return whole ? shortText(parent) : collapse(text.data).slice(0, 80);
