@@ -3,9 +3,10 @@
 Run: .venv/bin/python bench/snapshot_outputs.py OUT.json [--compare BEFORE.json]
 
 A speed change to snapshot.js must not change what it says. This writes, for every page
-under tests/pages and the generated pages of bench_snapshot.py, the snapshot's text, its
-elements and the description of each of the first elements as a replay's look reads it
-(`inspect`); with --compare, it says which pages differ from an earlier run's file.
+under tests/pages and tests/real/pages (the third-party widgets; each page once its
+outline has settled) and the generated pages of bench_snapshot.py, the snapshot's text, its elements
+and the description of each of the first elements as a replay's look reads it (`inspect`);
+with --compare, it says which pages differ from an earlier run's file.
 """
 
 from __future__ import annotations
@@ -23,9 +24,11 @@ from pytest_stagehand.snapshot.outline import inspect, snapshot
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
+from real_widgets import REAL, RealWidgetsServer  # noqa: E402
 from servers import PagesServer  # noqa: E402
 
 LOOKS = 40  # elements per page described one by one, as a replay's look does
+SETTLE = 10  # snapshots at most until a page's outline stops changing
 
 
 def outputs(page, server: PagesServer) -> dict:
@@ -35,6 +38,18 @@ def outputs(page, server: PagesServer) -> dict:
     for origin, name in ((server.origin, "ORIGIN"), (server.other_origin, "OTHER_ORIGIN")):
         text = text.replace(origin, name)
     return json.loads(text)
+
+
+def settled(page) -> None:
+    """Wait until a page's scripts have drawn it: two outlines alike in a row."""
+    page.wait_for_load_state("networkidle")
+    before = snapshot(page).text
+    for _ in range(SETTLE):
+        page.wait_for_timeout(100)  # a polling interval: what is awaited is the outline
+        now = snapshot(page).text
+        if now == before:
+            return
+        before = now
 
 
 def _outputs(page) -> dict:
@@ -61,11 +76,17 @@ def main() -> None:
         for path in sorted((ROOT / "tests" / "pages").rglob("*.html")):
             name = str(path.relative_to(ROOT / "tests" / "pages"))
             page.goto(server.url(name))
-            page.wait_for_load_state("load")
+            settled(page)
             found[name] = outputs(page, server)
         for name, html in (("table 1500", table(1500)), ("catalogue 400", catalogue(400))):
-            page.set_content(html)
+            page.set_content(html)  # at the last page's address: its origin is left out
             found[name] = outputs(page, server)
+        real = RealWidgetsServer().start()
+        for path in sorted((REAL / "pages").glob("*.html")):
+            page.goto(real.url(f"pages/{path.name}"))
+            settled(page)
+            found[f"real/{path.name}"] = outputs(page, real)
+        real.close()
         browser.close()
     server.close()
     args.out.write_text(json.dumps(found, indent=1, sort_keys=True))

@@ -757,7 +757,8 @@
 
   const quote = (s) => /["\\]/.test(s) ? `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"` : `"${s}"`;
   const absoluteHref = (el) => {
-    if (typeof el.href === "string") return el.href;  // <a> and <area> resolve it themselves
+    const resolved = el.href;
+    if (typeof resolved === "string") return resolved;  // <a> and <area> resolve it themselves
     const raw = attr(el, "href");
     try { return new URL(raw, el.baseURI).href; } catch { return raw; }
   };
