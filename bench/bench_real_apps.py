@@ -21,8 +21,13 @@ modal; Material Web: a select, a menu, a dialog, a list) and Vaadin's grid and c
 (its Lumino menus, launcher, file browser and a notebook run by its kernel;
 `pip install jupyterlab`), and
 Django's admin on a tutorial-sized project (its login's password a variable; the database
-put back before each run and read as the truth). React component libraries: Ant Design 5
-(and the same app on antd 4) and MUI 5, their UMD builds on React 18 with no bundler.
+put back before each run and read as the truth; a second app with autocomplete fields, the
+related-object popup window, sidebar filters, a date hierarchy, an action's confirmation page
+and an inline formset). React component libraries: Ant Design 5 (and the same app on antd 4)
+and MUI 5, their UMD builds on React 18 with no bundler. Select2 (search, tags), TinyMCE
+(its editor in an iframe, also two frames down), and more of Bootstrap 5 (offcanvas, toggle
+buttons, a popover, a toast) and jQuery UI (selectmenu, spinner, slider, datepicker menus,
+an autocomplete with categories, a form dialog).
 
 Each flow is recorded in `auto` mode with the scripted widgets oracle (`oracle` below): it
 is NOT a model; it reads the snapshot in each prompt it receives and answers as a correct
