@@ -139,6 +139,10 @@ class Newsletter(BaseModel):
     newsletter: bool
 
 
+class Pickup(BaseModel):
+    pickup: bool
+
+
 class OrderLine(BaseModel):
     item: str
     qty: int
@@ -1836,7 +1840,7 @@ FLOWS.extend([
          "Delivery: express"),
     Flow("Bootstrap", BSM, (Act("choose Pickup", click("radio", "Pickup")),
                             Extract("whether Pickup is chosen", lambda lines: " checked" in find(
-                                lines, "radio", "Pickup").rest, True, Newsletter)),
+                                lines, "radio", "Pickup").rest, True, Pickup)),
          "Delivery: pickup"),
     Flow("Bootstrap", BSM, (Act("tick Gift wrap", click("checkbox", "Gift wrap")),),
          "Gift wrap: yes"),
