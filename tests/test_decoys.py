@@ -230,9 +230,8 @@ def play(page: Page, case: Case, record_html: str, decoy_html: str, control_html
     assert acted_on_truth(page, element, case.instruction)
 
 
-@pytest.mark.parametrize("kind", CONTAINERS)
-def test_a_container_with_another_label_is_refused_and_a_restyled_one_heals(page, kind):
-    case = CONTAINERS[kind]
+def play_case(page: Page, case: Case) -> None:
+    """`play` on the case's own three pages: recorded, its decoy, its restyled control."""
     play(
         page,
         case,
@@ -240,6 +239,12 @@ def test_a_container_with_another_label_is_refused_and_a_restyled_one_heals(page
         case.html(case.decoy, restyled=False),
         case.html(case.recorded, restyled=True),
     )
+
+
+@pytest.mark.parametrize("kind", CONTAINERS)
+def test_a_container_with_another_label_is_refused_and_a_restyled_one_heals(page, kind):
+    case = CONTAINERS[kind]
+    play_case(page, case)
 
 
 def cart_row(columns: list[str], restyled: bool = False) -> str:
@@ -417,13 +422,7 @@ SENDS = {
 @pytest.mark.parametrize("kind", SENDS)
 def test_a_control_that_sends_elsewhere_is_refused_and_a_restyled_one_heals(page, kind):
     case = SENDS[kind]
-    play(
-        page,
-        case,
-        case.html(case.recorded, restyled=False),
-        case.html(case.decoy, restyled=False),
-        case.html(case.recorded, restyled=True),
-    )
+    play_case(page, case)
 
 
 # What a running app changes in a link or a value without changing what it does: row keys,

@@ -13,7 +13,7 @@ No case names a word the heal knows: the rule is one (docs/recordings.md).
 from __future__ import annotations
 
 import pytest
-from test_decoys import TOKEN_PAGE, Case, acted_on_truth, gone, mark_truth, play, record
+from test_decoys import TOKEN_PAGE, Case, acted_on_truth, gone, mark_truth, play, play_case, record
 
 from pytest_stagehand.errors import HealFailed
 from pytest_stagehand.heal.resolve import resolve
@@ -111,13 +111,7 @@ CONTAINERS = {
 @pytest.mark.parametrize("kind", CONTAINERS)
 def test_a_container_with_another_label_is_refused_and_a_restyled_one_heals(page, kind):
     case = CONTAINERS[kind]
-    play(
-        page,
-        case,
-        case.html(case.recorded, restyled=False),
-        case.html(case.decoy, restyled=False),
-        case.html(case.recorded, restyled=True),
-    )
+    play_case(page, case)
 
 
 TOKENS = {
@@ -272,13 +266,7 @@ HEALED_ONTO = {"card titled without a heading", "described by", "file type by ic
 )
 def test_a_control_that_shows_another_thing_is_refused_and_a_restyled_one_heals(page, kind):
     case = SHOWN[kind]
-    play(
-        page,
-        case,
-        case.html(case.recorded, restyled=False),
-        case.html(case.decoy, restyled=False),
-        case.html(case.recorded, restyled=True),
-    )
+    play_case(page, case)
 
 
 SHADOW_HOST = (
