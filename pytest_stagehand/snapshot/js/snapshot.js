@@ -47,7 +47,9 @@
     return c;
   };
   // getAttribute reads a string without creating Attr nodes: cheaper than caching `attributes`.
-  const attr = (el, name) => el.getAttribute(name);
+  // Most elements of a large page (rows, cells, wrappers) have no attribute at all, and
+  // asking whether there is any costs less than looking a name up.
+  const attr = (el, name) => el.hasAttributes() ? el.getAttribute(name) : null;
   const COLLAPSED = /^(?:\S+ )*\S+$/;  // already one space between words: most names and labels
   const collapse = (s) => COLLAPSED.test(s) && !/[\u200b\u00ad]/.test(s) ? s
     : s.replace(/[\u200b\u00ad]/g, "").replace(/\s+/g, " ").trim();
