@@ -1052,18 +1052,20 @@
     if (!escapedTags.has(tag)) escapedTags.set(tag, CSS.escape(tag));
     return escapedTags.get(tag);
   };
+  // Tags are counted in Maps: a null-prototype object made per parent and keyed by the
+  // tags the DOM hands out is slower to build and to read (one per parent of each row).
   const stepOf = (el) => {
     if (!steps.has(el)) {
       const parent = el.parentNode;
-      const totals = Object.create(null);
-      const seen = Object.create(null);
+      const totals = new Map();
+      const seen = new Map();
       for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
-        totals[c.localName] = (totals[c.localName] || 0) + 1;
+        totals.set(c.localName, (totals.get(c.localName) || 0) + 1);
       }
       for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
         const tag = c.localName;
-        seen[tag] = (seen[tag] || 0) + 1;
-        steps.set(c, totals[tag] > 1 ? seen[tag] : 0);
+        seen.set(tag, (seen.get(tag) || 0) + 1);
+        steps.set(c, totals.get(tag) > 1 ? seen.get(tag) : 0);
       }
     }
     return steps.get(el);
