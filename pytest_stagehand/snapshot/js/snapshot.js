@@ -47,7 +47,9 @@
     return c;
   };
   // getAttribute reads a string without creating Attr nodes: cheaper than caching `attributes`.
-  const attr = (el, name) => el.getAttribute(name);
+  // Most elements of a large page (rows, cells, wrappers) have no attribute at all, and
+  // asking whether there is any costs less than looking a name up.
+  const attr = (el, name) => el.hasAttributes() ? el.getAttribute(name) : null;
   const COLLAPSED = /^(?:\S+ )*\S+$/;  // already one space between words: most names and labels
   const collapse = (s) => COLLAPSED.test(s) && !/[\u200b\u00ad]/.test(s) ? s
     : s.replace(/[\u200b\u00ad]/g, "").replace(/\s+/g, " ").trim();
@@ -1050,18 +1052,20 @@
     if (!escapedTags.has(tag)) escapedTags.set(tag, CSS.escape(tag));
     return escapedTags.get(tag);
   };
+  // Tags are counted in Maps: a null-prototype object made per parent and keyed by the
+  // tags the DOM hands out is slower to build and to read (one per parent of each row).
   const stepOf = (el) => {
     if (!steps.has(el)) {
       const parent = el.parentNode;
-      const totals = Object.create(null);
-      const seen = Object.create(null);
+      const totals = new Map();
+      const seen = new Map();
       for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
-        totals[c.localName] = (totals[c.localName] || 0) + 1;
+        totals.set(c.localName, (totals.get(c.localName) || 0) + 1);
       }
       for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
         const tag = c.localName;
-        seen[tag] = (seen[tag] || 0) + 1;
-        steps.set(c, totals[tag] > 1 ? seen[tag] : 0);
+        seen.set(tag, (seen.get(tag) || 0) + 1);
+        steps.set(c, totals.get(tag) > 1 ? seen.get(tag) : 0);
       }
     }
     return steps.get(el);
