@@ -1035,9 +1035,10 @@
   // uniqueness is counted across all of them), or "".
   // An id a framework makes anew on each load (React's ":r1:", a UUID, a hash), which a
   // recorded selector would never find again: its letters, digits and cases alternate at
-  // least once every four characters, or it holds React's useId form.
+  // least once every four characters, or it holds React's useId form, or a number of ten
+  // digits or more (a time or a random number: TinyMCE's "menu-item_31500170718517957923").
   const generatedId = (id) => {
-    if (/[:«]r[0-9a-z]+[:»]/.test(id)) return true;
+    if (/[:«]r[0-9a-z]+[:»]/.test(id) || /\d{10}/.test(id)) return true;
     const runs = id.replace(/[-_.:]+/g, "").match(/[A-Z]*[a-z]+|[A-Z]+|\d+|[^a-zA-Z\d]+/g) || [];
     return id.length >= 8 && runs.length - 1 >= id.length / 4;
   };
