@@ -228,7 +228,10 @@
     });
 
     const after = (a, b) => !b || order.get(a) > order.get(b);
-    const ROW_LIKE = "li, tr, article, dt, [role=listitem], [role=row]";
+    // A row a person counts as one: a list's item, a table's row, and the items of a menu,
+    // a list box, a tree or a tab list (a menu item shows its text in an inner label).
+    const ROW_LIKE = "li, tr, article, dt, [role=listitem], [role=row], [role=menuitem], " +
+      "[role=menuitemcheckbox], [role=menuitemradio], [role=option], [role=treeitem], [role=tab]";
 
     // Where each of `targets` stands in its row `rows[i]`, best first (see fieldIn): one
     // `where` that finds exactly it in every row.
@@ -375,6 +378,18 @@
           }
           return { targets, shownRows };
         };
+        // How each row's own label shows its value of `name`; null where one does not.
+        const labelsOf = (name) => {
+          const shownRows = [];
+          for (let i = 0; i < rows.length; i++) {
+            const leaf = leafOf(items[i], name);
+            const label = leaf.pattern !== undefined && read(rows[i], "label");
+            const match = label && new RegExp(leaf.pattern, "u").exec(label);
+            if (!match) return null;
+            shownRows.push({ source: "label", text: label, token: match[0], index: match.index });
+          }
+          return shownRows;
+        };
         const fields = {};
         for (const name of fieldNames) {
           const key = name === null ? "" : name;
@@ -382,6 +397,11 @@
           const own = shownIn(name, rows, inRow);
           const selectors = own ? relative(rows, own.targets, isRow) : [];
           if (selectors.length) { fields[key] = { selectors, rows: own.shownRows }; continue; }
+          // Rows whose own label says each value, where their text shows it in unlike places
+          // or not at all (TinyMCE's menu: most items' text in an inner label, a colour
+          // item's only in its aria-label): read the label of every row, one rule for all.
+          const labelled = labelsOf(name);
+          if (labelled) { fields[key] = { selectors: [":scope"], rows: labelled }; continue; }
           // Not in its row: in the group row it stands under (the day above a day's events).
           const groups = rows.map(groupOf);
           const grouped = groups.every((g) => g) ? shownIn(name, groups, (i, el) => contains(groups[i], el)) : null;
