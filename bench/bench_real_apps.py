@@ -235,6 +235,9 @@ class Act:
     # drag_and_drop: the drop target's role and the name (or text) its line shows; the model
     # gives its id as the argument
     onto: tuple[str, str] | None = None
+    # Where a release leaves the element unnamed (antd 4's tree checkboxes and date picker
+    # arrows): its role and what its hint says, as a model reads them there.
+    hinted: tuple[str, tuple[str, ...]] | None = None
 
 
 @dataclass(frozen=True)
@@ -1926,6 +1929,8 @@ def oracle(flow: Flow) -> Callable[[ScriptedRequest], dict[str, Any]]:
             line = showing(lines, pick.role, act.shows)
         else:
             line = find(lines, pick.role, pick.name, prefix=pick.prefix, after=pick.after)
+        if line is None and act.hinted is not None:
+            line = hinting(lines, *act.hinted)
         onto = None if act.onto is None else (find(lines, *act.onto)
                                                or showing(lines, *act.onto))
         if line is None or (act.onto is not None and onto is None):
@@ -1943,6 +1948,12 @@ def showing(lines: list[Line], role: str, text: str) -> Line | None:
     """The first `role` element with an id whose line shows `text` (`listitem: Set up CI`)."""
     return next((line for line in lines if line.id and line.role == role
                  and line.raw.endswith(f": {text}")), None)
+
+
+def hinting(lines: list[Line], role: str, says: tuple[str, ...]) -> Line | None:
+    """The first unnamed `role` element with an id whose hint says each of `says`."""
+    return next((line for line in lines if line.id and line.role == role and not line.name
+                 and all(part in (line.value("hint") or "") for part in says)), None)
 
 
 def in_row(lines: list[Line], role: str, key: str) -> Line | None:
@@ -2305,8 +2316,12 @@ def ad_members(*names: str) -> tuple[dict[str, Any], ...]:
 
 
 def ad_messages(lines: list[Line]) -> list[str]:
-    """The validation messages of antd's sign-up form, under its fields."""
-    return names_of("text", after='heading "Sign up"', until='button "Sign up"')(lines)
+    """The validation messages of antd's sign-up form, under its fields: text (antd 5), or
+    alerts (antd 4 gives each message that role)."""
+    start = next((at + 1 for at, line in enumerate(lines) if 'heading "Sign up"' in line.raw),
+                 len(lines))
+    inside = takewhile(lambda line: 'button "Sign up"' not in line.raw, lines[start:])
+    return [line.name or line.text for line in inside if line.role in ("text", "alert")]
 
 
 def ad_form(*fields: tuple[str, str]) -> tuple[Step, ...]:
@@ -2327,7 +2342,8 @@ def ad_flows(app: str, url: str) -> list[Flow]:
         Flow(app, url, (Act("open the departure date picker", click("textbox", "Departure")),
                         Act("pick the 21st", click("cell", "21"))), "Departure: 2026-03-21"),
         Flow(app, url, (Act("open the departure date picker", click("textbox", "Departure")),
-                        Act("go to the next month", click("button", "Next month (PageDown)")),
+                        Act("go to the next month", click("button", "Next month (PageDown)"),
+                            hinted=("button", ("picker header next",))),
                         Act("pick April 2", click("cell", "2"))), "Departure: 2026-04-02"),
         Flow(app, url, (Act("sort the team by age", click("columnheader", "Age")),
                         Extract("the names in the team table", admin_column("Name"),
@@ -2380,9 +2396,11 @@ def ad_flows(app: str, url: str) -> list[Flow]:
              "Destination: europe / france / paris"),
         Flow(app, url, (Act("expand Fruits in the garden tree",
                             click("generic", "", after="tree")),
-                        Act("tick Apples", click("checkbox", "Select Apples"))),
+                        Act("tick Apples", click("checkbox", "Select Apples"),
+                            hinted=("generic", ("checkbox", "text after it: Apples")))),
              "Garden: apples"),
-        Flow(app, url, (Act("tick Vegetables", click("checkbox", "Select Vegetables")),),
+        Flow(app, url, (Act("tick Vegetables", click("checkbox", "Select Vegetables"),
+                            hinted=("generic", ("checkbox", "text after it: Vegetables"))),),
              "Garden: vegetables, carrots, leeks"),
         Flow(app, url, (Act("tick Push in the Off list", click("checkbox", "",
                                                                after='listitem "Push"')),

@@ -1,12 +1,16 @@
 """React component libraries as released on npm (tests/real/pages/antd.html: Ant Design 5's
-UMD build on React 18), read as the model reads them; the bench's flows
-(bench/bench_real_apps.py) record and replay the rest of these widgets."""
+UMD build on React 18; antd4.html: the same app on Ant Design 4), read as the model reads
+them; the bench's flows (bench/bench_real_apps.py) record and replay the rest of these
+widgets."""
 
 from __future__ import annotations
 
 from playwright.sync_api import expect
+from scripted_answers import choose_described, recorded_ai_page
 
 from pytest_stagehand.snapshot.outline import snapshot
+
+WAIT_MS = 10_000
 
 
 def test_a_select_s_copy_of_its_options_for_screen_readers_is_no_target(page, real):
@@ -23,3 +27,27 @@ def test_a_select_s_copy_of_its_options_for_screen_readers_is_no_target(page, re
     for ref in named:
         assert page.locator(ref.selector).is_visible(), f"{ref.selector} is offered, not shown"
 
+
+def test_a_tree_checkbox_with_no_role_records_and_replays_by_the_text_beside_it(
+    page, browser, scripted_model, store, tmp_path, real
+):
+    """Ant Design 4's tree draws each node's checkbox as an empty span, no role, no name:
+    the snapshot says which node it ticks by the text right after it, as a person reads
+    it; the scripted model names the one beside Apples, and the replay ticks it again."""
+    scripted_model.default = choose_described("text after it: Apples")
+    test_file = tmp_path / "test_tree.py"
+    replay_page = browser.new_page()
+    try:
+        for mode, on in (("auto", page), ("offline", replay_page)):
+            with recorded_ai_page(on, scripted_model, store, test_file, mode,
+                                  base_url=real.url(), wait_timeout=WAIT_MS) as ai:
+                ai.goto("pages/antd4.html")
+                on.locator(".ant-tree-switcher").first.click()  # Fruits opens: Apples shows
+                expect(on.get_by_text("Apples", exact=True)).to_be_visible()
+                asked = scripted_model.calls
+                ai.act("tick Apples")
+                expect(on.locator("#chosen")).to_have_text("Garden: apples")  # the app's word
+                if mode == "offline":
+                    assert scripted_model.calls == asked  # no model offline
+    finally:
+        replay_page.close()

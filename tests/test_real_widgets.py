@@ -24,6 +24,7 @@ from scripted_answers import (
 )
 
 from pytest_stagehand.browser.covering import OVERLAY_ID, overlaid
+from pytest_stagehand.errors import HealFailed
 from pytest_stagehand.testing.scripted_model import ScriptedRequest
 
 # A widget's submenu or popup may take the widget's own delay, on a loaded machine, to open.
@@ -266,3 +267,46 @@ def test_what_typing_starts_on_a_timer_is_read_by_the_next_step(
         ai.act("search the books for Gibson")
         titles = ai.extract("the titles in the books table", schema=Titles).titles
         assert titles == ["Neuromancer"]
+
+
+class Names(BaseModel):
+    names: list[str]
+
+
+def suggestions_under_people(request: ScriptedRequest) -> dict:
+    """The scripted model: the suggestions the snapshot lists under the People header."""
+    under = latest_snapshot(request.text).split("listitem: People\n", 1)[1]
+    return {"names": re.findall(r'^ *e\d+ listitem "People : [^"]*" clickable: (.+)$', under,
+                                re.M)}
+
+
+def test_the_rows_of_one_group_of_a_list_read_back_offline_under_its_header(
+    browser, scripted_model, store, tmp_path, real
+):
+    """jQuery UI's autocomplete with categories draws each category's header among the
+    suggestions: the ones under People are read back offline as the rows after that
+    header up to the next. Where typing leaves fewer under it, the replay reads those and
+    fails: the page shows other values than recorded."""
+    scripted_model.default = suggestions_under_people
+    people = ["anders andersson", "andreas andersson", "andreas johnson"]
+    for mode, typed in (("auto", "an"), ("offline", "an"), ("offline", "andreas")):
+        on = browser.new_page()  # each run a fresh page, as a later run's
+        try:
+            with recorded_ai_page(on, scripted_model, store, tmp_path / "test_groups.py", mode,
+                                  base_url=real.url(), wait_timeout=WAIT_MS) as ai:
+                ai.goto("pages/jquery-ui-more.html")
+                on.get_by_role("textbox", name="Search:").press_sequentially(typed)
+                expect(on.locator(".ui-autocomplete-category", has_text="People")).to_be_visible()
+                asked = scripted_model.calls
+                if typed == "an":
+                    names = ai.extract("the suggestions under People", schema=Names).names
+                    assert names == people
+                else:  # the two under People now, read as the rows under its header
+                    with pytest.raises(HealFailed, match=r"names: 3 recorded, the page now "
+                                       r"shows 2; names\[0\]: recorded 'anders andersson', "
+                                       r"the page now shows 'andreas andersson'"):
+                        ai.extract("the suggestions under People", schema=Names)
+                if mode == "offline":
+                    assert scripted_model.calls == asked  # read again from the page
+        finally:
+            on.close()

@@ -824,6 +824,17 @@ def test_an_unlabelled_checkbox_is_described_by_the_text_right_after_it(
     ]
 
 
+def test_a_control_that_shows_nothing_is_described_by_the_text_right_after_it(page: Page):
+    """A box drawn by its style alone (a tree's checkbox with no role), in a row of flex
+    items: a person reads what it is for in the text beside it, as for a checkbox."""
+    page.set_content("""
+        <style>.node { display: flex } .box { width: 14px; height: 14px; border: 1px solid }</style>
+        <div class="node"><span class="box" onclick=""></span><span>Apples</span></div>
+        <div class="node"><span class="box" onclick=""></span><span>Pears</span></div>""")
+    hints = re.findall(r'\be\d+ generic clickable hint="([^"]*)"', snapshot(page).text)
+    assert hints == ["box; text after it: Apples", "box; text after it: Pears"]
+
+
 def test_a_sorted_ag_grid_is_outlined_in_the_order_it_shows_its_rows(page: Page, real):
     """AG Grid sorts by moving each row with a transform, not in the document: the outline
     lists the rows as they are shown, top to bottom."""
@@ -850,6 +861,7 @@ def test_a_sorted_ag_grid_is_outlined_in_the_order_it_shows_its_rows(page: Page,
         (":r1:", True),  # React's useId
         ("headlessui-menu-button-:r5:", True),
         ("a1b2c3d4e5", True),  # a hash
+        ("menu-item_3150017071851795792356634", True),  # TinyMCE's, a number per load
         ("checkout-form", False),
         ("row-1500", False),
         ("SUBMIT", False),

@@ -171,6 +171,22 @@
     }
     return null;
   };
+  // The rows of one group of a list whose groups stand under headers among its rows (an
+  // autocomplete's categories): the `rows` hits right after the one element that says
+  // `under` and is no row, up to the next element that is none (the next group's header).
+  const rowsUnder = (root, where) => {
+    const isRow = (el) => el.matches(where.rows);
+    const heads = flatBelow(root).filter((el) => !isRow(el) && el.nextElementSibling &&
+      isRow(el.nextElementSibling) && visible(el) && textOf(el) === where.under);
+    if (heads.length !== 1) return [];
+    const rows = [];
+    for (let e = heads[0].nextElementSibling; e && isRow(e); e = e.nextElementSibling) if (visible(e)) rows.push(e);
+    return rows;
+  };
+  // The rows a recorded row selector finds under `root`, in reading order: a selector's
+  // visible hits, or one group's rows ({rows, under}).
+  const rowsBy = (root, where) => typeof where === "string"
+    ? readingOrder(query(root, where).filter((el) => visible(el))) : rowsUnder(root, where);
   const sourceOf = (el, url) => (url ? "href" : FORM_FIELDS.has(el.localName) ? "value" : "text");
   const testIdOf = (el) => {
     for (const name of TEST_ID_ATTRS) {
@@ -228,7 +244,10 @@
     });
 
     const after = (a, b) => !b || order.get(a) > order.get(b);
-    const ROW_LIKE = "li, tr, article, dt, [role=listitem], [role=row]";
+    // A row a person counts as one: a list's item, a table's row, and the items of a menu,
+    // a list box, a tree or a tab list (a menu item shows its text in an inner label).
+    const ROW_LIKE = "li, tr, article, dt, [role=listitem], [role=row], [role=menuitem], " +
+      "[role=menuitemcheckbox], [role=menuitemradio], [role=option], [role=treeitem], [role=tab]";
 
     // Where each of `targets` stands in its row `rows[i]`, best first (see fieldIn): one
     // `where` that finds exactly it in every row.
@@ -327,11 +346,19 @@
           }
           // An ARIA grid's rows of cells: not its header row, nor a group's row of one header.
           if (rows.every((r) => r.getAttribute("role") === "row")) options.push("[role=row]:has(> [role=gridcell], > [role=cell])");
-          return options.filter((selector) => {
+          const enumerates = (where) => {
             let hits;
-            try { hits = readingOrder(query(container, selector).filter((el) => visible(el))); } catch { return false; }
+            try { hits = rowsBy(container, where); } catch { return false; }
             return hits.length === rows.length && hits.every((hit, i) => hit === rows[i]);
-          });
+          };
+          const exact = options.filter(enumerates);
+          if (exact.length) return exact;
+          // All the rows of one group, one after another under its header (the element
+          // before the first row, no row itself): the rows under that header.
+          const header = rows[0].previousElementSibling;
+          const run = rows.every((row, i) => i === 0 || row.previousElementSibling === rows[i - 1]);
+          const under = run && header && textOf(header);
+          return under ? options.map((selector) => ({ rows: selector, under })).filter(enumerates) : [];
         };
         let container = containerOf(rows);
         if (!container) return { unreadable: "its rows have no common container" };
@@ -375,6 +402,18 @@
           }
           return { targets, shownRows };
         };
+        // How each row's own label shows its value of `name`; null where one does not.
+        const labelsOf = (name) => {
+          const shownRows = [];
+          for (let i = 0; i < rows.length; i++) {
+            const leaf = leafOf(items[i], name);
+            const label = leaf.pattern !== undefined && read(rows[i], "label");
+            const match = label && new RegExp(leaf.pattern, "u").exec(label);
+            if (!match) return null;
+            shownRows.push({ source: "label", text: label, token: match[0], index: match.index });
+          }
+          return shownRows;
+        };
         const fields = {};
         for (const name of fieldNames) {
           const key = name === null ? "" : name;
@@ -382,6 +421,11 @@
           const own = shownIn(name, rows, inRow);
           const selectors = own ? relative(rows, own.targets, isRow) : [];
           if (selectors.length) { fields[key] = { selectors, rows: own.shownRows }; continue; }
+          // Rows whose own label says each value, where their text shows it in unlike places
+          // or not at all (TinyMCE's menu: most items' text in an inner label, a colour
+          // item's only in its aria-label): read the label of every row, one rule for all.
+          const labelled = labelsOf(name);
+          if (labelled) { fields[key] = { selectors: [":scope"], rows: labelled }; continue; }
           // Not in its row: in the group row it stands under (the day above a day's events).
           const groups = rows.map(groupOf);
           const grouped = groups.every((g) => g) ? shownIn(name, groups, (i, el) => contains(groups[i], el)) : null;
@@ -444,7 +488,7 @@
   const rowsIn = (root) => {
     for (const selector of args.rows) {
       let rows;
-      try { rows = readingOrder(query(root, selector).filter((el) => visible(el))); } catch { continue; }
+      try { rows = rowsBy(root, selector); } catch { continue; }
       if (!rows.length) continue;
       const isRow = (el) => rows.includes(el);
       const read_rows = [];
@@ -482,7 +526,7 @@
   if (args.mode === "holders") {
     const rows = new Set();
     for (const selector of args.rows) {
-      try { for (const row of query(document.body, selector)) if (visible(row)) rows.add(row); } catch { continue; }
+      try { for (const row of rowsBy(document.body, selector)) rows.add(row); } catch { continue; }
     }
     const count = new Map();  // element -> how many rows it holds
     for (const row of rows) {

@@ -899,23 +899,28 @@
   }
   let lastNamed = "";  // the name or text of the last named line rendered: a neighbour to go by
   // The text right after a checkbox or radio, up to a line break or another control: where a
-  // person reads its label when no <label> ties them ("[x] checkbox 2").
+  // person reads its label when no <label> ties them ("[x] checkbox 2"). So too for a control
+  // that shows nothing inside it (a box its style draws, as a tree's checkbox with no role).
   const BOXES = new Set(["checkbox", "radio", "switch"]);
   const ENDS_A_LABEL = "input, select, textarea, button, a[href], br, [role]";
   function textAfter(el) {
     let text = "";
+    // A row of flex items stands on one line as inline boxes do (a tree node's parts).
+    const parent = parentOf(el);
+    const inRow = !!parent && parent.nodeType === 1 && styleOf(parent).display.endsWith("flex") &&
+      styleOf(parent).flexDirection.startsWith("row");
     for (let node = nextOf(el); node && text.length < 40; node = nextOf(node)) {
       if (node.nodeType === Node.TEXT_NODE) { text += node.data; continue; }
       if (node.nodeType !== Node.ELEMENT_NODE) continue;
       if (node.matches(ENDS_A_LABEL) || node.querySelector(ENDS_A_LABEL) ||
-          !styleOf(node).display.startsWith("inline")) break;
+          !(inRow || styleOf(node).display.startsWith("inline"))) break;
       text += textOf(node);
     }
     return collapse(text).slice(0, 40);
   }
   // `wordless`: the control shows text, but none that says what it is (a badge "1", "×"):
   // its markup may, and the line before it does not.
-  function hintOf(el, role, wordless) {
+  function hintOf(el, role, wordless, empty) {
     const parts = [];
     const title = attr(el, "title") || attr(el, "data-tooltip") || attr(el, "data-title");
     if (title && title.trim()) parts.push(collapse(title));
@@ -924,7 +929,7 @@
     const words = new Set(["id", "class", "name", ...TEST_ID_ATTRS].flatMap((a) => wordsOf(attr(el, a))));
     for (const word of icon.split(" ")) words.delete(word);  // said once, as the icon
     if (words.size) parts.push([...words].slice(0, 6).join(" "));
-    const label = BOXES.has(role) ? textAfter(el) : "";
+    const label = BOXES.has(role) || empty ? textAfter(el) : "";
     if (label) parts.push(`text after it: ${label}`);
     // The line before says where it is, when nothing else does; not always: the line
     // before a list's checkbox is the item above, not the one the checkbox belongs to.
@@ -956,7 +961,7 @@
     let body = role + (shownName ? ` ${quote(shownName)}` : "") + stateText(states);
     const wordless = !!(name || suffix) && !/\p{L}/u.test(name + suffix);
     if (line.control && !line.nativeOption && (!name && !suffix || wordless)) {
-      const hint = hintOf(el, role, wordless);
+      const hint = hintOf(el, role, wordless, !name && !suffix && !parts.length);
       if (hint) body += ` hint=${quote(hint)}`;
     }
     if (href && role === "link") body += ` -> ${shortHref(href)}`;
@@ -1032,9 +1037,10 @@
   // uniqueness is counted across all of them), or "".
   // An id a framework makes anew on each load (React's ":r1:", a UUID, a hash), which a
   // recorded selector would never find again: its letters, digits and cases alternate at
-  // least once every four characters, or it holds React's useId form.
+  // least once every four characters, or it holds React's useId form, or a number of ten
+  // digits or more (a time or a random number: TinyMCE's "menu-item_31500170718517957923").
   const generatedId = (id) => {
-    if (/[:«]r[0-9a-z]+[:»]/.test(id)) return true;
+    if (/[:«]r[0-9a-z]+[:»]/.test(id) || /\d{10}/.test(id)) return true;
     const runs = id.replace(/[-_.:]+/g, "").match(/[A-Z]*[a-z]+|[A-Z]+|\d+|[^a-zA-Z\d]+/g) || [];
     return id.length >= 8 && runs.length - 1 >= id.length / 4;
   };
