@@ -31,6 +31,7 @@ from pytest_stagehand.heal.words import (
     spelling_of,
     steady,
     text_score,
+    traded,
     undated,
     words_in_order,
     words_of,
@@ -424,7 +425,7 @@ def verify(recorded: Identity, live: Identity) -> bool:
     thing): the same role and name (ignoring case and spacing), no other test id than the
     recorded one, nearly the same text around it including the words that told it apart
     from look-alikes and those its step names, no `conflict` in meaning (a dialog, a
-    frame, a row, another icon on a nameless control), and a close fingerprint.
+    frame, a row, another icon), and a close fingerprint.
     """
     r, live_fp = recorded.fingerprint, live.fingerprint
     return (
@@ -443,9 +444,17 @@ def verify(recorded: Identity, live: Identity) -> bool:
 
 def _same_icon(recorded: Fingerprint, live: Fingerprint) -> bool:
     """An icon-only control's icon is its name: another one in its place is another
-    control. A recording made before its kind of icon was read (an icon font) has none."""
+    control. A named control's glyph may say what its name does not ("file-pdf" beside
+    "Download"): a glyph that trades those words for others is another control; one
+    another icon set draws ("filetype-pdf"), that pictures the name, or that is gone is
+    the same. A recording made before its kind of icon was read (an icon font) has none."""
     icon = recorded.attributes.get("icon")
-    return not icon or bool(live.name) or live.attributes.get("icon") == icon
+    if not icon:
+        return True
+    if not recorded.name:
+        return bool(live.name) or live.attributes.get("icon") == icon
+    named = content_words(recorded.name) | content_words(live.name)
+    return not traded(icon, live.attributes.get("icon"), named)
 
 
 def describe_recorded(element: RecordedElement) -> str:

@@ -856,9 +856,7 @@
   // background image, <img src> or SVG <use href>, else its icon font's glyph class or the
   // glyph its markup names; "" when it has none or an inline one.
   function iconOf(el) {
-    const candidates = [el];
-    const walker = document.createTreeWalker(el, NodeFilter.SHOW_ELEMENT);
-    while (candidates.length < 7 && walker.nextNode()) candidates.push(walker.currentNode);
+    const candidates = elementsFrom(el);
     for (const e of candidates) {
       const image = /url\("?([^")]*)"?\)/.exec(styleOf(e).backgroundImage);
       const source = image ? image[1] : e.localName === "img" ? attr(e, "src")
@@ -870,14 +868,35 @@
       const words = wordsOf(fragment || file).filter((w) => !/^[a-f]{6,}$/.test(w));
       if (words.length) return words.join(" ");
     }
-    for (const e of candidates) {
+    return glyphIn(candidates).join(" ");
+  }
+  // el and its first descendants, where its icon is drawn, in document order; a slot by
+  // what it shows (an icon slotted into a web component's button: Shoelace's prefix).
+  function elementsFrom(el) {
+    const elements = [];
+    const visit = (e) => {
+      if (elements.length >= 7) return;
+      elements.push(e);
+      for (const c of e.localName === "slot" ? e.assignedElements({ flatten: true }) : e.children) visit(c);
+    };
+    visit(el);
+    return elements;
+  }
+  // The words of the first glyph an icon font draws among `elements`, by its class or the
+  // glyph its markup names, the icon set's prefix left out; [] when none does.
+  function glyphIn(elements) {
+    for (const e of elements) {
       const glyphs = [...e.classList].map((c) => GLYPH_CLASS.exec(c))
         .filter((m) => m && !GLYPH_MODIFIER.test(m[1])).map((m) => m[1]);
       const words = wordsOf([...glyphs, ...glyphAttributes(e)].filter(Boolean).join(" "));
-      if (words.length) return words.join(" ");
+      if (words.length) return words;
     }
-    return "";
+    return [];
   }
+  // The glyph beside a named control's words ("file-pdf" of a "Download" button): it may
+  // say what the words do not (which file), so a heal keeps it. An image's file name is
+  // left out: a build renames it, and a picture is content, not the control's meaning.
+  const glyphOf = (el) => glyphIn(elementsFrom(el)).join("-");
   // An inline SVG icon that names no glyph ("<svg><path d=…>", as Heroicons draws them),
   // known by its drawing: "drawn" and a hash of its shapes, which restyling (classes,
   // size, colour) leaves alone; "" when there is none.
@@ -1335,8 +1354,8 @@
   function describe({ el, role, name, states, href }) {
     const row = rowIndex(el);
     const attributes = attributesOf(el);
-    const icon = !name && el.localName !== "select" && !FORM_FIELDS.has(el.localName)
-      ? iconOf(el) || drawnIconOf(el) : "";
+    const field = el.localName === "select" || FORM_FIELDS.has(el.localName);
+    const icon = field ? "" : name ? glyphOf(el) : iconOf(el) || drawnIconOf(el);
     if (icon) attributes.icon = icon;
     const testId = testIdOf(el) || ["", ""];
     const text = FORM_FIELDS.has(el.localName) ? "" : collapse(textOf(el).slice(0, 2000)).slice(0, 120);
