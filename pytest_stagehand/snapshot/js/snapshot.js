@@ -1246,23 +1246,49 @@
   // and the controls in it ("Project Alpha" of "Project Alpha [Delete]"), or the alt of a
   // picture before it, read through shadow roots and slots, as a person sees it.
   function itemKey(item, el) {
-    const first = (node) => {
-      const slotted = node.localName === "slot" ? node.assignedNodes() : [];
-      for (const c of slotted.length ? slotted : childNodesOf(node.shadowRoot || node)) {
-        if (c.nodeType === Node.TEXT_NODE && collapse(c.data)) return c;
-        if (c.nodeType !== Node.ELEMENT_NODE || c === el || CONTROLS.has(roleOf(c)) || hiddenForNames(c)) continue;
-        if (c.localName === "img" && collapse(attr(c, "alt") || "")) return c;
-        const found = first(c);
-        if (found) return found;
-      }
-      return null;
-    };
-    const text = first(item);
+    const text = firstShown(item, el);
     if (!text) return "";
     if (text.nodeType === Node.ELEMENT_NODE) return collapse(attr(text, "alt")).slice(0, 80);
     const parent = text.parentElement;
     const whole = parent && parent !== item && !parent.contains(el) && !parent.querySelector(CONTROL_TAGS);
     return whole ? shortText(parent) : collapse(text.data).slice(0, 80);
+  }
+  // The first text node (or picture with an alt) shown in `node`, outside el and controls.
+  function firstShown(node, el) {
+    const slotted = node.localName === "slot" ? node.assignedNodes() : [];
+    for (const c of slotted.length ? slotted : childNodesOf(node.shadowRoot || node)) {
+      if (c.nodeType === Node.TEXT_NODE && collapse(c.data)) return c;
+      if (c.nodeType !== Node.ELEMENT_NODE || c === el || CONTROLS.has(roleOf(c)) || hiddenForNames(c)) continue;
+      if (c.localName === "img" && collapse(attr(c, "alt") || "")) return c;
+      const found = firstShown(c, el);
+      if (found) return found;
+    }
+    return null;
+  }
+  // A block titled as a heading is, by no heading element ("Backpack" in bold atop a card
+  // of <div>s): the first text of the nearest block around el that shows any, when that
+  // text comes before el, in an element of its own that holds no control, set off from the
+  // block's text (bold, 600 or more, where the block is not; or larger). Not within a
+  // container that its own rule names (a dialog, a row, a list item with text; a list with
+  // no label but a card's row of actions), nor a heading's (headingsOver), nor el's name.
+  function titleOver(el) {
+    for (let a = parentOf(el); a; a = parentOf(a)) {
+      const place = placeOf(a);
+      const item = a.localName === "li" || roleOf(a) === "listitem";
+      if ((place && (place[0] !== "list" || place[1])) || a.matches(CELLS) ||
+          MESSAGES.has(roleOf(a)) || (item && itemKey(a, el))) return "";
+      const text = firstShown(a, el);
+      if (!text) continue;
+      const own = text.parentElement;
+      if (text.nodeType !== Node.TEXT_NODE || !own || own === a || own.querySelector(CONTROL_TAGS) ||
+          own.closest(HEADINGS) || nameOf(el).contributors.some((c) => c.contains(own)) ||
+          !(text.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING)) return "";
+      const style = styleOf(own), block = styleOf(a);
+      const weight = parseFloat(style.fontWeight);
+      const bolder = weight >= 600 && weight > parseFloat(block.fontWeight);
+      return bolder || parseFloat(style.fontSize) > parseFloat(block.fontSize) ? shortText(own) : "";
+    }
+    return "";
   }
   const CONTROL_TAGS = "a[href], button, input, select, textarea, [role]";
   const MESSAGES = new Set(["alert", "status"]);
@@ -1315,7 +1341,10 @@
     return "";
   }
   function containersOf(el) {
-    const found = headingsOver(el).map((heading) => ["heading", heading]);
+    const headings = headingsOver(el);
+    const title = titleOver(el);
+    if (title && !headings.includes(title)) headings.unshift(title);
+    const found = headings.map((heading) => ["heading", heading]);
     const cell = cellFilled(el);
     const term = termOf(el, cell);
     if (term) found.unshift(["term", term]);
