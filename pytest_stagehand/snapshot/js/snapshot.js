@@ -1345,6 +1345,12 @@
     const title = titleOver(el);
     if (title && !headings.includes(title)) headings.unshift(title);
     const found = headings.map((heading) => ["heading", heading]);
+    // What its description says it does ("Removes this draft only", aria-describedby), as
+    // shown: unlike a screen reader's, one hidden (a tooltip not open, a message not
+    // raised) says nothing now.
+    const shown = (d) => textAlternative(d, context(new Set(), [], { inLabelledBy: true }));
+    const description = collapse(idRefs(el, "aria-describedby").map(shown).join(" ")).slice(0, 80);
+    if (description) found.unshift(["description", description]);
     const cell = cellFilled(el);
     const term = termOf(el, cell);
     if (term) found.unshift(["term", term]);
