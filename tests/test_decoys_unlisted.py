@@ -345,6 +345,15 @@ def test_a_real_card_with_another_title_is_refused_and_one_of_another_library_he
     assert acted_on_truth(page, element, "click Add to cart")
 
 
+def test_the_current_page_of_a_real_pager_titles_no_other_page(page, real):
+    """Ant Design's pager draws its current page in bold among its items: an item's text,
+    not a title over the other pages, which would then change as the pages are turned."""
+    page.goto(real.url("pages/antd.html"))
+    page.get_by_role("listitem", name="2").wait_for()
+    element = record(page, "listitem", "2")
+    assert ("heading", "1") not in element.fingerprint.containers
+
+
 def shoelace_download(page, url: str, icon: str, restyled: bool = False) -> None:
     """Shoelace's page with a "Download" button of its own, its glyph slotted before the
     words as Shoelace's docs show (`slot="prefix"`); restyled: other classes and test id,

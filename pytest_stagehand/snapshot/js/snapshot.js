@@ -1270,7 +1270,8 @@
   // text comes before el, in an element of its own that holds no control, set off from the
   // block's text (bold, 600 or more, where the block is not; or larger). Not within a
   // container that its own rule names (a dialog, a row, a list item with text; a list with
-  // no label but a card's row of actions), nor a heading's (headingsOver), nor el's name.
+  // no label but a card's row of actions), nor a heading's (headingsOver), nor el's name,
+  // nor the text of a part of the block (`partOf`).
   function titleOver(el) {
     for (let a = parentOf(el); a; a = parentOf(a)) {
       const place = placeOf(a);
@@ -1280,8 +1281,9 @@
       const text = firstShown(a, el);
       if (!text) continue;
       const own = text.parentElement;
-      if (text.nodeType !== Node.TEXT_NODE || !own || own === a || own.querySelector(CONTROL_TAGS) ||
-          own.closest(HEADINGS) || nameOf(el).contributors.some((c) => c.contains(own)) ||
+      if (text.nodeType !== Node.TEXT_NODE || !own || own === a || partOf(own, a) ||
+          own.querySelector(CONTROL_TAGS) || own.closest(HEADINGS) ||
+          nameOf(el).contributors.some((c) => c.contains(own)) ||
           !(text.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING)) return "";
       const style = styleOf(own), block = styleOf(a);
       const weight = parseFloat(style.fontWeight);
@@ -1289,6 +1291,14 @@
       return bolder || parseFloat(style.fontSize) > parseFloat(block.fontSize) ? shortText(own) : "";
     }
     return "";
+  }
+  // Is e inside a part of block a that speaks for itself: a list item, a cell, a container
+  // (the bold current page among a pager's items, a column's header, is no block's title)?
+  function partOf(e, a) {
+    for (let p = e; p && p !== a; p = parentOf(p)) {
+      if (p.localName === "li" || roleOf(p) === "listitem" || p.matches(CELLS) || placeOf(p)) return true;
+    }
+    return false;
   }
   const CONTROL_TAGS = "a[href], button, input, select, textarea, [role]";
   const MESSAGES = new Set(["alert", "status"]);
