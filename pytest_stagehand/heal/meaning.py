@@ -31,6 +31,7 @@ from pytest_stagehand.heal.words import (
     spelling_of,
     steady,
     text_score,
+    traded,
     undated,
     words_in_order,
     words_of,
@@ -303,10 +304,14 @@ def _label_key(text: str, said: frozenset[str]) -> tuple[tuple[str, ...], str]:
     return tuple(n for n in numbers_in_order(text) if n not in free), spelling_of(text)
 
 
+SAYS = "description"  # the container kind of what an element's description says it does
+
+
 def _moved(recorded: Identity, candidate: Identity) -> str | None:
     """Is the candidate in another container than the recorded element: another dialog,
     form, fieldset, section, landmark, row, list item, message, frame, tab panel, menu,
-    list, group, table, or under another heading (snapshot.js's `containersOf`)?
+    list, group, table, under another heading, or described otherwise (snapshot.js's
+    `containersOf`)?
 
     Kind by kind, the candidate's nearest label must be among the recorded element's, or
     the recorded element's nearest among the candidate's: a container added or dropped
@@ -316,7 +321,9 @@ def _moved(recorded: Identity, candidate: Identity) -> str | None:
     """
     r, c = recorded.fingerprint, candidate.fingerprint
     free = numbers_in(recorded.instruction)
-    must = set(recorded.apart) | _named_places(recorded)
+    # A description comes and goes with the page's state (a tooltip, a message): compared
+    # where both show one, never required.
+    must = {place for place in set(recorded.apart) | _named_places(recorded) if place[0] != SAYS}
     kinds = dict.fromkeys(kind for kind, _ in r.containers)  # the headings over it last:
     for kind in sorted(kinds, key=lambda kind: kind == "heading"):  # its containers say more
         if kind == "column" and not any(k == kind for k, _ in must):
@@ -329,6 +336,8 @@ def _moved(recorded: Identity, candidate: Identity) -> str | None:
             _label_key(mine[0], free) in keys_theirs or _label_key(theirs[0], free) in keys_mine
         ):
             what = repr(r.name) if r.name else describe(r)
+            if kind == SAYS:
+                return f"{what} is now described {theirs[0]!r}, recorded {mine[0]!r}"
             gone = f"{what} is gone from {kind} {mine[0]!r}"
             return f"{gone}; it remains only in {kind} {theirs[0]!r}"
     for kind, label in sorted(must):
@@ -424,7 +433,7 @@ def verify(recorded: Identity, live: Identity) -> bool:
     thing): the same role and name (ignoring case and spacing), no other test id than the
     recorded one, nearly the same text around it including the words that told it apart
     from look-alikes and those its step names, no `conflict` in meaning (a dialog, a
-    frame, a row, another icon on a nameless control), and a close fingerprint.
+    frame, a row, another icon), and a close fingerprint.
     """
     r, live_fp = recorded.fingerprint, live.fingerprint
     return (
@@ -443,9 +452,17 @@ def verify(recorded: Identity, live: Identity) -> bool:
 
 def _same_icon(recorded: Fingerprint, live: Fingerprint) -> bool:
     """An icon-only control's icon is its name: another one in its place is another
-    control. A recording made before its kind of icon was read (an icon font) has none."""
+    control. A named control's glyph may say what its name does not ("file-pdf" beside
+    "Download"): a glyph that trades those words for others is another control; one
+    another icon set draws ("filetype-pdf"), that pictures the name, or that is gone is
+    the same. A recording made before its kind of icon was read (an icon font) has none."""
     icon = recorded.attributes.get("icon")
-    return not icon or bool(live.name) or live.attributes.get("icon") == icon
+    if not icon:
+        return True
+    if not recorded.name:
+        return bool(live.name) or live.attributes.get("icon") == icon
+    named = content_words(recorded.name) | content_words(live.name)
+    return not traded(icon, live.attributes.get("icon"), named)
 
 
 def describe_recorded(element: RecordedElement) -> str:

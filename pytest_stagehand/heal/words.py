@@ -198,5 +198,17 @@ def symbols_of(text: str | None) -> str:
 DASHES = frozenset("-−–")  # a minus, as a name with no word writes it ("−" on a stepper)
 
 
+def traded(a: str | None, b: str | None, beside: frozenset[str] = frozenset()) -> bool:
+    """Has each of `a` and `b` a word the other lacks, other than those `beside` them?
+    ("file-pdf" and "file-csv"; not "file-pdf" and "filetype-pdf": a word written inside
+    another is kept, nor "trash" and "trash-fill": a word gained alone is a detail.)"""
+    mine, theirs = content_words(a) - beside, content_words(b) - beside
+
+    def alone(words: frozenset[str], others: frozenset[str]) -> bool:
+        return any(not any(w in o or o in w for o in others) for w in words)
+
+    return alone(mine, theirs) and alone(theirs, mine)
+
+
 def listed(words: frozenset[str] | set[str]) -> str:
     return ", ".join(sorted(words)) or "none"

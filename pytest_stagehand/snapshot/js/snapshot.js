@@ -858,9 +858,7 @@
   // background image, <img src> or SVG <use href>, else its icon font's glyph class or the
   // glyph its markup names; "" when it has none or an inline one.
   function iconOf(el) {
-    const candidates = [el];
-    const walker = document.createTreeWalker(el, NodeFilter.SHOW_ELEMENT);
-    while (candidates.length < 7 && walker.nextNode()) candidates.push(walker.currentNode);
+    const candidates = elementsFrom(el);
     for (const e of candidates) {
       const image = /url\("?([^")]*)"?\)/.exec(styleOf(e).backgroundImage);
       const source = image ? image[1] : e.localName === "img" ? attr(e, "src")
@@ -872,14 +870,35 @@
       const words = wordsOf(fragment || file).filter((w) => !/^[a-f]{6,}$/.test(w));
       if (words.length) return words.join(" ");
     }
-    for (const e of candidates) {
+    return glyphIn(candidates).join(" ");
+  }
+  // el and its first descendants, where its icon is drawn, in document order; a slot by
+  // what it shows (an icon slotted into a web component's button: Shoelace's prefix).
+  function elementsFrom(el) {
+    const elements = [];
+    const visit = (e) => {
+      if (elements.length >= 7) return;
+      elements.push(e);
+      for (const c of e.localName === "slot" ? e.assignedElements({ flatten: true }) : e.children) visit(c);
+    };
+    visit(el);
+    return elements;
+  }
+  // The words of the first glyph an icon font draws among `elements`, by its class or the
+  // glyph its markup names, the icon set's prefix left out; [] when none does.
+  function glyphIn(elements) {
+    for (const e of elements) {
       const glyphs = [...e.classList].map((c) => GLYPH_CLASS.exec(c))
         .filter((m) => m && !GLYPH_MODIFIER.test(m[1])).map((m) => m[1]);
       const words = wordsOf([...glyphs, ...glyphAttributes(e)].filter(Boolean).join(" "));
-      if (words.length) return words.join(" ");
+      if (words.length) return words;
     }
-    return "";
+    return [];
   }
+  // The glyph beside a named control's words ("file-pdf" of a "Download" button): it may
+  // say what the words do not (which file), so a heal keeps it. An image's file name is
+  // left out: a build renames it, and a picture is content, not the control's meaning.
+  const glyphOf = (el) => glyphIn(elementsFrom(el)).join("-");
   // An inline SVG icon that names no glyph ("<svg><path d=…>", as Heroicons draws them),
   // known by its drawing: "drawn" and a hash of its shapes, which restyling (classes,
   // size, colour) leaves alone; "" when there is none.
@@ -1237,23 +1256,59 @@
   // and the controls in it ("Project Alpha" of "Project Alpha [Delete]"), or the alt of a
   // picture before it, read through shadow roots and slots, as a person sees it.
   function itemKey(item, el) {
-    const first = (node) => {
-      const slotted = node.localName === "slot" ? node.assignedNodes() : [];
-      for (const c of slotted.length ? slotted : childNodesOf(node.shadowRoot || node)) {
-        if (c.nodeType === Node.TEXT_NODE && collapse(c.data)) return c;
-        if (c.nodeType !== Node.ELEMENT_NODE || c === el || CONTROLS.has(roleOf(c)) || hiddenForNames(c)) continue;
-        if (c.localName === "img" && collapse(attr(c, "alt") || "")) return c;
-        const found = first(c);
-        if (found) return found;
-      }
-      return null;
-    };
-    const text = first(item);
+    const text = firstShown(item, el);
     if (!text) return "";
     if (text.nodeType === Node.ELEMENT_NODE) return collapse(attr(text, "alt")).slice(0, 80);
     const parent = text.parentElement;
     const whole = parent && parent !== item && !parent.contains(el) && !parent.querySelector(CONTROL_TAGS);
     return whole ? shortText(parent) : collapse(text.data).slice(0, 80);
+  }
+  // The first text node (or picture with an alt) shown in `node`, outside el and controls.
+  function firstShown(node, el) {
+    const slotted = node.localName === "slot" ? node.assignedNodes() : [];
+    for (const c of slotted.length ? slotted : childNodesOf(node.shadowRoot || node)) {
+      if (c.nodeType === Node.TEXT_NODE && collapse(c.data)) return c;
+      if (c.nodeType !== Node.ELEMENT_NODE || c === el || CONTROLS.has(roleOf(c)) || hiddenForNames(c)) continue;
+      if (c.localName === "img" && collapse(attr(c, "alt") || "")) return c;
+      const found = firstShown(c, el);
+      if (found) return found;
+    }
+    return null;
+  }
+  // A block titled as a heading is, by no heading element ("Backpack" in bold atop a card
+  // of <div>s): the first text of the nearest block around el that shows any, when that
+  // text comes before el, in an element of its own that holds no control, set off from the
+  // block's text (bold, 600 or more, where the block is not; or larger). Not within a
+  // container that its own rule names (a dialog, a row, a list item with text; a list with
+  // no label but a card's row of actions), nor a heading's (headingsOver), nor el's name,
+  // nor the text of a part of the block (`partOf`).
+  function titleOver(el) {
+    for (let a = parentOf(el); a; a = parentOf(a)) {
+      const place = placeOf(a);
+      const item = a.localName === "li" || roleOf(a) === "listitem";
+      if ((place && (place[0] !== "list" || place[1])) || a.matches(CELLS) ||
+          MESSAGES.has(roleOf(a)) || (item && itemKey(a, el))) return "";
+      const text = firstShown(a, el);
+      if (!text) continue;
+      const own = text.parentElement;
+      if (text.nodeType !== Node.TEXT_NODE || !own || own === a || partOf(own, a) ||
+          own.querySelector(CONTROL_TAGS) || own.closest(HEADINGS) ||
+          nameOf(el).contributors.some((c) => c.contains(own)) ||
+          !(text.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING)) return "";
+      const style = styleOf(own), block = styleOf(a);
+      const weight = parseFloat(style.fontWeight);
+      const bolder = weight >= 600 && weight > parseFloat(block.fontWeight);
+      return bolder || parseFloat(style.fontSize) > parseFloat(block.fontSize) ? shortText(own) : "";
+    }
+    return "";
+  }
+  // Is e inside a part of block a that speaks for itself: a list item, a cell, a container
+  // (the bold current page among a pager's items, a column's header, is no block's title)?
+  function partOf(e, a) {
+    for (let p = e; p && p !== a; p = parentOf(p)) {
+      if (p.localName === "li" || roleOf(p) === "listitem" || p.matches(CELLS) || placeOf(p)) return true;
+    }
+    return false;
   }
   const CONTROL_TAGS = "a[href], button, input, select, textarea, [role]";
   const MESSAGES = new Set(["alert", "status"]);
@@ -1306,7 +1361,16 @@
     return "";
   }
   function containersOf(el) {
-    const found = headingsOver(el).map((heading) => ["heading", heading]);
+    const headings = headingsOver(el);
+    const title = titleOver(el);
+    if (title && !headings.includes(title)) headings.unshift(title);
+    const found = headings.map((heading) => ["heading", heading]);
+    // What its description says it does ("Removes this draft only", aria-describedby), as
+    // shown: unlike a screen reader's, one hidden (a tooltip not open, a message not
+    // raised) says nothing now.
+    const shown = (d) => textAlternative(d, context(new Set(), [], { inLabelledBy: true }));
+    const description = collapse(idRefs(el, "aria-describedby").map(shown).join(" ")).slice(0, 80);
+    if (description) found.unshift(["description", description]);
     const cell = cellFilled(el);
     const term = termOf(el, cell);
     if (term) found.unshift(["term", term]);
@@ -1345,8 +1409,8 @@
   function describe({ el, role, name, states, href }) {
     const row = rowIndex(el);
     const attributes = attributesOf(el);
-    const icon = !name && el.localName !== "select" && !FORM_FIELDS.has(el.localName)
-      ? iconOf(el) || drawnIconOf(el) : "";
+    const field = el.localName === "select" || FORM_FIELDS.has(el.localName);
+    const icon = field ? "" : name ? glyphOf(el) : iconOf(el) || drawnIconOf(el);
     if (icon) attributes.icon = icon;
     const testId = testIdOf(el) || ["", ""];
     const text = FORM_FIELDS.has(el.localName) ? "" : collapse(textOf(el).slice(0, 2000)).slice(0, 120);
