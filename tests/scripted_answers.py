@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page
 
 from pytest_stagehand.events import StepLog
 from pytest_stagehand.model.client import ModelConfig
@@ -215,6 +215,24 @@ def recorded_ai_page(
                 page, recordings, steplog, has_model=has_model, model="openai/scripted"
             ),
         )
+
+
+def recorded_then_replayed(
+    page: Page,
+    browser: Browser,
+    server: ScriptedModelServer,
+    store: RecordingStore,
+    test_file: Path,
+    **options: Any,
+) -> Iterator[tuple[str, AbstractContextManager[AIPage]]]:
+    """("auto", an AIPage to record on `page`), then ("offline", one on a page of its own,
+    as a later run's): each for the test to enter. `options` go to `recorded_ai_page`."""
+    replay_page = browser.new_page()
+    try:
+        for mode, on in (("auto", page), ("offline", replay_page)):
+            yield mode, recorded_ai_page(on, server, store, test_file, mode, **options)
+    finally:
+        replay_page.close()
 
 
 # --- vision: answers to a request that carries a marked screenshot -------------------------

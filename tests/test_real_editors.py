@@ -10,7 +10,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 from pydantic import BaseModel
-from scripted_answers import choose_if_shown, latest_snapshot, recorded_ai_page
+from scripted_answers import choose_if_shown, latest_snapshot, recorded_then_replayed
 
 from pytest_stagehand.testing.scripted_model import ScriptedRequest
 
@@ -28,20 +28,18 @@ def test_text_typed_into_an_editor_in_its_iframe_records_and_replays(
 ):
     scripted_model.default = typing_into_the_editor
     test_file = tmp_path / "test_editor.py"
-    replay_page = browser.new_page()
-    try:
-        for mode, on in (("auto", page), ("offline", replay_page)):
-            with recorded_ai_page(on, scripted_model, store, test_file, mode,
-                                  base_url=real.url(), wait_timeout=WAIT_MS) as ai:
-                ai.goto("pages/tinymce.html")
-                asked = scripted_model.calls
-                ai.act("type Version 2 is out into the editor")
-                # What TinyMCE itself says its content is, read from the page
-                expect(on.locator("#chosen")).to_have_text("HTML: <p>Version 2 is out</p>")
-                if mode == "offline":
-                    assert scripted_model.calls == asked  # no model offline
-    finally:
-        replay_page.close()
+    for mode, opened in recorded_then_replayed(
+        page, browser, scripted_model, store, test_file, base_url=real.url(),
+        wait_timeout=WAIT_MS,
+    ):
+        with opened as ai:
+            ai.goto("pages/tinymce.html")
+            asked = scripted_model.calls
+            ai.act("type Version 2 is out into the editor")
+            # What TinyMCE itself says its content is, read from the page
+            expect(ai.locator("#chosen")).to_have_text("HTML: <p>Version 2 is out</p>")
+            if mode == "offline":
+                assert scripted_model.calls == asked  # no model offline
 
 
 class Names(BaseModel):
@@ -68,20 +66,18 @@ def test_a_menu_s_items_read_back_offline_by_their_labels(
     where TinyMCE numbers its ids anew."""
     scripted_model.default = menu_items
     test_file = tmp_path / "test_menu.py"
-    replay_page = browser.new_page()
-    try:
-        for mode, on in (("auto", page), ("offline", replay_page)):
-            with recorded_ai_page(on, scripted_model, store, test_file, mode,
-                                  base_url=real.url(), wait_timeout=WAIT_MS) as ai:
-                ai.goto("pages/tinymce.html")
-                on.get_by_role("menuitem", name="Format").click()
-                expect(on.get_by_role("menuitem", name="Clear formatting")).to_be_visible()
-                asked = scripted_model.calls
-                names = ai.extract("the items of the Format menu", schema=Names).names
-                assert names == FORMAT_MENU
-                if mode == "offline":
-                    assert scripted_model.calls == asked  # read again from the page
-                    # found by what was recorded, not healed: no id made anew was recorded
-                    assert [e.heal for e in ai.steplog.events if e.kind == "extract"] == [None]
-    finally:
-        replay_page.close()
+    for mode, opened in recorded_then_replayed(
+        page, browser, scripted_model, store, test_file, base_url=real.url(),
+        wait_timeout=WAIT_MS,
+    ):
+        with opened as ai:
+            ai.goto("pages/tinymce.html")
+            ai.get_by_role("menuitem", name="Format").click()
+            expect(ai.get_by_role("menuitem", name="Clear formatting")).to_be_visible()
+            asked = scripted_model.calls
+            names = ai.extract("the items of the Format menu", schema=Names).names
+            assert names == FORMAT_MENU
+            if mode == "offline":
+                assert scripted_model.calls == asked  # read again from the page
+                # found by what was recorded, not healed: no id made anew was recorded
+                assert [e.heal for e in ai.steplog.events if e.kind == "extract"] == [None]

@@ -6,7 +6,7 @@ widgets."""
 from __future__ import annotations
 
 from playwright.sync_api import expect
-from scripted_answers import choose_described, recorded_ai_page
+from scripted_answers import choose_described, recorded_then_replayed
 
 from pytest_stagehand.snapshot.outline import snapshot
 
@@ -36,18 +36,16 @@ def test_a_tree_checkbox_with_no_role_records_and_replays_by_the_text_beside_it(
     it; the scripted model names the one beside Apples, and the replay ticks it again."""
     scripted_model.default = choose_described("text after it: Apples")
     test_file = tmp_path / "test_tree.py"
-    replay_page = browser.new_page()
-    try:
-        for mode, on in (("auto", page), ("offline", replay_page)):
-            with recorded_ai_page(on, scripted_model, store, test_file, mode,
-                                  base_url=real.url(), wait_timeout=WAIT_MS) as ai:
-                ai.goto("pages/antd4.html")
-                on.locator(".ant-tree-switcher").first.click()  # Fruits opens: Apples shows
-                expect(on.get_by_text("Apples", exact=True)).to_be_visible()
-                asked = scripted_model.calls
-                ai.act("tick Apples")
-                expect(on.locator("#chosen")).to_have_text("Garden: apples")  # the app's word
-                if mode == "offline":
-                    assert scripted_model.calls == asked  # no model offline
-    finally:
-        replay_page.close()
+    for mode, opened in recorded_then_replayed(
+        page, browser, scripted_model, store, test_file, base_url=real.url(),
+        wait_timeout=WAIT_MS,
+    ):
+        with opened as ai:
+            ai.goto("pages/antd4.html")
+            ai.locator(".ant-tree-switcher").first.click()  # Fruits opens: Apples shows
+            expect(ai.get_by_text("Apples", exact=True)).to_be_visible()
+            asked = scripted_model.calls
+            ai.act("tick Apples")
+            expect(ai.locator("#chosen")).to_have_text("Garden: apples")  # the app's word
+            if mode == "offline":
+                assert scripted_model.calls == asked  # no model offline

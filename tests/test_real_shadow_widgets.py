@@ -13,7 +13,13 @@ from collections.abc import Sequence
 import pytest
 from playwright.sync_api import expect
 from pydantic import BaseModel
-from scripted_answers import choose, element_id, latest_snapshot, recorded_ai_page
+from scripted_answers import (
+    choose,
+    element_id,
+    latest_snapshot,
+    recorded_ai_page,
+    recorded_then_replayed,
+)
 
 from pytest_stagehand.errors import AIAssertionError
 from pytest_stagehand.snapshot.outline import snapshot
@@ -29,20 +35,18 @@ def record_then_replay(page, browser, scripted_model, store, test_file, real, ur
                for instruction, role, name, method, arguments in steps}
     scripted_model.default = lambda request: answers[
         request.text.rsplit("Instruction: ", 1)[1].split("\n", 1)[0]](request)
-    replay_page = browser.new_page()
-    try:
-        for mode, on in (("auto", page), ("offline", replay_page)):
-            with recorded_ai_page(on, scripted_model, store, test_file, mode,
-                                  base_url=real.url(), wait_timeout=WAIT_MS) as ai:
-                ai.goto(url)
-                asked = scripted_model.calls
-                for instruction, *_ in steps:
-                    ai.act(instruction)
-                expect(on.locator("#chosen")).to_have_text(shows, timeout=WAIT_MS)
-                if mode == "offline":
-                    assert scripted_model.calls == asked  # no model offline
-    finally:
-        replay_page.close()
+    for mode, opened in recorded_then_replayed(
+        page, browser, scripted_model, store, test_file, base_url=real.url(),
+        wait_timeout=WAIT_MS,
+    ):
+        with opened as ai:
+            ai.goto(url)
+            asked = scripted_model.calls
+            for instruction, *_ in steps:
+                ai.act(instruction)
+            expect(ai.locator("#chosen")).to_have_text(shows, timeout=WAIT_MS)
+            if mode == "offline":
+                assert scripted_model.calls == asked  # no model offline
 
 
 def test_an_item_whose_label_is_slotted_into_its_shadow_button_is_named_by_it(
@@ -97,21 +101,19 @@ def extract_then_reread(page, browser, scripted_model, store, test_file, real, o
     scripted_model.default = lambda request: {
         "names": re.findall(line, latest_snapshot(request.text))}
     got = []
-    replay_page = browser.new_page()
-    try:
-        for mode, on in (("auto", page), ("offline", replay_page)):
-            with recorded_ai_page(on, scripted_model, store, test_file, mode,
-                                  base_url=real.url(), wait_timeout=WAIT_MS) as ai:
-                ai.goto("pages/material-web.html")
-                if opens:
-                    role, name = opens.split(" ", 1)
-                    on.get_by_role(role, name=name).click()  # the test's own Playwright step
-                asked = scripted_model.calls
-                got.append(ai.extract("the names listed", schema=Names).names)
-                if mode == "offline":
-                    assert scripted_model.calls == asked  # no model offline
-    finally:
-        replay_page.close()
+    for mode, opened in recorded_then_replayed(
+        page, browser, scripted_model, store, test_file, base_url=real.url(),
+        wait_timeout=WAIT_MS,
+    ):
+        with opened as ai:
+            ai.goto("pages/material-web.html")
+            if opens:
+                role, name = opens.split(" ", 1)
+                ai.get_by_role(role, name=name).click()  # the test's own Playwright step
+            asked = scripted_model.calls
+            got.append(ai.extract("the names listed", schema=Names).names)
+            if mode == "offline":
+                assert scripted_model.calls == asked  # no model offline
     return got
 
 

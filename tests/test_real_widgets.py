@@ -21,6 +21,7 @@ from scripted_answers import (
     element_id,
     latest_snapshot,
     recorded_ai_page,
+    recorded_then_replayed,
 )
 
 from pytest_stagehand.browser.covering import OVERLAY_ID, overlaid
@@ -136,20 +137,6 @@ def answering(steps: tuple[Step, ...]):
     return answer
 
 
-def recorded_then_replayed(page, browser, scripted_model, store, test_file, real):
-    """("auto", the AIPage to record on `page`), then ("offline", one on a page of its own,
-    as a later run's): each to be entered by the test, on the real widgets' server."""
-    replay_page = browser.new_page()
-    try:
-        for mode, on in (("auto", page), ("offline", replay_page)):
-            yield mode, recorded_ai_page(
-                on, scripted_model, store, test_file, mode, base_url=real.url(),
-                wait_timeout=WAIT_MS,
-            )
-    finally:
-        replay_page.close()
-
-
 @pytest.mark.parametrize("name", FLOWS)
 def test_a_real_widget_flow_records_and_replays_offline(
     name, page, browser, scripted_model, store, tmp_path, real
@@ -158,7 +145,7 @@ def test_a_real_widget_flow_records_and_replays_offline(
     scripted_model.default = answering(flow.steps)
     test_file = tmp_path / "test_widget_flows.py"
     for mode, opened in recorded_then_replayed(
-        page, browser, scripted_model, store, test_file, real
+        page, browser, scripted_model, store, test_file, base_url=real.url(), wait_timeout=WAIT_MS
     ):
         with opened as ai:
             ai.goto(f"pages/{flow.page}")
@@ -204,7 +191,7 @@ def test_a_step_a_loop_repeats_with_each_value_of_a_variable_replays_each_time(
     )
     test_file = tmp_path / "test_todo_loop.py"
     for mode, opened in recorded_then_replayed(
-        page, browser, scripted_model, store, test_file, real
+        page, browser, scripted_model, store, test_file, base_url=real.url(), wait_timeout=WAIT_MS
     ):
         with opened as ai:
             ai.goto("node_modules/todomvc/examples/react/index.html")
