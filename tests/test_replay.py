@@ -28,13 +28,9 @@ from typing import Any
 import pytest
 from scripted_answers import act_answer, element_id
 from servers import PagesServer
+from session_once import once_per_session
 
 from pytest_stagehand.browser.launch import system_chromium_path
-
-try:
-    import fcntl  # to share the inner runs between pytest-xdist workers
-except ImportError:  # Windows: each worker runs its own
-    fcntl = None
 from pytest_stagehand.testing.scripted_model import ScriptedModelServer, ScriptedRequest
 
 PAGES = Path(__file__).parent / "pages" / "replay"
@@ -290,20 +286,9 @@ def once(
     site: Site,
     scripted: ScriptedModelServer,
 ) -> Rerun:
-    """`produce(directory)`, once per session even across pytest-xdist workers: the first
-    worker to get here runs it, the others wait for and read its result."""
-    run_id = os.environ.get("PYTEST_XDIST_TESTRUNUID")
-    if run_id is None or fcntl is None:
-        return produce(factory.mktemp(name))
-    root = factory.getbasetemp().parent / f"replay-{run_id}"
-    root.mkdir(exist_ok=True)
-    saved = root / f"{name}.json"
-    with (root / f"{name}.lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not saved.exists():
-            (root / name).mkdir()
-            saved.write_text(json.dumps(produce(root / name).to_data()))
-    return Rerun.from_data(json.loads(saved.read_text()), site, scripted)
+    """`produce(directory)`, once per session even across pytest-xdist workers."""
+    _, data = once_per_session(factory, name, lambda path: produce(path).to_data())
+    return Rerun.from_data(data, site, scripted)
 
 
 @pytest.fixture(scope="module")
