@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from real_widgets import RealWidgetsServer
 from scripted_answers import scripted_ai_page
 from servers import PagesServer
+from session_once import once_per_session
+from test_examples import copy_of_examples, run_offline
 
 from pytest_stagehand.page import AIPage
 from pytest_stagehand.recordings.store import RecordingStore
@@ -77,3 +81,24 @@ def ai(page, scripted_model, pages_server) -> Iterator[AIPage]:
     """An AI page on the test pages, its model the scripted one."""
     with scripted_ai_page(page, scripted_model, base_url=pages_server.url()) as ai_page:
         yield ai_page
+
+
+# --- the example suite on the redesigned shop (recordings, heal) ------------------------
+
+
+@pytest.fixture(scope="session")
+def examples_on_the_redesign(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> tuple[Path, subprocess.CompletedProcess[str]]:
+    """A copy of examples/ replayed offline once on the redesigned shop, so its recordings
+    healed, and that run. Read-only: the heal test and the shard test both compare with it."""
+
+    def replay(folder: Path) -> dict[str, object]:
+        run = run_offline(copy_of_examples(folder), SHOP_VARIANT="redesign")
+        return {"returncode": run.returncode, "stdout": run.stdout, "stderr": run.stderr}
+
+    folder, run = once_per_session(tmp_path_factory, "examples-on-the-redesign", replay)
+    return folder / "examples", subprocess.CompletedProcess([], **run)
+
+
+# --- end of the example suite section ---------------------------------------------------

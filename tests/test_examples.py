@@ -140,11 +140,12 @@ def test_the_examples_replay_offline_with_no_model(tmp_path: Path):
 
 
 @pytest.mark.long
-def test_the_examples_heal_on_the_redesigned_shop_offline(tmp_path: Path):
-    copy = copy_of_examples(tmp_path)
-    committed = recordings(copy)
+def test_the_examples_heal_on_the_redesigned_shop_offline(
+    tmp_path: Path, examples_on_the_redesign: tuple[Path, subprocess.CompletedProcess[str]]
+):
+    committed = recordings(EXAMPLES)
 
-    run = run_offline(copy, SHOP_VARIANT="redesign")
+    replayed, run = examples_on_the_redesign
 
     assert outcome(run) == {"passed": EXAMPLE_TESTS}, run.stdout[-4000:] + run.stderr[-2000:]
     assert "model calls: none" in run.stdout
@@ -156,7 +157,7 @@ def test_the_examples_heal_on_the_redesigned_shop_offline(tmp_path: Path):
 
     # The heals were written to the copy's recordings: the same steps, doing the same
     # things, with elements re-recorded and a heal note for each step that healed.
-    healed = recordings(copy)
+    healed = recordings(replayed)
     assert healed.keys() == committed.keys()
     for key, step in healed.items():
         assert without_elements(step) == without_elements(committed[key]), key
@@ -167,6 +168,7 @@ def test_the_examples_heal_on_the_redesigned_shop_offline(tmp_path: Path):
     }
 
     # Recorded heals replay: a second run on the redesign heals nothing more.
-    again = run_offline(copy, SHOP_VARIANT="redesign")
+    shutil.copytree(replayed.parent, tmp_path, dirs_exist_ok=True)  # the copy and its store
+    again = run_offline(tmp_path / "examples", SHOP_VARIANT="redesign")
     assert outcome(again) == {"passed": EXAMPLE_TESTS}, again.stdout[-4000:]
     assert "healed" not in again.stdout

@@ -187,11 +187,9 @@ def test_the_merge_command_exits_1_on_a_conflict(tmp_path: Path):
 
 @pytest.mark.long
 @pytest.mark.timeout(900)
-def test_three_sharded_runs_merge_into_the_files_of_one_unsharded_run(tmp_path: Path):
-    single = copy_of_examples(tmp_path / "single")
-    run = run_offline(single, "-n", "2", SHOP_VARIANT="redesign")
-    assert outcome(run) == {"passed": EXAMPLE_TESTS}, run.stdout[-4000:] + run.stderr[-2000:]
-
+def test_three_sharded_runs_merge_into_the_files_of_one_unsharded_run(
+    tmp_path: Path, request: pytest.FixtureRequest
+):
     shards, healed_in = [], []
     for index in (1, 2, 3):
         copy = copy_of_examples(tmp_path / f"shard-{index}")
@@ -214,6 +212,9 @@ def test_three_sharded_runs_merge_into_the_files_of_one_unsharded_run(tmp_path: 
     )  # fmt: skip
 
     assert merged.returncode == 0, merged.stdout + merged.stderr
+    # The unsharded run, asked for last: another worker may be making it meanwhile.
+    single, run = request.getfixturevalue("examples_on_the_redesign")
+    assert outcome(run) == {"passed": EXAMPLE_TESTS}, run.stdout[-4000:] + run.stderr[-2000:]
     expected = {p.name: p.read_bytes() for p in (single / "__stagehand__").glob("*.json")}
     result = {p.name: p.read_bytes() for p in (repo / "examples/__stagehand__").glob("*.json")}
     assert result == expected
