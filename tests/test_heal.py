@@ -762,6 +762,18 @@ def test_a_heals_candidates_are_read_in_one_look_as_each_alone_reads_them(page: 
     assert together == alone
 
 
+def test_a_real_pages_candidates_keep_the_glyphs_beside_their_names_in_one_look(page: Page, real):
+    """Ant Design's pager and table draw a glyph beside a name (the pager's "Next Page":
+    right, a column's filter), which a snapshot leaves to a look at one element: the one
+    look at a heal's candidates reads it as each look alone does."""
+    page.goto(real.url("pages/antd.html"))
+    page.get_by_role("listitem", name="Next Page").wait_for()
+    refs = list(snapshot(page).elements.values())
+    together = [i.fingerprint for i in looked_at_all(page, refs)]
+    assert together == [i.fingerprint for i in map(partial(looked_at, page), refs)]
+    assert ("Next Page", "right") in {(fp.name, fp.attributes.get("icon")) for fp in together}
+
+
 # --- a row's look-alikes in a real grid: found by the row's key after rows moved ----------
 
 PROMOTE_JOHNSON = "click Promote in the row of Katherine Johnson"

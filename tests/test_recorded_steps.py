@@ -166,6 +166,24 @@ def test_observed_elements_replay_verified_and_heal_offline(ai, scripted_model, 
     assert step["kind"] == "observe" and step["heals"]
 
 
+def test_an_observed_control_keeps_the_glyph_beside_its_name(ai, scripted_model, store, test_file):
+    """An observed "Download" showing the PDF glyph: offline, the same button showing the
+    CSV glyph is another control."""
+    ai.goto("table.html")
+    ai.page.evaluate("""() => document.body.insertAdjacentHTML('beforeend',
+        "<button id='dl'><i class='fa-solid fa-file-pdf'></i> Download</button>")""")
+    use_recordings(ai, store, test_file, "auto", has_model=True)
+    scripted_model.enqueue(observed(("button", "Download", "click", [])))
+    ai.observe("the download button")
+    (step,) = committed(store, test_file)["steps"]
+    assert step["actions"][0]["element"]["fingerprint"]["attributes"]["icon"] == "file-pdf"
+
+    ai.page.evaluate("document.querySelector('#dl i').className = 'fa-solid fa-file-csv'")
+    use_recordings(ai, store, test_file, "offline", has_model=False)
+    with pytest.raises(HealFailed, match=r"another icon \(file-pdf vs file-csv\)"):
+        ai.observe("the download button")
+
+
 class OrderLink(BaseModel):
     number: str
     details: HttpUrl

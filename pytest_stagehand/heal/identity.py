@@ -30,6 +30,7 @@ from pytest_stagehand.snapshot.element import ElementRef, Fingerprint, LiveEleme
 from pytest_stagehand.snapshot.outline import (
     Snapshot,
     inspect,
+    looked,
     role_selector,
     surroundings_at,
     surroundings_of_namesakes,
@@ -78,11 +79,6 @@ class Identity:
             rivals,
             apart,
         )
-
-
-def context_of(locator: Locator) -> str:
-    """The text of the card, row or form around the one element `locator` hits."""
-    return inspect(locator).context
 
 
 def identity_of(locator: Locator, frame_path: Sequence[str] = ()) -> Identity | None:
@@ -180,22 +176,34 @@ def namesakes(page: Page, page_snapshot: Snapshot, ref: ElementRef) -> list[Iden
         except PlaywrightError:
             seen = []
         found += [
-            Identity(replace(ref.fingerprint, containers=places), context)
-            for context, places in seen
+            Identity(looked(ref.fingerprint, other.containers, other.glyph), other.context)
+            for other in seen
         ]
     return found
 
 
 def looked_at(page: Page, ref: ElementRef) -> Identity:
-    """A snapshot element with what only a look at it reads: the text around it and the
-    labels of its containers. One gone since the snapshot keeps its other features."""
+    """A snapshot element with what only a look at it reads: the text around it, the
+    labels of its containers and its glyph. One gone since the snapshot keeps its other
+    features."""
     try:
         live = inspect(ref.locator(page), ref.frame_path)
     except PlaywrightError:
         live = None
     if live is None or live.fingerprint is None:
         return Identity(ref.fingerprint)
-    return Identity(replace(ref.fingerprint, containers=live.fingerprint.containers), live.context)
+    return Identity(_as_seen(ref.fingerprint, live.fingerprint), live.context)
+
+
+def _as_seen(fingerprint: Fingerprint, live: Fingerprint) -> Fingerprint:
+    """A snapshot's `fingerprint` with what the look at it saw (`live`) and only a look
+    reads: the labels of its containers, a named control's glyph."""
+    return looked(fingerprint, live.containers, _glyph(live))
+
+
+def _glyph(live: Fingerprint) -> str:
+    """The glyph a look read beside a named control's words: its icon."""
+    return live.attributes.get("icon", "") if live.name else ""
 
 
 def looked_at_all(page: Page, refs: Sequence[ElementRef]) -> list[Identity]:
@@ -213,9 +221,10 @@ def looked_at_all(page: Page, refs: Sequence[ElementRef]) -> list[Identity]:
         if surroundings is None:
             identities.append(looked_at(page, ref))
         else:
-            context, places = surroundings
-            identities.append(Identity(replace(ref.fingerprint, containers=places), context))
+            fingerprint = looked(ref.fingerprint, surroundings.containers, surroundings.glyph)
+            identities.append(Identity(fingerprint, surroundings.context))
     return identities
+
 
 def apart_from(own: Identity, look_alikes: Sequence[Identity]) -> list[tuple[str, str]]:
     """The labels of the containers around an element that some look-alike's lack: which
@@ -312,11 +321,16 @@ def unique_first(page: Page, frame_path: Sequence[str], selectors: Sequence[str]
 
 
 def seen_now(page: Page, element: RecordedElement, locator: Locator) -> RecordedElement:
-    """`element`, which `locator` hits, with the text around it now and the selectors that
-    hit it alone first: an observed element as a recording keeps it."""
+    """`element`, which `locator` hits, with the text around it now, its glyph (a snapshot
+    does not read it) and the selectors that hit it alone first: an observed element as a
+    recording keeps it."""
+    live = inspect(locator)
+    fp = element.fingerprint
+    seen = fp if live.fingerprint is None else looked(fp, fp.containers, _glyph(live.fingerprint))
     return element.model_copy(
         update={
-            "context": context_of(locator),
+            "fingerprint": seen,
+            "context": live.context,
             "selectors": unique_first(page, element.frame_path, element.selectors),
         }
     )

@@ -156,42 +156,45 @@ def inspect(locator: Locator, frame_path: tuple[str, ...] = ()) -> LiveElement:
     return LiveElement(1, fingerprint, data["context"], kept=kept)
 
 
-# The surroundings and container labels of every element our roles find for [role, name]
-# (describer's byRole) but `elements` (the one being recorded), in one round trip: a
-# look at each of a table's 1,500 "Delete" buttons would take minutes.
+class Surroundings(NamedTuple):
+    """What only a look at one element reads, as `inspect` reads it (snapshot.js `around`)."""
+
+    context: str  # the text of the card, row or form around it
+    containers: tuple[tuple[str, str], ...]  # their labels, as Fingerprint.containers
+    glyph: str  # the glyph an icon font draws in it; "" for none (see `looked`)
+
+    @classmethod
+    def of(cls, found: list[Any]) -> Surroundings:
+        context, places, glyph = found
+        return cls(context, tuple((kind, label) for kind, label in places), glyph)
+
+
+# The surroundings of every element our roles find for [role, name] (describer's byRole)
+# but `elements` (the one being recorded), in one round trip: a look at each of a table's
+# 1,500 "Delete" buttons would take minutes.
 SURROUNDINGS = script(__package__, "surroundings")
 
 
-def surroundings_of_namesakes(
-    locator: Locator, role: str, name: str
-) -> list[tuple[str, tuple[tuple[str, str], ...]]]:
-    """The text around each other element of the main frame with `role` and exactly `name`,
-    and its containers' labels, as `inspect` reads them; `locator` hits the element itself."""
+def surroundings_of_namesakes(locator: Locator, role: str, name: str) -> list[Surroundings]:
+    """The surroundings of each other element of the main frame with `role` and exactly
+    `name`; `locator` hits the element itself."""
     seen = page_scripts.call_on_all(locator, [describer()], SURROUNDINGS, [role, name])
-    return [
-        (context, tuple((kind, label) for kind, label in places))
-        for context, places in json.loads(seen)
-    ]
+    return [Surroundings.of(found) for found in json.loads(seen)]
 
 
-# The surroundings and container labels of each element of the main frame a selector finds,
-# in one round trip: a heal among a table's 3,000 buttons and links looks at each.
+# The surroundings of each element of the main frame a selector finds, in one round trip:
+# a heal among a table's 3,000 buttons and links looks at each.
 SURROUNDINGS_AT = script(__package__, "surroundings_at")
 
 
-def surroundings_at(
-    page: Page, selectors: Sequence[str]
-) -> list[tuple[str, tuple[tuple[str, str], ...]] | None]:
-    """The text around the element each main-frame selector finds, and its containers'
-    labels, as `inspect` reads them; None where the document's own query does not find
-    exactly one element as Playwright's would (no match, several, a shadow root)."""
+def surroundings_at(page: Page, selectors: Sequence[str]) -> list[Surroundings | None]:
+    """The surroundings of the element each main-frame selector finds; None where the
+    document's own query does not find exactly one element as Playwright's would (no
+    match, several, a shadow root)."""
     seen = page_scripts.call_on_all(
         page.locator(":root"), [describer()], SURROUNDINGS_AT, list(selectors)
     )
-    return [
-        None if found is None else (found[0], tuple((kind, label) for kind, label in found[1]))
-        for found in json.loads(seen)
-    ]
+    return [None if found is None else Surroundings.of(found) for found in json.loads(seen)]
 
 
 @cache  # one string: every look hands it to page_scripts, which hashes it
@@ -250,10 +253,21 @@ def described(data: dict[str, Any], frame_path: tuple[str, ...] = ()) -> tuple[E
 
 
 def _placed(fingerprint: Fingerprint, data: dict[str, Any]) -> Fingerprint:
-    """The fingerprint with the labels of its containers, as a look at one element reads
-    them (snapshot.js containersOf)."""
+    """The fingerprint with what a look at one element reads (snapshot.js `target`)."""
     places = tuple((kind, label) for kind, label in data.get("containers", ()))
-    return replace(fingerprint, containers=places)
+    return looked(fingerprint, places, data.get("glyph", ""))
+
+
+def looked(
+    fingerprint: Fingerprint, containers: tuple[tuple[str, str], ...], glyph: str
+) -> Fingerprint:
+    """A snapshot's fingerprint with what only a look at the element reads: the labels of
+    its containers and, a named control's `icon`, the glyph beside its words (an unnamed
+    one's icon is its name, which the snapshot reads: a model chooses it by it)."""
+    if not (fingerprint.name and glyph):
+        return replace(fingerprint, containers=containers)
+    attributes = {**fingerprint.attributes, "icon": glyph}
+    return replace(fingerprint, containers=containers, attributes=attributes)
 
 
 def origin_of(url: str) -> str:

@@ -897,8 +897,11 @@
   }
   // The glyph beside a named control's words ("file-pdf" of a "Download" button): it may
   // say what the words do not (which file), so a heal keeps it. An image's file name is
-  // left out: a build renames it, and a picture is content, not the control's meaning.
-  const glyphOf = (el) => glyphIn(elementsFrom(el)).join("-");
+  // left out: a build renames it, and a picture is content, not the control's meaning. A
+  // field has none. Only a look at one element reads it (`target`, `around`): a heal
+  // compares it for the element a step recorded and its candidates, and a snapshot of a
+  // large page would pay for it on every control.
+  const glyphOf = (el) => FORM_FIELDS.has(el.localName) ? "" : glyphIn(elementsFrom(el)).join("-");
   // An inline SVG icon that names no glyph ("<svg><path d=…>", as Heroicons draws them),
   // known by its drawing: "drawn" and a hash of its shapes, which restyling (classes,
   // size, colour) leaves alone; "" when there is none.
@@ -1409,8 +1412,7 @@
   function describe({ el, role, name, states, href }) {
     const row = rowIndex(el);
     const attributes = attributesOf(el);
-    const field = el.localName === "select" || FORM_FIELDS.has(el.localName);
-    const icon = field ? "" : name ? glyphOf(el) : iconOf(el) || drawnIconOf(el);
+    const icon = !name && !FORM_FIELDS.has(el.localName) ? iconOf(el) || drawnIconOf(el) : "";
     if (icon) attributes.icon = icon;
     const testId = testIdOf(el) || ["", ""];
     const text = FORM_FIELDS.has(el.localName) ? "" : collapse(textOf(el).slice(0, 2000)).slice(0, 120);
@@ -1605,8 +1607,8 @@
   }
 
   // What tells an element from its namesakes, read without describing it: the text
-  // around it and the labels of its containers, as `target` reads them.
-  if (args.around) return [surroundingsOf(args.around), containersOf(args.around)];
+  // around it, the labels of its containers and its glyph, as `target` reads them.
+  if (args.around) return [surroundingsOf(args.around), containersOf(args.around), glyphOf(args.around)];
 
   if (args.target) {  // one live element, described as a snapshot would describe it
     const el = args.target;
@@ -1614,9 +1616,11 @@
     const name = nameOf(el).text;
     const href = attr(el, "href") !== null ? absoluteHref(el) : null;
     const element = describe({ el, role, name, states: statesOf(el, role, name), href });
-    // The labels of its containers only a look at one element reads: a heal compares them
-    // for its few candidates, and a snapshot of a large page would pay for every element.
-    return JSON.stringify({ element, rows, context: surroundingsOf(el), containers: containersOf(el) });
+    // The labels of its containers and its glyph only a look at one element reads: a heal
+    // compares them for its few candidates, and a snapshot of a large page would pay for
+    // every element.
+    return JSON.stringify({ element, rows, context: surroundingsOf(el), containers: containersOf(el),
+      glyph: glyphOf(el) });
   }
 
   const topItems = [];
