@@ -118,6 +118,16 @@ def test_a_control_covered_by_its_own_drawing_is_checked_through_it(page, pages_
     assert done.via == via
 
 
+def test_a_press_waits_until_the_menu_around_its_element_is_drawn(page, pages_server):
+    """A menu item inside a menu still fully transparent (its appear transition yet to
+    begin) is not pressed: that transition takes the release away from it, so that the
+    click reaches nothing and the step would pass having done nothing. The plugin waits
+    until the menu is drawn, then clicks."""
+    open_case(page, pages_server, "panel-not-drawn-yet")
+    perform(watch_of(page), Action("click", selector="#panel button"), timeout=REFUSE_MS)
+    assert clicked(page) == ["settings"]
+
+
 def test_a_forced_click_goes_to_a_cover_only_where_the_recording_names_that_cover(
     page, pages_server
 ):

@@ -6,7 +6,7 @@ widgets."""
 from __future__ import annotations
 
 from playwright.sync_api import expect
-from scripted_answers import choose_described, recorded_then_replayed
+from scripted_answers import choose, choose_described, recorded_then_replayed
 
 from pytest_stagehand.snapshot.outline import snapshot
 
@@ -47,5 +47,53 @@ def test_a_tree_checkbox_with_no_role_records_and_replays_by_the_text_beside_it(
             asked = scripted_model.calls
             ai.act("tick Apples")
             expect(ai.locator("#chosen")).to_have_text("Garden: apples")  # the app's word
+            if mode == "offline":
+                assert scripted_model.calls == asked  # no model offline
+
+
+# antd's menu is put in the document fully transparent, aligned, its appear transition
+# waiting on animation frames; on a busy machine those come late, and one came between
+# the press on an item and its release, shrinking the menu away (the start state) so that
+# the click reached nothing. Here the page's frames are held from the moment the menu is
+# put in place until the first press, or for 2 s (LATE_FRAMES_MS).
+LATE_FRAMES_MS = 2000
+LATE_FRAMES = """(() => {
+  const held = [];
+  let holding = false, done = false;
+  const frame = window.requestAnimationFrame.bind(window);
+  window.requestAnimationFrame = (run) => (holding ? -held.push(run) : frame(run));
+  const release = () => {
+    holding = false;
+    while (held.length) held.shift()(performance.now());
+  };
+  new MutationObserver(() => {
+    if (done || !document.querySelector(".ant-dropdown")) return;
+    done = holding = true;
+    setTimeout(release, LATE_FRAMES_MS);
+  }).observe(document, { childList: true, subtree: true });
+  addEventListener("pointerdown", (event) => { if (event.isTrusted) release(); }, true);
+})()""".replace("LATE_FRAMES_MS", str(LATE_FRAMES_MS))
+
+
+def test_a_hover_menu_s_item_is_clicked_once_the_menu_is_drawn(
+    page, browser, scripted_model, store, tmp_path, real
+):
+    """Ant Design 5's Dropdown opened on hover: its item is pressed only once the menu is
+    drawn, so that the whole click reaches it and antd chooses it, recorded and replayed,
+    however late the menu's appear transition begins (see LATE_FRAMES)."""
+    scripted_model.default = choose("menuitem", "Settings")
+    test_file = tmp_path / "test_account.py"
+    for mode, opened in recorded_then_replayed(
+        page, browser, scripted_model, store, test_file, base_url=real.url(),
+        wait_timeout=WAIT_MS,
+    ):
+        with opened as ai:
+            ai.add_init_script(LATE_FRAMES)
+            ai.goto("pages/antd.html")
+            ai.get_by_text("Account", exact=True).hover()
+            expect(ai.get_by_role("menuitem", name="Settings")).to_have_count(1)  # in place
+            asked = scripted_model.calls
+            ai.act("click Settings in the Account menu")
+            expect(ai.locator("#chosen")).to_have_text("Account: Settings")
             if mode == "offline":
                 assert scripted_model.calls == asked  # no model offline

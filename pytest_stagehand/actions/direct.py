@@ -77,11 +77,23 @@ CALM_AT = script(
 )
 
 
+# False while a container around the element is fully transparent (opacity 0): a panel
+# not drawn yet, such as a menu whose appear transition has not begun, which a person
+# cannot see and which may still change under a press (its start state shrinks it away
+# before the release). Playwright counts it visible; a control transparent itself, drawn
+# by what lies under it (a styled checkbox's input), is shown.
+SHOWN = script(__package__, "shown")
+
+
+# True while an animation runs on the element or on an element around it.
+MOVING = script(__package__, "moving")
+
+
 # Does a click's or a fill's first part on the one element found, when Playwright's
-# actionability checks would pass right now: visible, enabled, not moving (no running
-# animation on it or around it). A fill: a text field, not read-only, focused with its
-# text selected, and the new text inserted as typing inserts it (a trusted input event);
-# returns [the pages it asked to open] (TAKE_OPENS). A click: scrolled into view (unless
+# actionability checks would pass right now and it is SHOWN: visible, enabled, not MOVING.
+# A fill: a text field, not read-only, focused with its text selected, and the new text
+# inserted as typing inserts it (a trusted input event); returns [the pages it asked to
+# open] (TAKE_OPENS). A click: scrolled into view (unless
 # `stay`: then only where it is in view already), the element itself is what a pointer at
 # its centre reaches (no stand-in, nothing over it), and a guard is set as Playwright's
 # hit-target check sets one: if the click's first pointer event reaches something else,
@@ -96,6 +108,8 @@ DIRECT = script(
     TAKE_OPENS=TAKE_OPENS,
     STAND_IN=STAND_IN,
     CHANGES_NOW=CHANGES_NOW,
+    SHOWN=SHOWN,
+    MOVING=MOVING,
 )
 
 

@@ -21,15 +21,17 @@ from playwright.sync_api import Locator, Page
 
 from pytest_stagehand.actions.action import Action, substitute
 from pytest_stagehand.actions.direct import (
+    MOVING,
     PLAIN_QUERY,
     SCROLL,
+    SHOWN,
     STAND_IN,
     click_directly,
     fill_directly,
     is_plain,
     through_selector,
 )
-from pytest_stagehand.actions.settle import POLL_MS
+from pytest_stagehand.actions.settle import POLL_MS, SETTLE_CAP_S
 from pytest_stagehand.browser.dialogs import DIALOG_METHODS
 from pytest_stagehand.browser.files import upload
 from pytest_stagehand.browser.scripts import script
@@ -122,6 +124,8 @@ def _perform_on_element(
         if method == "fill" and (opens := fill_directly(page, action, args[0])) is not None:
             return "", opens
     target = through_selector(page, action)
+    if action.point is None and method in POINTER:
+        _wait_shown(target, timeout)
     via, opens = "", None
     if action.point is not None:  # where no element of its own is: the point itself
         at = {"x": action.point.x, "y": action.point.y}
@@ -159,6 +163,23 @@ def _perform_on_element(
     else:
         raise ValueError(f"unknown method {method!r}")
     return via, opens
+
+
+POINTER = ("click", "double_click", "right_click", "hover", "check", "uncheck")
+# Resolves at once where the element is SHOWN; else once it is, and no longer MOVING (its
+# appear transition has run), or after `ms`.
+WAIT_SHOWN = script(
+    __package__, "wait_shown", SHOWN=SHOWN, MOVING=MOVING, POLL_MS=str(POLL_MS)
+)
+
+
+def _wait_shown(target: Locator, timeout: float | None) -> None:
+    """Where a fully transparent container hides the element (SHOWN), wait, at most as long
+    as a settle, until it is drawn: Playwright would press a menu item whose menu has not
+    begun to appear, and the menu's own transition then takes the release away from it, so
+    that the click reaches nothing; or press it as the menu grows in, and miss. A container
+    that stays transparent is Playwright's to act in, as before."""
+    target.evaluate(WAIT_SHOWN, SETTLE_CAP_S * 1000, timeout=timeout)
 
 
 STAND_IN_BY_SELECTOR = script(

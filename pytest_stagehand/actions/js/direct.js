@@ -5,10 +5,8 @@
   if (!visible || el.matches(":disabled") || el.closest("[aria-disabled=true]")) {
     return null;
   }
-  const moving = document.getAnimations().some((animation) => animation.playState === "running"
-    && animation.effect && animation.effect.target instanceof Element
-    && animation.effect.target.contains(el));
-  if (moving) return null;
+  if (!(/*@SHOWN*/)(el)) return null;
+  if ((/*@MOVING*/)(el)) return null;
   if (method === "fill") {
     const typed = ["email", "password", "search", "tel", "text", "url"];
     const field = el.localName === "textarea"
