@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import time
+from contextlib import suppress
 from dataclasses import dataclass
 
 from playwright.sync_api import Error as PlaywrightError
@@ -151,6 +152,26 @@ def _wait(
         if not _recent(open_requests, since):
             return mark
     return None
+
+
+# Where the document was asked to navigate since this was last read, the asks its page
+# let go ahead (PAGE_CHANGES's `leaving`); none where a page script took the watch away.
+_LEAVING = script(__package__, "leaving", PAGE_CHANGES_STATE=PAGE_CHANGES_STATE)
+
+
+def navigations_asked(watch: PageWatch) -> list[str]:
+    """The URLs the page's documents, its frames' included, were asked to navigate to
+    since last read (a link, a form, a script, a download). Each is noted as the ask is
+    made, while its request may reach the browser's network, and the page's routes, only
+    after the step that made it has settled: what a wait for requests cannot see yet.
+    One round trip per document; none while a held dialog blocks the page."""
+    if watch.blocked:
+        return []
+    asked: list[str] = []
+    for frame in watch.page.frames:
+        with suppress(PlaywrightError):  # detached, or between documents
+            asked += frame.evaluate(_LEAVING)
+    return asked
 
 
 FRAME_LOOK_MS = 250  # on a page with frames, how often a wait looks at their documents

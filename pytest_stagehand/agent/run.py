@@ -13,14 +13,14 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urljoin
+from urllib.parse import urldefrag, urljoin
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, Request, Route
 from pydantic import BaseModel, ValidationError
 
 from pytest_stagehand.actions.action import Action
-from pytest_stagehand.actions.settle import SETTLE_CAP_S, settle
+from pytest_stagehand.actions.settle import POLL_MS, SETTLE_CAP_S, navigations_asked, settle
 from pytest_stagehand.agent.tools import done_tool, step_schema, tool_line
 from pytest_stagehand.agent.values import (
     PAGE_ERRORS,
@@ -504,6 +504,7 @@ class Run:
 
         page = self.page  # the fence's own page, whatever tab the run ends on
         context = page.context
+        navigations_asked(self.ai.watch)  # asked before the run: not the fence's to wait for
         page.route("**/*", guard)
         context.route("**/*", guard)
         context.on("page", popup)
@@ -521,8 +522,11 @@ class Run:
         off the allowed origins (closed), or a page that did (a redirect) and was taken
         back. Settles first: an act returns before a navigation its click starts has
         reached the guard, and a link in a frame starts its navigation a moment after the
-        click returns: the settle watches for that moment too."""
+        click returns: the settle watches for that moment too. Its request may reach the
+        guard later still (a loaded machine): each navigation the page's documents were
+        asked for that goes outside is waited for until the guard has blocked it."""
         settle(self.ai.watch, after_action=True)
+        self.wait_for_guard(navigations_asked(self.ai.watch))
         notes = []
         for new in self.popups:
             blank = new.url in ("", "about:blank") and bool(self.blocked)  # blocked opening
@@ -544,6 +548,20 @@ class Run:
             settle(self.ai.watch)
             notes.append(f"The page went to {left}, outside the allowed origins: went back.")
         return " ".join(notes)
+
+    def wait_for_guard(self, asked: Sequence[str]) -> None:
+        """Wait, for at most SETTLE_CAP_S, until the guard has blocked each navigation in
+        `asked` that goes outside: it blocks every one that reaches it, but a frame's may
+        reach it after the step has settled."""
+        outside = {urldefrag(url).url for url in asked if self.outside(url)}
+        deadline = time.monotonic() + SETTLE_CAP_S
+        while outside - set(self.blocked) and time.monotonic() < deadline:
+            if self.ai.watch.blocked:  # a held dialog (beforeunload) holds the navigation
+                return
+            try:
+                self.page.wait_for_timeout(POLL_MS)  # lets the request reach the guard
+            except PlaywrightError:  # the page closed
+                return
 
     # --- recording and replay ----------------------------------------------------------
 

@@ -47,5 +47,15 @@
     state.timers.delete(id);
     return native.clear.call(window, id);
   };
+  // The documents asked for in this one's place (a link, a form, a script setting
+  // location, a download: the Navigation API's navigate event), noted as each is asked
+  // for: its request may reach the browser's network, and the test's routes, only after
+  // the step that asked has settled.
+  state.leaving = [];
+  if (window.navigation) {
+    navigation.addEventListener("navigate", (event) => {
+      if (!event.destination.sameDocument) state.leaving.push(event);
+    });
+  }
   return state;
 })())
