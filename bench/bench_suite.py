@@ -55,11 +55,15 @@ PARTS = ["settle", "lookup", "verify", "action", "after-action", "report"]
 
 
 def environment(work: Path, probe: Path) -> dict[str, str]:
-    """Offline: no model configured, no pytest options from outside."""
+    """Offline: no model configured, no pytest options from outside. Python writes and
+    reuses its bytecode, as on a user's machine: with PYTHONDONTWRITEBYTECODE set, the plugin's
+    run would compile its own modules (and pytest rewrite their asserts) in every process,
+    while the plain suite's dependencies come compiled from their install."""
     env = {
         name: value
         for name, value in os.environ.items()
         if not name.startswith(("OPENAI_", "ANTHROPIC_", "STAGEHAND_", "SHOP_", "PYTEST_"))
+        and name != "PYTHONDONTWRITEBYTECODE"
     }
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), str(HERE), env.get("PYTHONPATH", "")])
     env["BENCH_SUITE_PROBE"] = str(probe)
