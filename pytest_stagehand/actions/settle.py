@@ -83,6 +83,15 @@ def _recent(open_requests: dict[Request, float], since: float) -> bool:
     )
 
 
+def _request_ends(page: Page, ms: float) -> None:
+    """Until one of the page's requests finishes, for at most `ms` (a failed one is seen
+    when the time is up): the watch has counted it by then, as its listener came first.
+    Waited for on the client, not by asking the browser to wait: a wait for requests ends
+    as they do, not at the next poll."""
+    with suppress(PlaywrightTimeoutError):
+        page.wait_for_event("requestfinished", timeout=max(ms, 1.0))  # 0 would be no limit
+
+
 def settle(
     watch: PageWatch, *, after_action: bool = False, cap: float = SETTLE_CAP_S, early: bool = False
 ) -> PageMark | None:
@@ -130,7 +139,7 @@ def _wait(
         left_ms = (deadline - time.monotonic()) * 1000
         try:
             if _recent(open_requests, since):
-                page.wait_for_timeout(min(POLL_MS, left_ms))  # lets request events arrive
+                _request_ends(page, min(POLL_MS, left_ms))
                 continue
             if dom_quiet_least is not None:  # the page waits for its own load: one call
                 quiet = page_scripts.call(
