@@ -289,6 +289,19 @@ def test_when_something_was_made_beside_an_element_is_not_which_one_it_is(page: 
     assert verify(scratch, identity_of(edit)) is False
 
 
+def test_a_clock_time_in_an_elements_description_is_not_what_it_does(page: Page):
+    """A save button described "Last saved at 14:02" says "Last saved at 14:05" three
+    minutes later, on the same page: the same button. Other words there are another one."""
+    page.set_content(
+        "<button aria-describedby=saved>Save</button> <span id=saved>Last saved at 14:02</span>"
+    )
+    save = Identity.of(record(page, "button", "Save"))
+    page.locator("#saved").evaluate("el => el.textContent = 'Last saved at 2:05 pm'")
+    assert verify(save, identity_of(page.get_by_role("button", name="Save")))
+    page.locator("#saved").evaluate("el => el.textContent = 'Discards every draft'")
+    assert verify(save, identity_of(page.get_by_role("button", name="Save"))) is False
+
+
 # --- look-alikes that differ in meaning: never healed onto -------------------------------
 
 REMOVE_TRUTH = "() => window.__truth.remove()"

@@ -307,6 +307,12 @@ def _label_key(text: str, said: frozenset[str]) -> tuple[tuple[str, ...], str]:
 SAYS = "description"  # the container kind of what an element's description says it does
 
 
+def _description_key(text: str, said: frozenset[str]) -> tuple[tuple[str, ...], str]:
+    """A description as its meaning (`_label_key`): a date or clock time in it ("Last
+    saved at 14:02") says when, and moves with the clock on a page that did not change."""
+    return _label_key(undated(text), said)
+
+
 def _moved(recorded: Identity, candidate: Identity) -> str | None:
     """Is the candidate in another container than the recorded element: another dialog,
     form, fieldset, section, landmark, row, list item, message, frame, tab panel, menu,
@@ -330,11 +336,10 @@ def _moved(recorded: Identity, candidate: Identity) -> str | None:
             continue
         mine = [label for k, label in r.containers if k == kind]
         theirs = [label for k, label in c.containers if k == kind]
-        keys_mine = {_label_key(label, free) for label in mine}
-        keys_theirs = {_label_key(label, free) for label in theirs}
-        if theirs and not (
-            _label_key(mine[0], free) in keys_theirs or _label_key(theirs[0], free) in keys_mine
-        ):
+        key = _description_key if kind == SAYS else _label_key
+        keys_mine = {key(label, free) for label in mine}
+        keys_theirs = {key(label, free) for label in theirs}
+        if theirs and not (key(mine[0], free) in keys_theirs or key(theirs[0], free) in keys_mine):
             what = repr(r.name) if r.name else describe(r)
             if kind == SAYS:
                 return f"{what} is now described {theirs[0]!r}, recorded {mine[0]!r}"
