@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 import processes
 import pytest
 from playwright.sync_api import Playwright
-from test_examples import EXAMPLE_TESTS, copy_of_examples, outcome, run_offline
+from test_examples import EXAMPLE_TESTS, RECORDINGS, copy_of_examples, outcome, run_offline
 
 from pytest_stagehand.browser.launch import find_chromium
 from pytest_stagehand.browser.remote import RemoteBrowser
@@ -162,6 +162,7 @@ def test_the_examples_replay_through_a_playwright_server(tmp_path: Path, playwri
 @pytest.mark.long
 def test_the_examples_replay_through_chromium_over_cdp(tmp_path: Path, chromium_over_cdp: str):
     copy = copy_of_examples(tmp_path)
+    committed = {path.name: path.read_text() for path in (copy / RECORDINGS).glob("*.json")}
     evidence, html = tmp_path / "evidence", tmp_path / "report.html"
 
     # No local browser can be launched: a path that does not exist is named for it.
@@ -175,6 +176,13 @@ def test_the_examples_replay_through_chromium_over_cdp(tmp_path: Path, chromium_
     shots = evidence_screenshots(evidence)
     assert len(shots) == EXAMPLE_TESTS and all(shots.values()), shots
     assert_the_download_is_reported(evidence, html)
+    # The suite's one replay of the committed recordings on the classic shop, the one they
+    # were recorded on: no model, nothing moved, every recording used, no file changed.
+    assert "model calls: none" in run.stdout
+    assert "healed" not in run.stdout
+    assert "unused recordings" not in run.stdout
+    after = {path.name: path.read_text() for path in (copy / RECORDINGS).glob("*.json")}
+    assert after == committed
 
 
 def closed_port() -> int:
