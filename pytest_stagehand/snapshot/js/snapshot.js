@@ -16,11 +16,38 @@
 
   // ---------------------------------------------------------------- DOM helpers
 
-  const styles = new Map();
+  // What this run has read of an element, in one record: one Map lookup where each cache
+  // had its own (a large page's walk would look each element up in several). Each field is
+  // undefined until read.
+  class Facts {
+    style = undefined;  // its computed style
+    display = undefined;  // and these two of its properties: each read of one costs
+    visibility = undefined;
+    role = undefined;  // roleOf
+    name = undefined;  // nameOf
+    hidden = undefined;  // hiddenForNames
+    chain = undefined;  // hiddenChain
+    disabled = undefined;  // ariaDisabledChain
+    line = undefined;  // its outline line, once the walk made one
+    pending = false;  // a text-only generic box: it keeps a parent's name visible
+  }
+  const facts = new Map();
+  const factsOf = (el) => {
+    let f = facts.get(el);
+    if (!f) facts.set(el, (f = new Facts()));
+    return f;
+  };
   const styleOf = (el) => {
-    let s = styles.get(el);
-    if (!s) styles.set(el, (s = getComputedStyle(el)));
-    return s;
+    const f = factsOf(el);
+    return f.style || (f.style = getComputedStyle(el));
+  };
+  const displayOf = (el) => {
+    const f = factsOf(el);
+    return f.display ?? (f.display = (f.style || (f.style = getComputedStyle(el))).display);
+  };
+  const visibilityOf = (el) => {
+    const f = factsOf(el);
+    return f.visibility ?? (f.visibility = (f.style || (f.style = getComputedStyle(el))).visibility);
   };
   const parentOf = (el) => el.parentElement || (el.parentNode && el.parentNode.host) || null;
   // The tree as the browser renders it. A component may override its host's own accessors
@@ -66,7 +93,7 @@
     return found;
   };
   const SKIP_TAGS = new Set(["script", "style", "noscript", "template", "head", "meta", "link", "title", "base"]);
-  const isInline = (el) => styleOf(el).display === "inline";
+  const isInline = (el) => displayOf(el) === "inline";
   const FORM_FIELDS = new Set(["input", "select", "textarea"]);  // their text is a value, not content
   // `element.labels` scans the whole document on first use; one pass over the labels is enough.
   const labelled = () => {  // each labelled control -> its labels
@@ -212,9 +239,9 @@
     !(a === "aria-roledescription" && role === "generic"));
   // role=presentation is ignored on focusable elements and those with global ARIA attributes.
   const keepsOwnRole = (el, role) => hasGlobalAria(el, role || "") || isFocusable(el);
-  const roles = new Map();
   const roleOf = (el) => {
-    let role = roles.get(el);
+    const f = factsOf(el);
+    let role = f.role;
     if (role !== undefined) return role;
     role = explicitRole(el);
     if (!role) role = implicitRole(el);
@@ -222,7 +249,7 @@
       const implicit = implicitRole(el);
       if (keepsOwnRole(el, implicit)) role = implicit;
     }
-    roles.set(el, role);
+    f.role = role;
     return role;
   };
 
@@ -241,14 +268,14 @@
     "separator tab checkbox columnheader combobox grid listbox menu menubar menuitemcheckbox menuitemradio " +
     "option radio radiogroup row rowheader searchbox select slider spinbutton switch tablist textbox " +
     "toolbar tree treegrid treeitem").split(" "));
-  const ariaDisabled = new Map();
   const ariaDisabledChain = (el) => {
-    let disabled = ariaDisabled.get(el);
+    const f = factsOf(el);
+    let disabled = f.disabled;
     if (disabled === undefined) {
       const value = (attr(el, "aria-disabled") || "").toLowerCase();
       const parent = value === "true" || value === "false" ? null : parentOf(el);
       disabled = value === "true" || (!!parent && ariaDisabledChain(parent));
-      ariaDisabled.set(el, disabled);
+      f.disabled = disabled;
     }
     return disabled;
   };
@@ -324,36 +351,35 @@
   const RANGE_ROLES = new Set(["progressbar", "scrollbar", "slider", "spinbutton", "meter"]);
   const PLACEHOLDER_TYPES = new Set(["text", "password", "number", "search", "tel", "email", "url"]);
 
-  const hiddenCache = new Map();
   // Hidden from the accessibility tree: not rendered, or display:none, aria-hidden, unslotted or
   // in closed <details> somewhere up the flat tree.
   function hiddenForNames(el) {
-    let hidden = hiddenCache.get(el);
+    const f = factsOf(el);
+    let hidden = f.hidden;
     if (hidden !== undefined) return hidden;
-    const style = styleOf(el);
     if (SKIP_TAGS.has(el.localName)) hidden = true;
-    else if (style.display === "contents" && el.localName !== "slot") {
+    else if (displayOf(el) === "contents" && el.localName !== "slot") {
       hidden = true;
       for (let c = firstChildOf(el); c && hidden; c = nextOf(c)) {
         if (c.nodeType === 1 ? !hiddenForNames(c) : c.nodeType === 3 && c.nodeValue.trim()) hidden = false;
       }
     } else {
       const optionInSelect = el.localName === "option" && el.closest("select");
-      hidden = (!optionInSelect && el.localName !== "slot" && style.visibility !== "visible") || hiddenChain(el);
+      hidden = (!optionInSelect && el.localName !== "slot" && visibilityOf(el) !== "visible") || hiddenChain(el);
     }
-    hiddenCache.set(el, hidden);
+    f.hidden = hidden;
     return hidden;
   }
-  const chainCache = new Map();
   function hiddenChain(el) {
-    let hidden = chainCache.get(el);
+    const f = factsOf(el);
+    let hidden = f.chain;
     if (hidden !== undefined) return hidden;
     const parent = el.parentElement;
-    hidden = (parent && parent.shadowRoot && !el.assignedSlot) || styleOf(el).display === "none" || ariaHidden(el) ||
+    hidden = (parent && parent.shadowRoot && !el.assignedSlot) || displayOf(el) === "none" || ariaHidden(el) ||
       (!!parent && ((parent.localName === "details" && !parent.open && el !== summaryOf(parent)) ||
         hidesContent(parent)));
     if (!hidden) { const up = parentOf(el); hidden = !!up && hiddenChain(up); }
-    chainCache.set(el, hidden);
+    f.chain = hidden;
     return hidden;
   }
   // content-visibility: hidden renders none of an element's content (hidden=until-found sets it).
@@ -554,11 +580,11 @@
     return node.nodeType === 3 && !skipText ? node.nodeValue : "";
   }
 
-  const names = new Map();
   // {text, fromContent, fromPart, contributors}: contributors are the elements whose text made up
   // the name; fromPart: it is the text of parts of the element, not of all of it.
   function nameOf(el) {
-    let result = names.get(el);
+    const f = factsOf(el);
+    let result = f.name;
     if (result) return result;
     const role = roleOf(el) || "";
     if (NAMING_PROHIBITED.has(role)) result = { text: "", fromContent: false, fromPart: false, contributors: NONE };
@@ -568,7 +594,7 @@
       result = { text: collapse(text), fromContent: ctx.fromContent, fromPart: ctx.fromPart,
         contributors: ctx.contributors };
     }
-    names.set(el, result);
+    f.name = result;
     return result;
   }
 
@@ -586,8 +612,7 @@
   const outlineRole = (el) => el.localName === "iframe" || el.localName === "frame" ? "iframe" : roleOf(el) || "generic";
 
   // node: {el, role, items: (string | BREAK | node)[], control, clickable, frame}
-  const lineOf = new Map();
-  const pendingContributors = new Set();  // text-only generic boxes: they keep a parent's name visible
+  const frameLines = [];  // the iframes' lines, in the order they were made
   let lineCount = 0;
 
   function walk(node, out, textVisible) {
@@ -599,15 +624,16 @@
     const el = node;
     const tag = el.localName;
     if (SKIP_TAGS.has(tag) || ariaHidden(el)) return;
+    const f = factsOf(el);
     const style = styleOf(el);
-    const display = style.display;  // each read of a computed style costs: read once
+    const display = displayOf(el);
     if (display === "none") return;
     if (hidesContent(el)) return;
     const contents = display === "contents";
-    const visible = style.visibility === "visible";
+    const visible = visibilityOf(el) === "visible";
     // The walk has just checked what name computation would check again on the way up.
-    chainCache.set(el, false);
-    if (visible && !contents) hiddenCache.set(el, false);
+    f.chain = false;
+    if (visible && !contents) f.hidden = false;
     // Layout is read only where it decides something: a box that clips its text, an iframe,
     // and a would-be line with no lines under it (a zero-size control is left out).
     let zero = contents ? false : undefined;
@@ -620,7 +646,8 @@
     if (role === "iframe") {
       if (!visible || zeroSize()) return;
       const line = { el, role, items: [], frame: frameElements.indexOf(el) };
-      lineOf.set(el, line);
+      f.line = line;
+      frameLines.push(line);
       lineCount++;
       out.push(line);
       return;
@@ -628,7 +655,7 @@
     const interactive = visible && (INTERACTIVE.has(role) || isClickable(el, tag, style));
     const leaf = !interactive && role === "generic" && !contents && childTextVisible && leafTextOf(el);
     if (leaf) {  // a badge, a count, a status word: pointable if it stands on its own (runsOf)
-      if (block) { out.push(BREAK); pendingContributors.add(el); }
+      if (block) { out.push(BREAK); f.pending = true; }
       out.push({ leaf: el, text: leaf });
       if (block) out.push(BREAK);
       return;
@@ -642,7 +669,7 @@
       const only = firstChildOf(el);
       const singleText = !block && !!only && only === lastChildOf(el) && only.nodeType === 3;
       const textOnly = lineCount === linesBefore;
-      if (visible && !contents && role === "generic" && !singleText && textOnly) pendingContributors.add(el);
+      if (visible && !contents && role === "generic" && !singleText && textOnly) f.pending = true;
       return;
     }
     const line = { el, role, items: [], control: interactive };
@@ -657,7 +684,7 @@
       line.control = line.clickable = !line.items.some(hasControl);
       if (!line.control && TEXT_LEVEL.has(role)) { out.push(BREAK, ...line.items, BREAK); return; }
     }
-    lineOf.set(el, line);
+    f.line = line;
     lineCount++;
     out.push(line);
   }
@@ -745,11 +772,11 @@
 
   function selectOptions(select, out) {
     for (const option of select.querySelectorAll("option")) {
-      if (styleOf(option).display === "none") continue;
+      if (displayOf(option) === "none") continue;
       const rect = option.getBoundingClientRect();  // shown in a list box, not in a drop-down
       const control = rect.width > 0 && rect.height > 0;
       const line = { el: option, role: "option", items: [], control, nativeOption: true };
-      lineOf.set(option, line);
+      factsOf(option).line = line;
       lineCount++;
       out.push(line);
     }
@@ -818,8 +845,9 @@
         let shown = false;
         let pending = false;
         for (const c of contributors) {
-          shown ||= c !== line.el && lineOf.has(c);
-          pending ||= pendingContributors.has(c);
+          const about = facts.get(c);
+          shown ||= c !== line.el && !!about && about.line !== undefined;
+          pending ||= !!about && about.pending;
         }
         const spelledOut = fromContent && shown && !pending && !IDENTIFYING_NAMES.has(line.role);
         line.shownName = spelledOut ? "" : text;
@@ -929,13 +957,13 @@
     let text = "";
     // A row of flex items stands on one line as inline boxes do (a tree node's parts).
     const parent = parentOf(el);
-    const inRow = !!parent && parent.nodeType === 1 && styleOf(parent).display.endsWith("flex") &&
+    const inRow = !!parent && parent.nodeType === 1 && displayOf(parent).endsWith("flex") &&
       styleOf(parent).flexDirection.startsWith("row");
     for (let node = nextOf(el); node && text.length < 40; node = nextOf(node)) {
       if (node.nodeType === Node.TEXT_NODE) { text += node.data; continue; }
       if (node.nodeType !== Node.ELEMENT_NODE) continue;
       if (node.matches(ENDS_A_LABEL) || node.querySelector(ENDS_A_LABEL) ||
-          !(inRow || styleOf(node).display.startsWith("inline"))) break;
+          !(inRow || displayOf(node).startsWith("inline"))) break;
       text += textOf(node);
     }
     return collapse(text).slice(0, 40);
@@ -1625,15 +1653,15 @@
 
   const topItems = [];
   let hiddenScope = false;
-  for (let e = parentOf(scope); e; e = parentOf(e)) hiddenScope ||= styleOf(e).display === "none" || ariaHidden(e);
+  for (let e = parentOf(scope); e; e = parentOf(e)) hiddenScope ||= displayOf(e) === "none" || ariaHidden(e);
   if (!hiddenScope) walk(scope, topItems, styleOf(scope).visibility === "visible");
   renderParts(withoutRepeats(runsOf(topItems), ""), 0);
 
   const elements = outlined.map(describe);
   // Child frames shown in this frame: [argument index, row of the <iframe>, exact selector].
   const frames = [];
-  for (const [el, line] of lineOf) {
-    if (line.frame >= 0) frames.push([line.frame, rowIndex(el), exactSelector(el, rowIndex(el))]);
+  for (const { el, frame } of frameLines) {
+    if (frame >= 0) frames.push([frame, rowIndex(el), exactSelector(el, rowIndex(el))]);
   }
   return JSON.stringify({ lines, elements, rows, frames, title: document.title });
 }
