@@ -30,6 +30,7 @@
     disabled = undefined;  // ariaDisabledChain
     line = undefined;  // its outline line, once the walk made one
     pending = false;  // a text-only generic box: it keeps a parent's name visible
+    step = undefined;  // stepOf
   }
   const facts = new Map();
   const factsOf = (el) => {
@@ -636,15 +637,14 @@
     if (visible && !contents) f.hidden = false;
     // Layout is read only where it decides something: a box that clips its text, an iframe,
     // and a would-be line with no lines under it (a zero-size control is left out).
-    let zero = contents ? false : undefined;
-    const zeroSize = () => zero === undefined ? (zero = isZeroSize(el)) : zero;
+    let zero = contents ? false : undefined;  // read once, where needed: zero ??= isZeroSize(el)
     const clips = CLIPPING_TAGS.has(tag) || reaches(styled.clip, el);
-    const childTextVisible = visible && (contents || !clips || style.overflow === "visible" || !zeroSize());
+    const childTextVisible = visible && (contents || !clips || style.overflow === "visible" || !(zero ??= isZeroSize(el)));
     const role = outlineRole(el);
     const block = !contents && display !== "inline";
 
     if (role === "iframe") {
-      if (!visible || zeroSize()) return;
+      if (!visible || (zero ??= isZeroSize(el))) return;
       const line = { el, role, items: [], frame: frameElements.indexOf(el) };
       f.line = line;
       frameLines.push(line);
@@ -677,7 +677,7 @@
     else if (tag !== "textarea") walkChildren(el, line.items, childTextVisible);  // its text is its value
     // A control in a box that clips it to nothing (a widget's copy of its options kept for
     // screen readers beside the ones it draws) has no box of its own either: no click reaches it.
-    if (!textVisible && interactive) zeroSize();
+    if (!textVisible && interactive) zero ??= isZeroSize(el);
     if (zero && !line.items.some(isLine)) return;
     if (interactive && !INTERACTIVE.has(role)) {
       // A clicky container around real controls is layout, not a control of its own.
@@ -811,18 +811,20 @@
   function runsOf(items) {
     const parts = [];
     let buffer = "";
-    let leaves = [];
+    let leaf = null;  // the run's first leaf, and how many it has
+    let leaves = 0;
     let loose = false;  // the run has text of its own, outside any leaf
     const flush = () => {
       const text = collapse(buffer);
-      if (text) parts.push(leaves.length === 1 && !loose ? { leaf: leaves[0], text } : text);
+      if (text) parts.push(leaves === 1 && !loose ? { leaf, text } : text);
       buffer = "";
-      leaves = [];
+      leaf = null;
+      leaves = 0;
       loose = false;
     };
     for (const item of items) {
       if (typeof item === "string") { buffer += item; loose ||= item.trim() !== ""; }
-      else if (item && item.leaf) { buffer += item.text; leaves.push(item.leaf); }
+      else if (item && item.leaf) { buffer += item.text; if (!leaves++) leaf = item.leaf; }
       else { flush(); if (item) parts.push(item); }
     }
     flush();
@@ -1060,24 +1062,31 @@
     return memo.roots;
   };
   const TEST_ID_ATTRS = ["data-testid", "data-test-id", "data-test", "data-qa"];
-  const countOf = (name, value) => {  // how many elements have attr=value, across all roots
+  // How many elements have each attr=value of these, across all roots; and which test id
+  // attributes any element has (memo.testIds): only those are asked of each element.
+  const counted = () => {
     if (!memo.counts) {
       const counts = memo.counts = new Map();
       const attrs = ["id", ...TEST_ID_ATTRS];
+      const present = new Set();
       for (const root of allRoots()) {
         const found = root.querySelectorAll(attrs.map((a) => `[${a}]`).join(","));
         for (let i = 0; i < found.length; i++) {
           for (const a of attrs) {
             const value = attr(found[i], a);
             if (value !== null) counts.set(`${a}=${value}`, (counts.get(`${a}=${value}`) || 0) + 1);
+            if (value !== null) present.add(a);
           }
         }
       }
+      memo.testIds = TEST_ID_ATTRS.filter((a) => present.has(a));
     }
-    return memo.counts.get(`${name}=${value}`) || 0;
+    return memo.counts;
   };
+  const countOf = (name, value) => counted().get(`${name}=${value}`) || 0;
   const testIdOf = (el) => {
-    for (const name of TEST_ID_ATTRS) {
+    counted();
+    for (const name of memo.testIds) {
       const value = attr(el, name);
       if (value) return [name, value];
     }
@@ -1102,7 +1111,6 @@
     return "";
   };
 
-  const steps = new Map();  // element -> k of "tag:nth-of-type(k)" among its siblings; 0: its tag alone
   const escapedTags = new Map();
   const escapeTag = (tag) => {
     if (!escapedTags.has(tag)) escapedTags.set(tag, CSS.escape(tag));
@@ -1110,8 +1118,11 @@
   };
   // Tags are counted in Maps: a null-prototype object made per parent and keyed by the
   // tags the DOM hands out is slower to build and to read (one per parent of each row).
+  // k of "tag:nth-of-type(k)" among its siblings; 0: its tag alone (always so for an only child).
   const stepOf = (el) => {
-    if (!steps.has(el)) {
+    if (!el.previousElementSibling && !el.nextElementSibling) return 0;
+    const f = factsOf(el);
+    if (f.step === undefined) {
       const parent = el.parentNode;
       const totals = new Map();
       const seen = new Map();
@@ -1121,10 +1132,10 @@
       for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
         const tag = c.localName;
         seen.set(tag, (seen.get(tag) || 0) + 1);
-        steps.set(c, totals.get(tag) > 1 ? seen.get(tag) : 0);
+        factsOf(c).step = totals.get(tag) > 1 ? seen.get(tag) : 0;
       }
     }
-    return steps.get(el);
+    return f.step;
   };
 
   // rows[i] = [parent row or -1, css tag, its nth-of-type (0: none), css anchor or "", fingerprint
@@ -1187,9 +1198,9 @@
     return labelable && labelsOf(el).length ? collapse(textOf(labelsOf(el)[0])) : "";
   }
   // Playwright's text engine picks the innermost element with the text, so only own text counts.
-  const ownText = (el, name) => {
+  const ownText = (el, name, text) => {  // text: the element's textContent
     if (!name || FORM_FIELDS.has(el.localName) || /[\u0000-\u001f]/.test(name)) return false;
-    if (collapse(textOf(el)) !== name) return false;
+    if (collapse(text) !== name) return false;
     for (const c of childrenOf(el)) if (collapse(textOf(c)) === name) return false;
     return true;
   };
@@ -1443,8 +1454,9 @@
     const icon = !name && !FORM_FIELDS.has(el.localName) ? iconOf(el) || drawnIconOf(el) : "";
     if (icon) attributes.icon = icon;
     const testId = testIdOf(el) || ["", ""];
-    const text = FORM_FIELDS.has(el.localName) ? "" : collapse(textOf(el).slice(0, 2000)).slice(0, 120);
-    const record = [row, el.localName, role, name, states, attributes, ownText(el, name) ? 1 : 0,
+    const content = textOf(el);
+    const text = FORM_FIELDS.has(el.localName) ? "" : collapse(content.slice(0, 2000)).slice(0, 120);
+    const record = [row, el.localName, role, name, states, attributes, ownText(el, name, content) ? 1 : 0,
       text === name ? null : text, href, attr(el, "id") || "", attr(el, "class") || "", labelTextOf(el),
       testId[0], testId[1], testId[0] && countOf(...testId) === 1 ? 1 : 0, exactSelector(el, row)];
     while (record.length > 6 && !record[record.length - 1]) record.pop();
