@@ -14,9 +14,13 @@ class Ancestry:
     """snapshot.js's shared table of ancestors, expanded into CSS paths, XPaths and paths.
 
     Rows are `[parent row, css tag, nth-of-type, anchor, path item, xpath-able]`, parents
-    first; nth-of-type 0 where the tag alone tells the element from its siblings. A row is
-    expanded when an element that needs it is, so a large page costs only what is used.
+    first, without the fields at their end that are as ENDS (most rows' are: a large page's
+    answer is shorter); nth-of-type 0 where the tag alone tells the element from its
+    siblings. A row is expanded when an element that needs it is, so a large page costs
+    only what is used.
     """
+
+    ENDS = (0, "", "", 1)  # nth-of-type, anchor, path item ("": the tag), xpath-able
 
     def __init__(self, rows: list[list[Any]]) -> None:
         self.rows = rows
@@ -44,16 +48,19 @@ class Ancestry:
             memo[below] = step(below, memo[parent] if parent >= 0 else None)
         return memo[chain[0]] if chain else memo[row]
 
+    def _fields(self, row: int) -> tuple[Any, ...]:
+        return (*self.rows[row], *self.ENDS[len(self.rows[row]) - 2 :])
+
     def _css_step(self, row: int, up: str | None) -> str:
-        _, tag, nth, anchor, _, _ = self.rows[row]
+        _, tag, nth, anchor, _, _ = self._fields(row)
         step = f"{tag}:nth-of-type({nth})" if nth else tag
         return anchor or f"{up} > {step}"
 
     def _xpath_step(self, row: int, up: str | None) -> str | None:
-        _, tag, nth, _, _, xpathable = self.rows[row]
+        _, tag, nth, _, _, xpathable = self._fields(row)
         step = f"{tag}[{nth}]" if nth else tag
         return f"{up or ''}/{step}" if xpathable else None
 
     def _path_step(self, row: int, up: tuple[str, ...] | None) -> tuple[str, ...]:
-        parent = self.rows[row][0]
-        return (*up, self.rows[parent][4]) if up is not None else ()
+        _, tag, _, _, item, _ = self._fields(self.rows[row][0])
+        return (*up, item or tag) if up is not None else ()

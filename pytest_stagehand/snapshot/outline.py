@@ -311,7 +311,8 @@ class _Builder:
         data = json.loads(raw)
         ancestry = Ancestry(data["rows"])
         iframes = {child: exact or ancestry.css(row) for child, row, exact in data["frames"]}
-        for line_depth, index, body, child in data["lines"]:
+        for line in data["lines"]:  # [depth, index, body], and its frame where it shows one
+            line_depth, index, body, child = (*line, -1)[:4]
             indent = "  " * (depth + line_depth)
             if index < 0:
                 self.lines.append(indent + body)

@@ -31,6 +31,7 @@
     line = undefined;  // its outline line, once the walk made one
     pending = false;  // a text-only generic box: it keeps a parent's name visible
     step = undefined;  // stepOf
+    row = undefined;  // rowIndex
   }
   const facts = new Map();
   const factsOf = (el) => {
@@ -802,7 +803,7 @@
     return text;
   };
 
-  const lines = [];     // [depth, elementIndex | -1, body, frameArgIndex | -1]
+  const lines = [];     // [depth, elementIndex | -1, body, frameArgIndex], the last only for a frame
   const outlined = [];  // elements that get an id, in outline order
 
   // Merge strings between nodes and block breaks into whitespace-collapsed runs. A run that
@@ -1019,17 +1020,17 @@
     if (href && role === "link") body += ` -> ${shortHref(href)}`;
     if (suffix) body += `: ${suffix}`;
     if (shownName || suffix) lastNamed = (shownName || suffix).slice(0, 40);
-    lines.push([depth, index, body, line.frame === undefined ? -1 : line.frame]);
+    lines.push(line.frame >= 0 ? [depth, index, body, line.frame] : [depth, index, body]);
     if (!suffix) renderParts(parts, depth + 1);
   }
   function renderParts(parts, depth) {
     for (const part of parts) {
       if (typeof part === "string") {
-        lines.push([depth, -1, `text ${quote(part)}`, -1]);
+        lines.push([depth, -1, `text ${quote(part)}`]);
         lastNamed = part.slice(0, 40);
       } else if (part.leaf) {
         lastNamed = part.text.slice(0, 40);
-        lines.push([depth, outlined.length, `text ${quote(part.text)}`, -1]);
+        lines.push([depth, outlined.length, `text ${quote(part.text)}`]);
         outlined.push({ el: part.leaf, role: "generic", name: "", states: {}, href: null });
       } else render(part, depth);
     }
@@ -1139,15 +1140,19 @@
   };
 
   // rows[i] = [parent row or -1, css tag, its nth-of-type (0: none), css anchor or "", fingerprint
-  // path item, XPath-able]. The CSS path of a row is its anchor, else its parent's path + " > " +
+  // path item ("": the css tag), XPath-able (1 or 0)], without the fields at its end that
+  // are 0, "", "" and 1, as most rows' are: a large page has tens of thousands of rows.
+  // The CSS path of a row is its anchor, else its parent's path + " > " +
   // its step (`tag` or `tag:nth-of-type(nth)`; two fields, as on the wire they are shorter). Parents
   // come before children. A shadow root's children count as children of the host, as in
   // Playwright's CSS; XPath cannot enter shadow trees, so rows there are not XPath-able.
   const rows = [];
-  const rowOf = new Map();
+  const ROW_ENDS = [0, "", "", 1];  // the fields after the tag, when left out
   const viaHost = [];  // row -> its CSS path passes through a shadow host (may be ambiguous)
+  const xpathRows = [];  // row -> XPath-able
   function rowIndex(el) {
-    let row = rowOf.get(el);
+    const f = factsOf(el);
+    let row = f.row;
     if (row !== undefined) return row;
     const parent = parentOf(el);
     const up = parent ? rowIndex(parent) : -1;
@@ -1155,18 +1160,22 @@
     if (!parent) anchor = el.localName;
     else if (!anchor && el.localName === "body" && parent === document.documentElement) anchor = "body";
     const xpathable = el.namespaceURI === "http://www.w3.org/1999/xhtml" &&
-      (el.parentNode === document || (el.parentNode.nodeType === 1 && rows[up][5] === 1));
+      (el.parentNode === document || (el.parentNode.nodeType === 1 && xpathRows[up]));
     const id = attr(el, "id");
     const firstClass = (attr(el, "class") || "").trim().split(/\s+/)[0];
     const item = el.localName + (id ? `#${id}` : "") + (firstClass ? `.${firstClass}` : "");
     row = rows.length;
-    rows.push([up, escapeTag(el.localName), parent ? stepOf(el) : 0, anchor, item, xpathable ? 1 : 0]);
+    const tag = escapeTag(el.localName);
+    const fields = [up, tag, parent ? stepOf(el) : 0, anchor, item === tag ? "" : item, xpathable ? 1 : 0];
+    while (fields.length > 2 && fields[fields.length - 1] === ROW_ENDS[fields.length - 3]) fields.pop();
+    rows.push(fields);
     viaHost.push(!anchor && (viaHost[up] || !!parent.shadowRoot));
-    rowOf.set(el, row);
+    xpathRows.push(xpathable);
+    f.row = row;
     return row;
   }
   const compoundsOf = (row) => {
-    const [up, tag, nth, anchor] = rows[row];
+    const [up, tag, nth = 0, anchor = ""] = rows[row];
     return anchor ? [anchor] : [...compoundsOf(up), nth ? `${tag}:nth-of-type(${nth})` : tag];
   };
   // Where a path passes through a shadow host, a light child and a shadow child can both fit.
