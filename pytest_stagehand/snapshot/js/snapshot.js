@@ -241,8 +241,7 @@
     !(a === "aria-roledescription" && role === "generic"));
   // role=presentation is ignored on focusable elements and those with global ARIA attributes.
   const keepsOwnRole = (el, role) => hasGlobalAria(el, role || "") || isFocusable(el);
-  const roleOf = (el) => {
-    const f = factsOf(el);
+  const roleOf = (el, f = factsOf(el)) => {  // f: el's record, where the caller has it
     let role = f.role;
     if (role !== undefined) return role;
     role = explicitRole(el);
@@ -626,13 +625,13 @@
     const el = node;
     const tag = el.localName;
     if (SKIP_TAGS.has(tag) || ariaHidden(el)) return;
-    const f = factsOf(el);
-    const style = styleOf(el);
-    const display = displayOf(el);
+    const f = factsOf(el);  // its record, read here directly: the walk visits every element
+    const style = f.style || (f.style = getComputedStyle(el));
+    const display = f.display ?? (f.display = style.display);
     if (display === "none") return;
     if (hidesContent(el)) return;
     const contents = display === "contents";
-    const visible = visibilityOf(el) === "visible";
+    const visible = (f.visibility ?? (f.visibility = style.visibility)) === "visible";
     // The walk has just checked what name computation would check again on the way up.
     f.chain = false;
     if (visible && !contents) f.hidden = false;
@@ -641,7 +640,7 @@
     let zero = contents ? false : undefined;  // read once, where needed: zero ??= isZeroSize(el)
     const clips = CLIPPING_TAGS.has(tag) || reaches(styled.clip, el);
     const childTextVisible = visible && (contents || !clips || style.overflow === "visible" || !(zero ??= isZeroSize(el)));
-    const role = outlineRole(el);
+    const role = tag === "iframe" || tag === "frame" ? "iframe" : roleOf(el, f) || "generic";  // outlineRole
     const block = !contents && display !== "inline";
 
     if (role === "iframe") {
@@ -993,11 +992,12 @@
   const WRAPPERS = new Set(["listitem", "cell", "paragraph"]);
   function render(line, depth) {
     const { el, role } = line;
-    const name = line.nativeOption ? shownNameOf(line) : nameOf(el).text;
+    const named = line.nativeOption ? null : nameOf(el);
+    const name = named ? named.text : shownNameOf(line);
     const shownName = shownNameOf(line);
     let parts = line.nativeOption ? [] : runsOf(line.items);
     // the text is the name (not when the name is a part of it: the rest is said below)
-    const inName = shownName && !line.nativeOption && nameOf(el).fromContent && !nameOf(el).fromPart;
+    const inName = shownName && named && named.fromContent && !named.fromPart;
     parts = inName ? parts.filter(isLine) : withoutRepeats(parts, shownName);
     if (parts.length === 1 && parts[0].leaf) parts = [parts[0].text];  // the line's own text
     const states = line.nativeOption ? optionStates(el) : statesOf(el, role, name);
