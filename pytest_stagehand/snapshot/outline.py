@@ -45,6 +45,7 @@ from playwright.sync_api import Error as PlaywrightError
 from pytest_stagehand.browser import page_scripts
 from pytest_stagehand.browser.scripts import script
 from pytest_stagehand.errors import ElementNotFound
+from pytest_stagehand.snapshot.ancestry import Ancestry
 from pytest_stagehand.snapshot.element import (
     KEEP,
     ElementRef,
@@ -150,7 +151,7 @@ def inspect(locator: Locator, frame_path: tuple[str, ...] = ()) -> LiveElement:
     if "element" not in data:
         return LiveElement(data["count"])
     fingerprint = _placed(
-        _fingerprint(_Record(*data["element"]), _Ancestry(data["rows"]), frame_path), data
+        _fingerprint(_Record(*data["element"]), Ancestry(data["rows"]), frame_path), data
     )
     kept = Kept(data["kept"], 0) if "kept" in data and not frame_path else None
     return LiveElement(1, fingerprint, data["context"], kept=kept)
@@ -248,7 +249,7 @@ def role_and_name(selector: str) -> tuple[str, str] | None:
 def described(data: dict[str, Any], frame_path: tuple[str, ...] = ()) -> tuple[ElementRef, str]:
     """The ElementRef (selectors, fingerprint) and surroundings of a `describer` description."""
     record = _Record(*data["element"])
-    ref = _element_ref("", record, _Ancestry(data["rows"]), frame_path)
+    ref = _element_ref("", record, Ancestry(data["rows"]), frame_path)
     return replace(ref, fingerprint=_placed(ref.fingerprint, data)), data["context"]
 
 
@@ -308,9 +309,10 @@ class _Builder:
                 if handle is not None:
                     handle.dispose()
         data = json.loads(raw)
-        ancestry = _Ancestry(data["rows"])
+        ancestry = Ancestry(data["rows"])
         iframes = {child: exact or ancestry.css(row) for child, row, exact in data["frames"]}
-        for line_depth, index, body, child in data["lines"]:
+        for line in data["lines"]:  # [depth, index, body], and its frame where it shows one
+            line_depth, index, body, child = (*line, -1)[:4]
             indent = "  " * (depth + line_depth)
             if index < 0:
                 self.lines.append(indent + body)
@@ -326,64 +328,15 @@ class _Builder:
         return data["title"]
 
 
-class _Ancestry:
-    """snapshot.js's shared table of ancestors, expanded into CSS paths, XPaths and paths.
-
-    Rows are `[parent row, css tag, nth-of-type, anchor, path item, xpath-able]`, parents
-    first; nth-of-type 0 where the tag alone tells the element from its siblings. A row is
-    expanded when an element that needs it is, so a large page costs only what is used.
-    """
-
-    def __init__(self, rows: list[list[Any]]) -> None:
-        self.rows = rows
-        self._css: dict[int, str] = {}
-        self._xpath: dict[int, str | None] = {}
-        self._path: dict[int, tuple[str, ...]] = {}
-
-    def css(self, row: int) -> str:
-        return self._expanded(self._css, row, self._css_step)
-
-    def xpath(self, row: int) -> str | None:
-        return self._expanded(self._xpath, row, self._xpath_step)
-
-    def path(self, row: int) -> tuple[str, ...]:
-        return self._expanded(self._path, row, self._path_step)
-
-    def _expanded(self, memo: dict[int, Any], row: int, step: Any) -> Any:
-        """memo[row], computing the rows above it first (a loop: pages can be deep)."""
-        chain = []
-        while row >= 0 and row not in memo:
-            chain.append(row)
-            row = self.rows[row][0]
-        for below in reversed(chain):
-            parent = self.rows[below][0]
-            memo[below] = step(below, memo[parent] if parent >= 0 else None)
-        return memo[chain[0]] if chain else memo[row]
-
-    def _css_step(self, row: int, up: str | None) -> str:
-        _, tag, nth, anchor, _, _ = self.rows[row]
-        step = f"{tag}:nth-of-type({nth})" if nth else tag
-        return anchor or f"{up} > {step}"
-
-    def _xpath_step(self, row: int, up: str | None) -> str | None:
-        _, tag, nth, _, _, xpathable = self.rows[row]
-        step = f"{tag}[{nth}]" if nth else tag
-        return f"{up or ''}/{step}" if xpathable else None
-
-    def _path_step(self, row: int, up: tuple[str, ...] | None) -> tuple[str, ...]:
-        parent = self.rows[row][0]
-        return (*up, self.rows[parent][4]) if up is not None else ()
-
-
 class _Elements(Mapping[str, "ElementRef"]):
     """A snapshot's ids and the ElementRefs they stand for, each built when first asked for:
     a prompt needs the outline and one or two elements, not thousands of fingerprints."""
 
     def __init__(self) -> None:
-        self._pending: dict[str, tuple[list[Any], _Ancestry, tuple[str, ...]]] = {}
+        self._pending: dict[str, tuple[list[Any], Ancestry, tuple[str, ...]]] = {}
         self._built: dict[str, ElementRef] = {}
 
-    def add(self, element_id: str, data: list[Any], ancestry: _Ancestry, frames: tuple) -> None:
+    def add(self, element_id: str, data: list[Any], ancestry: Ancestry, frames: tuple) -> None:
         self._pending[element_id] = (data, ancestry, frames)
 
     def __getitem__(self, element_id: str) -> ElementRef:
@@ -442,7 +395,7 @@ class _Record(NamedTuple):
 
 
 def _element_ref(
-    element_id: str, record: _Record, ancestry: _Ancestry, frame_path: tuple[str, ...]
+    element_id: str, record: _Record, ancestry: Ancestry, frame_path: tuple[str, ...]
 ) -> ElementRef:
     name = record.name
     selector = record.exact or ancestry.css(record.row)
@@ -477,7 +430,7 @@ def _element_ref(
     )
 
 
-def _fingerprint(record: _Record, ancestry: _Ancestry, frame_path: tuple[str, ...]) -> Fingerprint:
+def _fingerprint(record: _Record, ancestry: Ancestry, frame_path: tuple[str, ...]) -> Fingerprint:
     return Fingerprint(
         tag=record.tag,
         role=record.role,

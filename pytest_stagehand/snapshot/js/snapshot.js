@@ -16,11 +16,40 @@
 
   // ---------------------------------------------------------------- DOM helpers
 
-  const styles = new Map();
+  // What this run has read of an element, in one record: one Map lookup where each cache
+  // had its own (a large page's walk would look each element up in several). Each field is
+  // undefined until read.
+  class Facts {
+    style = undefined;  // its computed style
+    display = undefined;  // and these two of its properties: each read of one costs
+    visibility = undefined;
+    role = undefined;  // roleOf
+    name = undefined;  // nameOf
+    hidden = undefined;  // hiddenForNames
+    chain = undefined;  // hiddenChain
+    disabled = undefined;  // ariaDisabledChain
+    line = undefined;  // its outline line, once the walk made one
+    pending = false;  // a text-only generic box: it keeps a parent's name visible
+    step = undefined;  // stepOf
+    row = undefined;  // rowIndex
+  }
+  const facts = new Map();
+  const factsOf = (el) => {
+    let f = facts.get(el);
+    if (!f) facts.set(el, (f = new Facts()));
+    return f;
+  };
   const styleOf = (el) => {
-    let s = styles.get(el);
-    if (!s) styles.set(el, (s = getComputedStyle(el)));
-    return s;
+    const f = factsOf(el);
+    return f.style || (f.style = getComputedStyle(el));
+  };
+  const displayOf = (el) => {
+    const f = factsOf(el);
+    return f.display ?? (f.display = (f.style || (f.style = getComputedStyle(el))).display);
+  };
+  const visibilityOf = (el) => {
+    const f = factsOf(el);
+    return f.visibility ?? (f.visibility = (f.style || (f.style = getComputedStyle(el))).visibility);
   };
   const parentOf = (el) => el.parentElement || (el.parentNode && el.parentNode.host) || null;
   // The tree as the browser renders it. A component may override its host's own accessors
@@ -66,7 +95,7 @@
     return found;
   };
   const SKIP_TAGS = new Set(["script", "style", "noscript", "template", "head", "meta", "link", "title", "base"]);
-  const isInline = (el) => styleOf(el).display === "inline";
+  const isInline = (el) => displayOf(el) === "inline";
   const FORM_FIELDS = new Set(["input", "select", "textarea"]);  // their text is a value, not content
   // `element.labels` scans the whole document on first use; one pass over the labels is enough.
   const labelled = () => {  // each labelled control -> its labels
@@ -212,9 +241,8 @@
     !(a === "aria-roledescription" && role === "generic"));
   // role=presentation is ignored on focusable elements and those with global ARIA attributes.
   const keepsOwnRole = (el, role) => hasGlobalAria(el, role || "") || isFocusable(el);
-  const roles = new Map();
-  const roleOf = (el) => {
-    let role = roles.get(el);
+  const roleOf = (el, f = factsOf(el)) => {  // f: el's record, where the caller has it
+    let role = f.role;
     if (role !== undefined) return role;
     role = explicitRole(el);
     if (!role) role = implicitRole(el);
@@ -222,7 +250,7 @@
       const implicit = implicitRole(el);
       if (keepsOwnRole(el, implicit)) role = implicit;
     }
-    roles.set(el, role);
+    f.role = role;
     return role;
   };
 
@@ -241,14 +269,14 @@
     "separator tab checkbox columnheader combobox grid listbox menu menubar menuitemcheckbox menuitemradio " +
     "option radio radiogroup row rowheader searchbox select slider spinbutton switch tablist textbox " +
     "toolbar tree treegrid treeitem").split(" "));
-  const ariaDisabled = new Map();
   const ariaDisabledChain = (el) => {
-    let disabled = ariaDisabled.get(el);
+    const f = factsOf(el);
+    let disabled = f.disabled;
     if (disabled === undefined) {
       const value = (attr(el, "aria-disabled") || "").toLowerCase();
       const parent = value === "true" || value === "false" ? null : parentOf(el);
       disabled = value === "true" || (!!parent && ariaDisabledChain(parent));
-      ariaDisabled.set(el, disabled);
+      f.disabled = disabled;
     }
     return disabled;
   };
@@ -324,36 +352,35 @@
   const RANGE_ROLES = new Set(["progressbar", "scrollbar", "slider", "spinbutton", "meter"]);
   const PLACEHOLDER_TYPES = new Set(["text", "password", "number", "search", "tel", "email", "url"]);
 
-  const hiddenCache = new Map();
   // Hidden from the accessibility tree: not rendered, or display:none, aria-hidden, unslotted or
   // in closed <details> somewhere up the flat tree.
   function hiddenForNames(el) {
-    let hidden = hiddenCache.get(el);
+    const f = factsOf(el);
+    let hidden = f.hidden;
     if (hidden !== undefined) return hidden;
-    const style = styleOf(el);
     if (SKIP_TAGS.has(el.localName)) hidden = true;
-    else if (style.display === "contents" && el.localName !== "slot") {
+    else if (displayOf(el) === "contents" && el.localName !== "slot") {
       hidden = true;
       for (let c = firstChildOf(el); c && hidden; c = nextOf(c)) {
         if (c.nodeType === 1 ? !hiddenForNames(c) : c.nodeType === 3 && c.nodeValue.trim()) hidden = false;
       }
     } else {
       const optionInSelect = el.localName === "option" && el.closest("select");
-      hidden = (!optionInSelect && el.localName !== "slot" && style.visibility !== "visible") || hiddenChain(el);
+      hidden = (!optionInSelect && el.localName !== "slot" && visibilityOf(el) !== "visible") || hiddenChain(el);
     }
-    hiddenCache.set(el, hidden);
+    f.hidden = hidden;
     return hidden;
   }
-  const chainCache = new Map();
   function hiddenChain(el) {
-    let hidden = chainCache.get(el);
+    const f = factsOf(el);
+    let hidden = f.chain;
     if (hidden !== undefined) return hidden;
     const parent = el.parentElement;
-    hidden = (parent && parent.shadowRoot && !el.assignedSlot) || styleOf(el).display === "none" || ariaHidden(el) ||
+    hidden = (parent && parent.shadowRoot && !el.assignedSlot) || displayOf(el) === "none" || ariaHidden(el) ||
       (!!parent && ((parent.localName === "details" && !parent.open && el !== summaryOf(parent)) ||
         hidesContent(parent)));
     if (!hidden) { const up = parentOf(el); hidden = !!up && hiddenChain(up); }
-    chainCache.set(el, hidden);
+    f.chain = hidden;
     return hidden;
   }
   // content-visibility: hidden renders none of an element's content (hidden=until-found sets it).
@@ -554,11 +581,11 @@
     return node.nodeType === 3 && !skipText ? node.nodeValue : "";
   }
 
-  const names = new Map();
   // {text, fromContent, fromPart, contributors}: contributors are the elements whose text made up
   // the name; fromPart: it is the text of parts of the element, not of all of it.
   function nameOf(el) {
-    let result = names.get(el);
+    const f = factsOf(el);
+    let result = f.name;
     if (result) return result;
     const role = roleOf(el) || "";
     if (NAMING_PROHIBITED.has(role)) result = { text: "", fromContent: false, fromPart: false, contributors: NONE };
@@ -568,7 +595,7 @@
       result = { text: collapse(text), fromContent: ctx.fromContent, fromPart: ctx.fromPart,
         contributors: ctx.contributors };
     }
-    names.set(el, result);
+    f.name = result;
     return result;
   }
 
@@ -586,8 +613,7 @@
   const outlineRole = (el) => el.localName === "iframe" || el.localName === "frame" ? "iframe" : roleOf(el) || "generic";
 
   // node: {el, role, items: (string | BREAK | node)[], control, clickable, frame}
-  const lineOf = new Map();
-  const pendingContributors = new Set();  // text-only generic boxes: they keep a parent's name visible
+  const frameLines = [];  // the iframes' lines, in the order they were made
   let lineCount = 0;
 
   function walk(node, out, textVisible) {
@@ -599,28 +625,29 @@
     const el = node;
     const tag = el.localName;
     if (SKIP_TAGS.has(tag) || ariaHidden(el)) return;
-    const style = styleOf(el);
-    const display = style.display;  // each read of a computed style costs: read once
+    const f = factsOf(el);  // its record, read here directly: the walk visits every element
+    const style = f.style || (f.style = getComputedStyle(el));
+    const display = f.display ?? (f.display = style.display);
     if (display === "none") return;
     if (hidesContent(el)) return;
     const contents = display === "contents";
-    const visible = style.visibility === "visible";
+    const visible = (f.visibility ?? (f.visibility = style.visibility)) === "visible";
     // The walk has just checked what name computation would check again on the way up.
-    chainCache.set(el, false);
-    if (visible && !contents) hiddenCache.set(el, false);
+    f.chain = false;
+    if (visible && !contents) f.hidden = false;
     // Layout is read only where it decides something: a box that clips its text, an iframe,
     // and a would-be line with no lines under it (a zero-size control is left out).
-    let zero = contents ? false : undefined;
-    const zeroSize = () => zero === undefined ? (zero = isZeroSize(el)) : zero;
+    let zero = contents ? false : undefined;  // read once, where needed: zero ??= isZeroSize(el)
     const clips = CLIPPING_TAGS.has(tag) || reaches(styled.clip, el);
-    const childTextVisible = visible && (contents || !clips || style.overflow === "visible" || !zeroSize());
-    const role = outlineRole(el);
+    const childTextVisible = visible && (contents || !clips || style.overflow === "visible" || !(zero ??= isZeroSize(el)));
+    const role = tag === "iframe" || tag === "frame" ? "iframe" : roleOf(el, f) || "generic";  // outlineRole
     const block = !contents && display !== "inline";
 
     if (role === "iframe") {
-      if (!visible || zeroSize()) return;
+      if (!visible || (zero ??= isZeroSize(el))) return;
       const line = { el, role, items: [], frame: frameElements.indexOf(el) };
-      lineOf.set(el, line);
+      f.line = line;
+      frameLines.push(line);
       lineCount++;
       out.push(line);
       return;
@@ -628,7 +655,7 @@
     const interactive = visible && (INTERACTIVE.has(role) || isClickable(el, tag, style));
     const leaf = !interactive && role === "generic" && !contents && childTextVisible && leafTextOf(el);
     if (leaf) {  // a badge, a count, a status word: pointable if it stands on its own (runsOf)
-      if (block) { out.push(BREAK); pendingContributors.add(el); }
+      if (block) { out.push(BREAK); f.pending = true; }
       out.push({ leaf: el, text: leaf });
       if (block) out.push(BREAK);
       return;
@@ -642,7 +669,7 @@
       const only = firstChildOf(el);
       const singleText = !block && !!only && only === lastChildOf(el) && only.nodeType === 3;
       const textOnly = lineCount === linesBefore;
-      if (visible && !contents && role === "generic" && !singleText && textOnly) pendingContributors.add(el);
+      if (visible && !contents && role === "generic" && !singleText && textOnly) f.pending = true;
       return;
     }
     const line = { el, role, items: [], control: interactive };
@@ -650,14 +677,14 @@
     else if (tag !== "textarea") walkChildren(el, line.items, childTextVisible);  // its text is its value
     // A control in a box that clips it to nothing (a widget's copy of its options kept for
     // screen readers beside the ones it draws) has no box of its own either: no click reaches it.
-    if (!textVisible && interactive) zeroSize();
+    if (!textVisible && interactive) zero ??= isZeroSize(el);
     if (zero && !line.items.some(isLine)) return;
     if (interactive && !INTERACTIVE.has(role)) {
       // A clicky container around real controls is layout, not a control of its own.
       line.control = line.clickable = !line.items.some(hasControl);
       if (!line.control && TEXT_LEVEL.has(role)) { out.push(BREAK, ...line.items, BREAK); return; }
     }
-    lineOf.set(el, line);
+    f.line = line;
     lineCount++;
     out.push(line);
   }
@@ -745,11 +772,11 @@
 
   function selectOptions(select, out) {
     for (const option of select.querySelectorAll("option")) {
-      if (styleOf(option).display === "none") continue;
+      if (displayOf(option) === "none") continue;
       const rect = option.getBoundingClientRect();  // shown in a list box, not in a drop-down
       const control = rect.width > 0 && rect.height > 0;
       const line = { el: option, role: "option", items: [], control, nativeOption: true };
-      lineOf.set(option, line);
+      factsOf(option).line = line;
       lineCount++;
       out.push(line);
     }
@@ -775,7 +802,7 @@
     return text;
   };
 
-  const lines = [];     // [depth, elementIndex | -1, body, frameArgIndex | -1]
+  const lines = [];     // [depth, elementIndex | -1, body, frameArgIndex], the last only for a frame
   const outlined = [];  // elements that get an id, in outline order
 
   // Merge strings between nodes and block breaks into whitespace-collapsed runs. A run that
@@ -784,18 +811,20 @@
   function runsOf(items) {
     const parts = [];
     let buffer = "";
-    let leaves = [];
+    let leaf = null;  // the run's first leaf, and how many it has
+    let leaves = 0;
     let loose = false;  // the run has text of its own, outside any leaf
     const flush = () => {
       const text = collapse(buffer);
-      if (text) parts.push(leaves.length === 1 && !loose ? { leaf: leaves[0], text } : text);
+      if (text) parts.push(leaves === 1 && !loose ? { leaf, text } : text);
       buffer = "";
-      leaves = [];
+      leaf = null;
+      leaves = 0;
       loose = false;
     };
     for (const item of items) {
       if (typeof item === "string") { buffer += item; loose ||= item.trim() !== ""; }
-      else if (item && item.leaf) { buffer += item.text; leaves.push(item.leaf); }
+      else if (item && item.leaf) { buffer += item.text; if (!leaves++) leaf = item.leaf; }
       else { flush(); if (item) parts.push(item); }
     }
     flush();
@@ -818,8 +847,9 @@
         let shown = false;
         let pending = false;
         for (const c of contributors) {
-          shown ||= c !== line.el && lineOf.has(c);
-          pending ||= pendingContributors.has(c);
+          const about = facts.get(c);
+          shown ||= c !== line.el && !!about && about.line !== undefined;
+          pending ||= !!about && about.pending;
         }
         const spelledOut = fromContent && shown && !pending && !IDENTIFYING_NAMES.has(line.role);
         line.shownName = spelledOut ? "" : text;
@@ -929,13 +959,13 @@
     let text = "";
     // A row of flex items stands on one line as inline boxes do (a tree node's parts).
     const parent = parentOf(el);
-    const inRow = !!parent && parent.nodeType === 1 && styleOf(parent).display.endsWith("flex") &&
+    const inRow = !!parent && parent.nodeType === 1 && displayOf(parent).endsWith("flex") &&
       styleOf(parent).flexDirection.startsWith("row");
     for (let node = nextOf(el); node && text.length < 40; node = nextOf(node)) {
       if (node.nodeType === Node.TEXT_NODE) { text += node.data; continue; }
       if (node.nodeType !== Node.ELEMENT_NODE) continue;
       if (node.matches(ENDS_A_LABEL) || node.querySelector(ENDS_A_LABEL) ||
-          !(inRow || styleOf(node).display.startsWith("inline"))) break;
+          !(inRow || displayOf(node).startsWith("inline"))) break;
       text += textOf(node);
     }
     return collapse(text).slice(0, 40);
@@ -962,11 +992,12 @@
   const WRAPPERS = new Set(["listitem", "cell", "paragraph"]);
   function render(line, depth) {
     const { el, role } = line;
-    const name = line.nativeOption ? shownNameOf(line) : nameOf(el).text;
+    const named = line.nativeOption ? null : nameOf(el);
+    const name = named ? named.text : shownNameOf(line);
     const shownName = shownNameOf(line);
     let parts = line.nativeOption ? [] : runsOf(line.items);
     // the text is the name (not when the name is a part of it: the rest is said below)
-    const inName = shownName && !line.nativeOption && nameOf(el).fromContent && !nameOf(el).fromPart;
+    const inName = shownName && named && named.fromContent && !named.fromPart;
     parts = inName ? parts.filter(isLine) : withoutRepeats(parts, shownName);
     if (parts.length === 1 && parts[0].leaf) parts = [parts[0].text];  // the line's own text
     const states = line.nativeOption ? optionStates(el) : statesOf(el, role, name);
@@ -989,17 +1020,17 @@
     if (href && role === "link") body += ` -> ${shortHref(href)}`;
     if (suffix) body += `: ${suffix}`;
     if (shownName || suffix) lastNamed = (shownName || suffix).slice(0, 40);
-    lines.push([depth, index, body, line.frame === undefined ? -1 : line.frame]);
+    lines.push(line.frame >= 0 ? [depth, index, body, line.frame] : [depth, index, body]);
     if (!suffix) renderParts(parts, depth + 1);
   }
   function renderParts(parts, depth) {
     for (const part of parts) {
       if (typeof part === "string") {
-        lines.push([depth, -1, `text ${quote(part)}`, -1]);
+        lines.push([depth, -1, `text ${quote(part)}`]);
         lastNamed = part.slice(0, 40);
       } else if (part.leaf) {
         lastNamed = part.text.slice(0, 40);
-        lines.push([depth, outlined.length, `text ${quote(part.text)}`, -1]);
+        lines.push([depth, outlined.length, `text ${quote(part.text)}`]);
         outlined.push({ el: part.leaf, role: "generic", name: "", states: {}, href: null });
       } else render(part, depth);
     }
@@ -1032,24 +1063,31 @@
     return memo.roots;
   };
   const TEST_ID_ATTRS = ["data-testid", "data-test-id", "data-test", "data-qa"];
-  const countOf = (name, value) => {  // how many elements have attr=value, across all roots
+  // How many elements have each attr=value of these, across all roots; and which test id
+  // attributes any element has (memo.testIds): only those are asked of each element.
+  const counted = () => {
     if (!memo.counts) {
       const counts = memo.counts = new Map();
       const attrs = ["id", ...TEST_ID_ATTRS];
+      const present = new Set();
       for (const root of allRoots()) {
         const found = root.querySelectorAll(attrs.map((a) => `[${a}]`).join(","));
         for (let i = 0; i < found.length; i++) {
           for (const a of attrs) {
             const value = attr(found[i], a);
             if (value !== null) counts.set(`${a}=${value}`, (counts.get(`${a}=${value}`) || 0) + 1);
+            if (value !== null) present.add(a);
           }
         }
       }
+      memo.testIds = TEST_ID_ATTRS.filter((a) => present.has(a));
     }
-    return memo.counts.get(`${name}=${value}`) || 0;
+    return memo.counts;
   };
+  const countOf = (name, value) => counted().get(`${name}=${value}`) || 0;
   const testIdOf = (el) => {
-    for (const name of TEST_ID_ATTRS) {
+    counted();
+    for (const name of memo.testIds) {
       const value = attr(el, name);
       if (value) return [name, value];
     }
@@ -1074,7 +1112,6 @@
     return "";
   };
 
-  const steps = new Map();  // element -> k of "tag:nth-of-type(k)" among its siblings; 0: its tag alone
   const escapedTags = new Map();
   const escapeTag = (tag) => {
     if (!escapedTags.has(tag)) escapedTags.set(tag, CSS.escape(tag));
@@ -1082,8 +1119,11 @@
   };
   // Tags are counted in Maps: a null-prototype object made per parent and keyed by the
   // tags the DOM hands out is slower to build and to read (one per parent of each row).
+  // k of "tag:nth-of-type(k)" among its siblings; 0: its tag alone (always so for an only child).
   const stepOf = (el) => {
-    if (!steps.has(el)) {
+    if (!el.previousElementSibling && !el.nextElementSibling) return 0;
+    const f = factsOf(el);
+    if (f.step === undefined) {
       const parent = el.parentNode;
       const totals = new Map();
       const seen = new Map();
@@ -1093,22 +1133,26 @@
       for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
         const tag = c.localName;
         seen.set(tag, (seen.get(tag) || 0) + 1);
-        steps.set(c, totals.get(tag) > 1 ? seen.get(tag) : 0);
+        factsOf(c).step = totals.get(tag) > 1 ? seen.get(tag) : 0;
       }
     }
-    return steps.get(el);
+    return f.step;
   };
 
   // rows[i] = [parent row or -1, css tag, its nth-of-type (0: none), css anchor or "", fingerprint
-  // path item, XPath-able]. The CSS path of a row is its anchor, else its parent's path + " > " +
+  // path item ("": the css tag), XPath-able (1 or 0)], without the fields at its end that
+  // are 0, "", "" and 1, as most rows' are: a large page has tens of thousands of rows.
+  // The CSS path of a row is its anchor, else its parent's path + " > " +
   // its step (`tag` or `tag:nth-of-type(nth)`; two fields, as on the wire they are shorter). Parents
   // come before children. A shadow root's children count as children of the host, as in
   // Playwright's CSS; XPath cannot enter shadow trees, so rows there are not XPath-able.
   const rows = [];
-  const rowOf = new Map();
+  const ROW_ENDS = [0, "", "", 1];  // the fields after the tag, when left out
   const viaHost = [];  // row -> its CSS path passes through a shadow host (may be ambiguous)
+  const xpathRows = [];  // row -> XPath-able
   function rowIndex(el) {
-    let row = rowOf.get(el);
+    const f = factsOf(el);
+    let row = f.row;
     if (row !== undefined) return row;
     const parent = parentOf(el);
     const up = parent ? rowIndex(parent) : -1;
@@ -1116,18 +1160,22 @@
     if (!parent) anchor = el.localName;
     else if (!anchor && el.localName === "body" && parent === document.documentElement) anchor = "body";
     const xpathable = el.namespaceURI === "http://www.w3.org/1999/xhtml" &&
-      (el.parentNode === document || (el.parentNode.nodeType === 1 && rows[up][5] === 1));
+      (el.parentNode === document || (el.parentNode.nodeType === 1 && xpathRows[up]));
     const id = attr(el, "id");
     const firstClass = (attr(el, "class") || "").trim().split(/\s+/)[0];
     const item = el.localName + (id ? `#${id}` : "") + (firstClass ? `.${firstClass}` : "");
     row = rows.length;
-    rows.push([up, escapeTag(el.localName), parent ? stepOf(el) : 0, anchor, item, xpathable ? 1 : 0]);
+    const tag = escapeTag(el.localName);
+    const fields = [up, tag, parent ? stepOf(el) : 0, anchor, item === tag ? "" : item, xpathable ? 1 : 0];
+    while (fields.length > 2 && fields[fields.length - 1] === ROW_ENDS[fields.length - 3]) fields.pop();
+    rows.push(fields);
     viaHost.push(!anchor && (viaHost[up] || !!parent.shadowRoot));
-    rowOf.set(el, row);
+    xpathRows.push(xpathable);
+    f.row = row;
     return row;
   }
   const compoundsOf = (row) => {
-    const [up, tag, nth, anchor] = rows[row];
+    const [up, tag, nth = 0, anchor = ""] = rows[row];
     return anchor ? [anchor] : [...compoundsOf(up), nth ? `${tag}:nth-of-type(${nth})` : tag];
   };
   // Where a path passes through a shadow host, a light child and a shadow child can both fit.
@@ -1159,9 +1207,9 @@
     return labelable && labelsOf(el).length ? collapse(textOf(labelsOf(el)[0])) : "";
   }
   // Playwright's text engine picks the innermost element with the text, so only own text counts.
-  const ownText = (el, name) => {
+  const ownText = (el, name, text) => {  // text: the element's textContent
     if (!name || FORM_FIELDS.has(el.localName) || /[\u0000-\u001f]/.test(name)) return false;
-    if (collapse(textOf(el)) !== name) return false;
+    if (collapse(text) !== name) return false;
     for (const c of childrenOf(el)) if (collapse(textOf(c)) === name) return false;
     return true;
   };
@@ -1415,8 +1463,9 @@
     const icon = !name && !FORM_FIELDS.has(el.localName) ? iconOf(el) || drawnIconOf(el) : "";
     if (icon) attributes.icon = icon;
     const testId = testIdOf(el) || ["", ""];
-    const text = FORM_FIELDS.has(el.localName) ? "" : collapse(textOf(el).slice(0, 2000)).slice(0, 120);
-    const record = [row, el.localName, role, name, states, attributes, ownText(el, name) ? 1 : 0,
+    const content = textOf(el);
+    const text = FORM_FIELDS.has(el.localName) ? "" : collapse(content.slice(0, 2000)).slice(0, 120);
+    const record = [row, el.localName, role, name, states, attributes, ownText(el, name, content) ? 1 : 0,
       text === name ? null : text, href, attr(el, "id") || "", attr(el, "class") || "", labelTextOf(el),
       testId[0], testId[1], testId[0] && countOf(...testId) === 1 ? 1 : 0, exactSelector(el, row)];
     while (record.length > 6 && !record[record.length - 1]) record.pop();
@@ -1625,15 +1674,15 @@
 
   const topItems = [];
   let hiddenScope = false;
-  for (let e = parentOf(scope); e; e = parentOf(e)) hiddenScope ||= styleOf(e).display === "none" || ariaHidden(e);
+  for (let e = parentOf(scope); e; e = parentOf(e)) hiddenScope ||= displayOf(e) === "none" || ariaHidden(e);
   if (!hiddenScope) walk(scope, topItems, styleOf(scope).visibility === "visible");
   renderParts(withoutRepeats(runsOf(topItems), ""), 0);
 
   const elements = outlined.map(describe);
   // Child frames shown in this frame: [argument index, row of the <iframe>, exact selector].
   const frames = [];
-  for (const [el, line] of lineOf) {
-    if (line.frame >= 0) frames.push([line.frame, rowIndex(el), exactSelector(el, rowIndex(el))]);
+  for (const { el, frame } of frameLines) {
+    if (frame >= 0) frames.push([frame, rowIndex(el), exactSelector(el, rowIndex(el))]);
   }
   return JSON.stringify({ lines, elements, rows, frames, title: document.title });
 }
