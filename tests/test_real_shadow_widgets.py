@@ -22,7 +22,7 @@ from scripted_answers import (
 )
 
 from pytest_stagehand.errors import AIAssertionError
-from pytest_stagehand.snapshot.outline import snapshot
+from pytest_stagehand.snapshot.outline import inspect, snapshot
 
 WAIT_MS = 10_000  # an overlay's own entry animation, on a loaded machine
 
@@ -177,3 +177,18 @@ def test_a_claim_on_a_cell_whose_text_is_slotted_in_is_checked_on_that_text(
     finally:
         for opened in pages[1:]:
             opened.close()
+
+
+def test_a_heading_is_over_the_controls_in_shadow_roots_after_it_only(page, real):
+    """Material Web draws each control in its element's shadow root. The page's "Recent
+    activity" heading comes after Save and "More actions" and before the activity list: it
+    heads the list's items, not those buttons (the browser orders a shadow root's nodes
+    against the document's arbitrarily, and it put both buttons under the heading)."""
+    page.goto(real.url("pages/material-web.html"))
+    expect(page.locator("md-list-item").first).to_be_visible()
+    heading = ("heading", "Recent activity")
+    for name in ("Save", "More actions"):
+        button = inspect(page.get_by_role("button", name=name)).fingerprint
+        assert button is not None and heading not in button.containers, button
+    item = inspect(page.get_by_role("listitem").first).fingerprint
+    assert item is not None and heading in item.containers, item

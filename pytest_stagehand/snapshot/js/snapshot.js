@@ -1303,6 +1303,20 @@
       : cells.find((c) => !c.contains(el) && collapse(textOf(c)));
     return key ? shortText(key) : "";
   }
+  // Does `later` come after `node` in the page? Nodes of different trees (a shadow root and
+  // the document around it) are compared through the shadow hosts that stand for them in
+  // one tree: compareDocumentPosition orders those arbitrarily, differently on each load.
+  function comesAfter(node, later) {
+    if (node.getRootNode() !== later.getRootNode()) {
+      const trees = new Set();
+      for (let n = node; n; n = n.getRootNode().host) trees.add(n.getRootNode());
+      while (later && !trees.has(later.getRootNode())) later = later.getRootNode().host;
+      if (!later) return false;
+      while (node.getRootNode() !== later.getRootNode()) node = node.getRootNode().host;
+      if (node === later) return false;
+    }
+    return !!(node.compareDocumentPosition(later) & Node.DOCUMENT_POSITION_FOLLOWING);
+  }
   // What a list item is about, as a row's key is a row's: its first shown text outside el
   // and the controls in it ("Project Alpha" of "Project Alpha [Delete]"), or the alt of a
   // picture before it, read through shadow roots and slots, as a person sees it.
@@ -1345,7 +1359,7 @@
       if (text.nodeType !== Node.TEXT_NODE || !own || own === a || partOf(own, a) ||
           own.querySelector(CONTROL_TAGS) || own.closest(HEADINGS) ||
           nameOf(el).contributors.some((c) => c.contains(own)) ||
-          !(text.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING)) return "";
+          !comesAfter(text, el)) return "";
       const style = styleOf(own), block = styleOf(a);
       const weight = parseFloat(style.fontWeight);
       const bolder = weight >= 600 && weight > parseFloat(block.fontWeight);
@@ -1385,8 +1399,7 @@
     const found = [];
     for (let a = parentOf(el); a && found.length < 3; a = parentOf(a)) {
       if (!headingsIn.has(a)) headingsIn.set(a, visibleIn(a, SUBHEADINGS).filter((h) => heads(a, h)));
-      const before = headingsIn.get(a).filter((h) => !h.contains(el) &&
-        h.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING);
+      const before = headingsIn.get(a).filter((h) => !h.contains(el) && comesAfter(h, el));
       const text = before.length ? shortText(before[before.length - 1]) : "";
       if (text && !found.includes(text)) found.push(text);
     }
