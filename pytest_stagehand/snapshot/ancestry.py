@@ -62,5 +62,7 @@ class Ancestry:
         return f"{up or ''}/{step}" if xpathable else None
 
     def _path_step(self, row: int, up: tuple[str, ...] | None) -> tuple[str, ...]:
-        _, tag, _, _, item, _ = self._fields(self.rows[row][0])
-        return (*up, item or tag) if up is not None else ()
+        if up is None:
+            return ()
+        _, tag, _, _, item, _ = self._fields(self.rows[row][0])  # the parent's path item
+        return (*up, item or tag)
