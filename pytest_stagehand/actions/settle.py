@@ -42,7 +42,8 @@ POLL_MS = 20
 # documents apart: a navigation starts a new count. `calm`: the count when the page was
 # last known to be at rest: a settle found it quiet, or our own click or fill on a page at
 # rest was handled, and what changed meanwhile was its own (DIRECT, READ_GUARD). `take()`
-# counts the changes not yet delivered to the observer.
+# counts the changes not yet delivered to the observer. `loadWork`: what the document's
+# loading started and has not run yet (its timers, animation frames, requests).
 PAGE_CHANGES = script(
     __package__,
     "page_changes",
@@ -54,7 +55,8 @@ PAGE_CHANGES = script(
 # Waits until the document has loaded (DOMContentLoaded) and has not changed for `quiet`
 # ms, and for at least `least` ms from then (at most `cap` ms in all). A loaded page that
 # has long been quiet returns at once when `least` is 0; so does one at rest, its last
-# changes our own action's (PAGE_CHANGES's `calm`), when `early`. Resolves to the page's mark then
+# changes our own action's (PAGE_CHANGES's `calm`), when `early`, and one never settled
+# whose every change its loading made, all that work done. Resolves to the page's mark then
 # ([id, changes, waited]: where a wait for its next change starts; waited false when it
 # returned early); null if it did not load in time.
 # The describer (page_scripts) is prepared once the document has loaded: on a document
