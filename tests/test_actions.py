@@ -502,3 +502,21 @@ def test_a_change_the_loading_did_not_make_is_waited_for(page: Page, change: str
         page.evaluate(change)
     page.wait_for_function("document.body.textContent.endsWith('late')")
     assert settle_waited(page, early=True, cap_ms=300)
+
+
+def test_a_page_is_at_rest_only_once_its_frames_loading_work_has_run(page: Page):
+    page.route(f"{LOADED_AT}frame", lambda route: route.fulfill(
+        body=f"<button>Pay</button><script>{LOAD_WORK['timer']}</script>",
+        content_type="text/html"))  # fmt: skip
+    loaded(page, "<p>Checkout</p><iframe src='frame'></iframe>")
+    assert settle_waited(page, early=True, cap_ms=300)  # the frame's loading is not done
+    page.frames[1].evaluate("window.go = true")
+    page.frames[1].wait_for_function("window.wired")
+    assert not settle_waited(page, early=True)
+
+
+def test_a_page_with_a_frame_it_cannot_look_into_is_not_known_to_be_at_rest(page: Page):
+    page.route("http://elsewhere.test/", lambda route: route.fulfill(
+        body="<button>Pay</button>", content_type="text/html"))  # fmt: skip
+    loaded(page, "<p>Checkout</p><iframe src='http://elsewhere.test/'></iframe>")
+    assert settle_waited(page, early=True, cap_ms=300)

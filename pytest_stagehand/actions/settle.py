@@ -18,7 +18,8 @@ from pytest_stagehand.browser.scripts import script
 from pytest_stagehand.browser.watch import PageWatch
 from pytest_stagehand.snapshot.outline import describer
 
-PAGE_CHANGES_STATE = "window.__stagehandDomQuiet"  # PAGE_CHANGES, once a settle set it up
+PAGE_CHANGES_KEY = "__stagehandDomQuiet"  # where a document's window holds PAGE_CHANGES
+PAGE_CHANGES_STATE = f"window.{PAGE_CHANGES_KEY}"  # PAGE_CHANGES, once a settle set it up
 
 
 SETTLE_CAP_S = 3.0  # the most one settle waits, however busy the page
@@ -48,6 +49,7 @@ PAGE_CHANGES = script(
     __package__,
     "page_changes",
     PAGE_CHANGES_STATE=PAGE_CHANGES_STATE,
+    PAGE_CHANGES_KEY=json.dumps(PAGE_CHANGES_KEY),
     OVERLAY_ID=json.dumps(OVERLAY_ID),
 )
 

@@ -47,7 +47,12 @@
   state.changedAfterLoad = false;
   // Whether this watch saw the whole load: set up as the document was created (an init
   // script), not by a settle later on.
-  state.sawLoad = document.readyState === "loading";
+  const sawLoad = document.readyState === "loading";
+  // The document has loaded, and every change it made since it started was its loading's,
+  // all that work done; so have its frames (one it cannot look into is not known to).
+  state.loaded = () => sawLoad && document.readyState === "complete" && !state.loadWork.size &&
+    !state.changedAfterLoad && Array.from({ length: window.frames.length }, (_, index) => window.frames[index])
+      .every((frame) => { try { return frame[/*@PAGE_CHANGES_KEY*/].loaded(); } catch { return false; } });
   // Work `key` has run: the task running it is traced as the one that scheduled it was.
   const ran = (key, typing, load) => {
     state.timers.delete(key);
@@ -72,10 +77,10 @@
     state.loadWork.delete(id);
     return native.clear.call(window, id);
   };
-  const frames = { request: window.requestAnimationFrame, cancel: window.cancelAnimationFrame };
+  const animationFrames = { request: window.requestAnimationFrame, cancel: window.cancelAnimationFrame };
   window.requestAnimationFrame = function (callback) {
-    if (!loading() || typeof callback !== "function") return frames.request.call(window, callback);
-    const id = frames.request.call(window, function () {
+    if (!loading() || typeof callback !== "function") return animationFrames.request.call(window, callback);
+    const id = animationFrames.request.call(window, function () {
       ran(`frame ${id}`, false, true);
       return callback.apply(this, arguments);
     });
@@ -84,7 +89,7 @@
   };
   window.cancelAnimationFrame = function (id) {
     state.loadWork.delete(`frame ${id}`);
-    return frames.cancel.call(window, id);
+    return animationFrames.cancel.call(window, id);
   };
   // A promise the load work waits on (a response, its body): part of that work until it
   // settles, and what runs on its answer is too.

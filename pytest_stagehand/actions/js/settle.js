@@ -42,8 +42,7 @@ async (describe, [quiet, least, cap, early]) => {
     if ((quietAt <= now && !still) || end <= now) return [state.id, state.changes, true];
     // A document never settled before is at rest once its loading's work has all run, if
     // that work made all its changes and nothing moves.
-    if (early && state.calm < 0 && state.sawLoad && document.readyState === "complete" &&
-        !state.loadWork.size && !state.changedAfterLoad && !moving()) state.calm = state.changes;
+    if (early && state.calm < 0 && state.loaded() && !moving()) state.calm = state.changes;
     if (early && state.changes === state.calm && !state.timers.size) return [state.id, state.changes, false];
     await new Promise(resolve => state.wait(resolve, Math.min(Math.max(quietAt, now + still), end) - now));
   }
