@@ -227,11 +227,12 @@ class AIPage:
             raise
 
     def goto(self, url: str, **kwargs: Any) -> Response | None:
-        """Playwright's goto, relative to the base URL (--base-url), then wait to settle."""
+        """Playwright's goto, relative to the base URL (--base-url), then wait to settle:
+        at once when the page's loading has done all it started (`settle`'s `early`)."""
         target = urljoin(self.base_url, url) if self.base_url else url
         with self.open_page(f"goto({url!r})"), self.steplog.step("goto", target, self.page.url):
             response = self.page.goto(target, **kwargs)
-            settle(self.watch)
+            settle(self.watch, early=True)
         return response
 
     def act(

@@ -424,3 +424,99 @@ def test_after_our_own_fill_the_next_settle_may_return_early(page: Page):
     assert not settle_waited(page, early=True)
     page.evaluate("document.body.append('busy')")
     assert settle_waited(page, early=True, cap_ms=300)
+
+
+# --- settling a page just loaded -----------------------------------------------------------
+# A document's own changes while it loads (the parser, its scripts, its load handlers and
+# the work they start) are its loading's: once all that work has run, it is at rest.
+LOADED_AT = "http://loading.test/"
+
+
+def loaded(page: Page, body: str) -> Page:
+    """`page` navigated to a document of `body`, its changes watched from its start; its
+    requests to LOADED_AT + "data" held until the test answers them (`held`)."""
+    watch_changes(page)
+    page.held = []  # type: ignore[attr-defined]
+    page.route(f"{LOADED_AT}data", lambda route: page.held.append(route))  # type: ignore[attr-defined]
+    page.route(LOADED_AT, lambda route: route.fulfill(body=body, content_type="text/html"))
+    page.goto(LOADED_AT)
+    return page
+
+
+def test_a_page_that_changed_only_while_it_loaded_is_at_rest_once_loaded(page: Page):
+    loaded(page, "<p>Catalogue</p><script>document.body.append('rendered')</script>"
+                 "<script>addEventListener('load', () => setTimeout(() =>"
+                 " document.body.append(' and wired'), 0))</script>")  # fmt: skip
+    page.wait_for_function("document.body.textContent.endsWith('and wired')")
+    assert not settle_waited(page, early=True)
+    assert page.evaluate(AT_REST)
+    assert settle_waited(page, early=False, cap_ms=300)  # without `early`, it waits as before
+
+
+# Work the page's loading started that wires the page up without changing the DOM, until
+# the test says go (or answers the request it waits for): a timer at DOMContentLoaded (as
+# jQuery runs its ready handlers), animation frames, a fetch and the reading of its answer,
+# an XMLHttpRequest.
+LOAD_WORK = {
+    "timer": "addEventListener('DOMContentLoaded', () => { const tick = () => window.go ?"
+             " (window.wired = true) : setTimeout(tick, 20); setTimeout(tick, 0); })",
+    "frames": "const frame = () => window.go ? (window.wired = true) :"
+              " requestAnimationFrame(frame); requestAnimationFrame(frame)",
+    "fetch": "fetch('data').then((answer) => answer.json()).then((data) => {"
+             " window.wired = data.wired; })",
+    "request": "const request = new XMLHttpRequest(); request.open('GET', 'data');"
+               " request.onload = () => { window.wired = JSON.parse(request.responseText).wired; };"
+               " request.send()",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("work", LOAD_WORK.values(), ids=LOAD_WORK.keys())
+def test_a_page_is_at_rest_only_once_the_work_its_loading_started_has_run(page: Page, work: str):
+    loaded(page, f"<button>Buy</button><script>{work}</script>")
+    assert not page.evaluate("window.wired")
+    assert settle_waited(page, early=True, cap_ms=300)  # its loading is not done
+    page.evaluate("window.go = true")
+    for route in page.held:  # type: ignore[attr-defined]
+        route.fulfill(json={"wired": True})
+    page.wait_for_function("window.wired")
+    assert not settle_waited(page, early=True)
+
+
+def test_a_page_that_renders_what_it_asked_for_as_it_loads_is_at_rest_once_rendered(page: Page):
+    loaded(page, "<ul></ul><script>fetch('data').then((answer) => answer.json())"
+                 ".then((data) => document.querySelector('ul').append(data.name))</script>")
+    page.wait_for_function("window.__stagehandDomQuiet.loadWork.size")  # the fetch is out
+    page.held[0].fulfill(json={"name": "Bike Light"})  # type: ignore[attr-defined]
+    page.wait_for_function("document.body.textContent.includes('Bike Light')")
+    assert not settle_waited(page, early=True)
+
+
+@pytest.mark.parametrize("change", [
+    "document.body.append('late')",  # not the page's loading: a script of the test's
+    "setTimeout(() => document.body.append('late'), 1500)",  # a timer longer than a render's
+])  # fmt: skip
+def test_a_change_the_loading_did_not_make_is_waited_for(page: Page, change: str):
+    loaded(page, f"<p>Catalogue</p><script>{change}</script>" if "Timeout" in change
+           else "<p>Catalogue</p>")  # fmt: skip
+    if "Timeout" not in change:
+        page.evaluate(change)
+    page.wait_for_function("document.body.textContent.endsWith('late')")
+    assert settle_waited(page, early=True, cap_ms=300)
+
+
+def test_a_page_is_at_rest_only_once_its_frames_loading_work_has_run(page: Page):
+    page.route(f"{LOADED_AT}frame", lambda route: route.fulfill(
+        body=f"<button>Pay</button><script>{LOAD_WORK['timer']}</script>",
+        content_type="text/html"))  # fmt: skip
+    loaded(page, "<p>Checkout</p><iframe src='frame'></iframe>")
+    assert settle_waited(page, early=True, cap_ms=300)  # the frame's loading is not done
+    page.frames[1].evaluate("window.go = true")
+    page.frames[1].wait_for_function("window.wired")
+    assert not settle_waited(page, early=True)
+
+
+def test_a_page_with_a_frame_it_cannot_look_into_is_not_known_to_be_at_rest(page: Page):
+    page.route("http://elsewhere.test/", lambda route: route.fulfill(
+        body="<button>Pay</button>", content_type="text/html"))  # fmt: skip
+    loaded(page, "<p>Checkout</p><iframe src='http://elsewhere.test/'></iframe>")
+    assert settle_waited(page, early=True, cap_ms=300)

@@ -18,7 +18,8 @@ from pytest_stagehand.browser.scripts import script
 from pytest_stagehand.browser.watch import PageWatch
 from pytest_stagehand.snapshot.outline import describer
 
-PAGE_CHANGES_STATE = "window.__stagehandDomQuiet"  # PAGE_CHANGES, once a settle set it up
+PAGE_CHANGES_KEY = "__stagehandDomQuiet"  # where a document's window holds PAGE_CHANGES
+PAGE_CHANGES_STATE = f"window.{PAGE_CHANGES_KEY}"  # PAGE_CHANGES, once a settle set it up
 
 
 SETTLE_CAP_S = 3.0  # the most one settle waits, however busy the page
@@ -42,11 +43,13 @@ POLL_MS = 20
 # documents apart: a navigation starts a new count. `calm`: the count when the page was
 # last known to be at rest: a settle found it quiet, or our own click or fill on a page at
 # rest was handled, and what changed meanwhile was its own (DIRECT, READ_GUARD). `take()`
-# counts the changes not yet delivered to the observer.
+# counts the changes not yet delivered to the observer. `loadWork`: what the document's
+# loading started and has not run yet (its timers, animation frames, requests).
 PAGE_CHANGES = script(
     __package__,
     "page_changes",
     PAGE_CHANGES_STATE=PAGE_CHANGES_STATE,
+    PAGE_CHANGES_KEY=json.dumps(PAGE_CHANGES_KEY),
     OVERLAY_ID=json.dumps(OVERLAY_ID),
 )
 
@@ -54,7 +57,8 @@ PAGE_CHANGES = script(
 # Waits until the document has loaded (DOMContentLoaded) and has not changed for `quiet`
 # ms, and for at least `least` ms from then (at most `cap` ms in all). A loaded page that
 # has long been quiet returns at once when `least` is 0; so does one at rest, its last
-# changes our own action's (PAGE_CHANGES's `calm`), when `early`. Resolves to the page's mark then
+# changes our own action's (PAGE_CHANGES's `calm`), when `early`, and one never settled
+# whose every change its loading made, all that work done. Resolves to the page's mark then
 # ([id, changes, waited]: where a wait for its next change starts; waited false when it
 # returned early); null if it did not load in time.
 # The describer (page_scripts) is prepared once the document has loaded: on a document

@@ -40,6 +40,9 @@ async (describe, [quiet, least, cap, early]) => {
     const still = quietAt <= now ? Math.max(moving(), timers()) : 0;
     if (quietAt <= now && !still) state.calm = state.changes;
     if ((quietAt <= now && !still) || end <= now) return [state.id, state.changes, true];
+    // A document never settled before is at rest once its loading's work has all run, if
+    // that work made all its changes and nothing moves.
+    if (early && state.calm < 0 && state.loaded() && !moving()) state.calm = state.changes;
     if (early && state.changes === state.calm && !state.timers.size) return [state.id, state.changes, false];
     await new Promise(resolve => state.wait(resolve, Math.min(Math.max(quietAt, now + still), end) - now));
   }
