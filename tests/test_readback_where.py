@@ -446,7 +446,7 @@ def grid_rows(outline: str) -> list[dict[str, str]]:
         if role == "row":
             rows.append((True, []))
             depth = indent
-        elif rows and indent == depth + 2:
+        elif rows and indent == depth + 1:
             rows[-1] = (rows[-1][0] and role == "columnheader", [*rows[-1][1], name])
     heads = [cells for header, cells in rows if header and cells]
     body = [cells for header, cells in rows if not header and cells]

@@ -5,13 +5,14 @@ frames together. The outline is what the model reads; each id in it maps to an `
 holding a frame-aware locator for acting now, selector candidates for the cache, and a
 fingerprint for recognising the element later when its selectors no longer match.
 
-The outline has one line per meaningful node, indented two spaces per level::
+The outline has one line per meaningful node, indented one space per level (a line one
+level deep then costs no token for its indent)::
 
     e3 textbox "Username" placeholder="standard_user" required
     e7 link -> /product.html?id=4
-      e8 heading "Sauce Labs Backpack" level=3
+     e8 heading "Sauce Labs Backpack" level=3
     list
-      e9 listitem: In stock
+     e9 listitem: In stock
     text "$29.99"
     e10 button "Add to cart" disabled
 
@@ -313,7 +314,7 @@ class _Builder:
         iframes = {child: exact or ancestry.css(row) for child, row, exact in data["frames"]}
         for line in data["lines"]:  # [depth, index, body], and its frame where it shows one
             line_depth, index, body, child = (*line, -1)[:4]
-            indent = "  " * (depth + line_depth)
+            indent = " " * (depth + line_depth)
             if index < 0:
                 self.lines.append(indent + body)
             else:
