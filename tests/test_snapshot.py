@@ -270,6 +270,9 @@ def test_table_rows_cells_links_and_buttons(page: Page, pages_server):
     assert ada.selector == "#orders > tbody > tr:nth-of-type(1) > td:nth-of-type(2)"
     assert line_of(snap, the(snap, "button", "Delete order 1001").id).endswith(": 🗑")
     assert the(snap, "rowheader", "Total")
+    # A row with nothing of its own is a blank line, its cells one level in, at its place.
+    assert re.search(rf'\n\n e\d+ cell "#1001"\n {ada.id} cell "Ada Lovelace"\n', snap.text)
+    assert not re.search(r"^ *row\b", snap.text, re.MULTILINE)
 
 
 def test_text_is_no_larger_than_playwrights(page: Page, pages_server):
