@@ -71,7 +71,7 @@ def test_small_page_is_sent_whole_and_unchanged(ai, scripted_model):
 
 
 def test_large_page_prompt_stays_within_budget_with_the_target_first(ai, scripted_model):
-    ai.page.set_content(big_table())
+    ai.page.set_content(big_table(200))
     assert count_tokens(snapshot(ai.page).text) > 2 * BUDGET  # the whole page would not fit
     scripted_model.enqueue(delete_in_row(120))
     ai.act("delete the row of item120@example.com")
@@ -227,12 +227,12 @@ def test_questions_on_a_large_page_are_answered_in_parts(ai, scripted_model):
 # --- the chunker itself ----------------------------------------------------------------------
 
 
+# A blank line before each row, as the snapshot writes a table's rows.
 OUTLINE = "\n".join(
-    ["banner", '  e1 link "Home" -> /']
-    + ["main", '  e2 heading "Orders" level=1', "  table"]
-    + [f'    row\n      e{3 + 2 * i} cell "Order {i}"\n      e{4 + 2 * i} button "Cancel"'
-       for i in range(200)]
-    + ["contentinfo", '  e999 link "Privacy" -> /privacy']
+    ["banner", ' e1 link "Home" -> /']
+    + ["main", ' e2 heading "Orders" level=1', " table", "", '  columnheader "Order"']
+    + [f'\n  e{3 + 2 * i} cell "Order {i}"\n  e{4 + 2 * i} button "Cancel"' for i in range(200)]
+    + ["contentinfo", ' e999 link "Privacy" -> /privacy']
 )  # fmt: skip
 
 
@@ -244,7 +244,7 @@ def test_chunks_keep_every_line_once_under_their_sections():
     assert [line for _, line in sorted(shown_lines)] == OUTLINE.splitlines()
     assert all(chunk.tokens <= 120 for chunk in chunks)
     row_chunk = next(c for c in chunks if 'cell "Order 150"' in c.text())
-    assert row_chunk.text().startswith("main\n  table\n")
+    assert row_chunk.text().startswith('main\n table\n\n  columnheader "Order"\n\n')  # header row
 
 
 def test_ranking_puts_the_chunk_named_by_the_instruction_first():

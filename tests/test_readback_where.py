@@ -68,7 +68,7 @@ class Staff(BaseModel):
 def staff_answer(outline: str) -> dict[str, Any]:
     """Each row's name and office, found under the column headers the snapshot shows."""
     headers = re.findall(r'columnheader "([^"]+)"', outline)
-    rows = [re.findall(r'cell "([^"]+)"', row) for row in outline.split("row")[1:]]
+    rows = [re.findall(r'cell "([^"]+)"', row) for row in outline.split("\n\n")[1:]]
     rows = [cells for cells in rows if cells]
     name, office = headers.index("Name"), headers.index("Office")
     return {"people": [{"name": r[name], "office": r[office]} for r in rows]}
@@ -439,14 +439,21 @@ def grid_rows(outline: str) -> list[dict[str, str]]:
     rows: list[tuple[bool, list[str]]] = []  # (a header row, its cells' names)
     depth = -1
     for line in outline.splitlines():
+        if not line:  # a row with nothing of its own: its cells follow, at its place
+            rows.append((True, []))
+            depth = -1
+            continue
         found = re.match(r'(\s*)(?:e\d+ )?(row|columnheader|gridcell|cell)\b(?: "([^"]*)")?', line)
         if not found:
             continue
         indent, role, name = len(found[1]), found[2], found[3] or ""
         if role == "row":
             rows.append((True, []))
+            depth = indent + 1
+            continue
+        if rows and depth < 0:
             depth = indent
-        elif rows and indent == depth + 2:
+        if rows and indent == depth:
             rows[-1] = (rows[-1][0] and role == "columnheader", [*rows[-1][1], name])
     heads = [cells for header, cells in rows if header and cells]
     body = [cells for header, cells in rows if not header and cells]
@@ -732,7 +739,7 @@ def grouped_rows(outline: str) -> list[tuple[str, list[str]]]:
     for line in outline.splitlines():
         found = re.match(r'\s*(?:e\d+ )?(row|\w*header|gridcell|cell|generic)\b'
                          r'(?: "([^"]*)")?(?:[^:]*: (.*))?$', line)  # fmt: skip
-        if found and found[1] == "row":
+        if not line or (found and found[1] == "row"):  # "": a row with nothing of its own
             rows.append([])
         elif found and rows:
             rows[-1].append((found[1], found[2] or found[3] or ""))

@@ -243,7 +243,7 @@ def test_what_typing_starts_on_a_timer_is_read_by_the_next_step(
     a CPU slowed down as CI's is."""
     scripted_model.enqueue(choose("searchbox", "Type a keyword...", "fill", ["Gibson"]))
     scripted_model.enqueue(lambda request: {"titles": re.findall(
-        r'\n *row\n *e\d+ gridcell "([^"]+)"', latest_snapshot(request.text))})
+        r'\n\n *e\d+ gridcell "([^"]+)"', latest_snapshot(request.text))})
     with recorded_ai_page(
         page, scripted_model, store, tmp_path / "test_search.py", "auto", base_url=real.url(),
         wait_timeout=WAIT_MS,

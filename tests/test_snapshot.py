@@ -256,7 +256,7 @@ def test_short_text_standing_alone_has_an_id_so_a_check_can_point_at_it(page: Pa
     assert "paragraph: You have 3 items" in ids and 'text "3"' not in snap.text
     assert "listitem: In stock" in ids and 'text "In stock"' not in snap.text
     # Long text stays an unnumbered text line: ids are for what a claim points at.
-    assert '  text "A long description of the item that goes on for many words."' in snap.text
+    assert '\n text "A long description of the item that goes on for many words."' in snap.text
 
 
 def test_table_rows_cells_links_and_buttons(page: Page, pages_server):
@@ -270,6 +270,9 @@ def test_table_rows_cells_links_and_buttons(page: Page, pages_server):
     assert ada.selector == "#orders > tbody > tr:nth-of-type(1) > td:nth-of-type(2)"
     assert line_of(snap, the(snap, "button", "Delete order 1001").id).endswith(": 🗑")
     assert the(snap, "rowheader", "Total")
+    # A row with nothing of its own is a blank line, its cells one level in, at its place.
+    assert re.search(rf'\n\n e\d+ cell "#1001"\n {ada.id} cell "Ada Lovelace"\n', snap.text)
+    assert not re.search(r"^ *row\b", snap.text, re.MULTILINE)
 
 
 def test_text_is_no_larger_than_playwrights(page: Page, pages_server):
@@ -413,7 +416,8 @@ def test_frames_nest_under_their_iframe_and_locate_through_it(page: Page, pages_
     assert pages_server.other_origin_url("methods.html") in snap.text  # another origin: in full
     outline = snap.text.splitlines()
     payments = next(i for i, line in enumerate(outline) if 'iframe "Payments"' in line)
-    assert outline[payments + 1].startswith("  ")  # frame content is indented under it
+    indent = [len(line) - len(line.lstrip(" ")) for line in outline]
+    assert indent[payments + 1] == indent[payments] + 1  # frame content is indented under it
     assert 'iframe "Card details"' in outline[payments + 4]
     assert snap.text.count("Save profile") == 1  # the display:none iframe is left out
     assert the(snap, "button", "Inline button").frame_path  # srcdoc frame

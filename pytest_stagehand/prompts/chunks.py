@@ -131,11 +131,16 @@ class _Node:
 
 def _tree(text: str) -> list[_Node]:
     roots: list[_Node] = []
-    stack: list[tuple[int, _Node]] = []
-    for line in text.splitlines():
+    stack: list[tuple[float, _Node]] = []
+    lines = text.splitlines()
+    for number, line in enumerate(lines):
         match = LINE.match(line)
-        indent = len(match.group(1)) if match else 0
+        indent: float = len(match.group(1)) if match else 0
         node = _Node(line, match.group(3) if match else "", match.group(2) if match else None)
+        if not line:  # a table row's blank line: the row, over the lines after it
+            following = next((other for other in lines[number + 1 :] if other), "")
+            indent = len(following) - len(following.lstrip(" ")) - 0.5
+            node.role = "row"
         while stack and stack[-1][0] >= indent:
             stack.pop()
         (stack[-1][1].children if stack else roots).append(node)

@@ -5,15 +5,20 @@ frames together. The outline is what the model reads; each id in it maps to an `
 holding a frame-aware locator for acting now, selector candidates for the cache, and a
 fingerprint for recognising the element later when its selectors no longer match.
 
-The outline has one line per meaningful node, indented two spaces per level::
+The outline has one line per meaningful node, indented one space per level (a line one
+level deep then costs no token for its indent)::
 
     e3 textbox "Username" placeholder="standard_user" required
     e7 link -> /product.html?id=4
-      e8 heading "Sauce Labs Backpack" level=3
+     e8 heading "Sauce Labs Backpack" level=3
     list
-      e9 listitem: In stock
+     e9 listitem: In stock
     text "$29.99"
     e10 button "Add to cart" disabled
+    table
+
+     e11 cell "Backpack"
+     e12 button "Remove"
 
 A line is its id, where it has one, then `role "accessible name"`, then states (`value=`,
 `checked`, `selected`, `expanded=false`, `disabled`, `required`, `level=2`, `clickable`,
@@ -21,7 +26,9 @@ A line is its id, where it has one, then `role "accessible name"`, then states (
 single run of text. A name spelled out by the lines under it is not repeated. Ids go to
 controls and to nodes that carry text; structure (lists, rows, landmarks) and `text "..."`
 runs have none, except short text standing on its own in an element (a badge, a count, a
-status word of up to three words: `e4 text "2"`), which a check can then point at.
+status word of up to three words: `e4 text "2"`), which a check can then point at. A
+table row with nothing of its own to say (no id, name or state) is a blank line before its
+cells, which stand at its place: a word "row" would repeat on every row of a long table.
 Wrappers without meaning are dropped and their children move up; hidden content is left
 out. Frame content is nested under its `iframe` line and shadow-DOM content under its host.
 The element values it makes (`ElementRef`, `Fingerprint`, `LiveElement`) are element.py's.
@@ -313,9 +320,9 @@ class _Builder:
         iframes = {child: exact or ancestry.css(row) for child, row, exact in data["frames"]}
         for line in data["lines"]:  # [depth, index, body], and its frame where it shows one
             line_depth, index, body, child = (*line, -1)[:4]
-            indent = "  " * (depth + line_depth)
+            indent = " " * (depth + line_depth)
             if index < 0:
-                self.lines.append(indent + body)
+                self.lines.append(indent + body if body else "")  # "": a row's blank line
             else:
                 element_id = f"e{len(self.elements) + 1}"
                 self.elements.add(element_id, data["elements"][index], ancestry, frame_path)

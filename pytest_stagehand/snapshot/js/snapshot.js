@@ -1020,6 +1020,12 @@
     if (href && role === "link") body += ` -> ${shortHref(href)}`;
     if (suffix) body += `: ${suffix}`;
     if (shownName || suffix) lastNamed = (shownName || suffix).slice(0, 40);
+    // A row with nothing of its own to say is a blank line before its cells, at its place.
+    if (body === "row" && index < 0) {
+      lines.push([depth, -1, ""]);
+      renderParts(parts, depth);
+      return;
+    }
     lines.push(line.frame >= 0 ? [depth, index, body, line.frame] : [depth, index, body]);
     if (!suffix) renderParts(parts, depth + 1);
   }
