@@ -1670,7 +1670,7 @@
       const candidates = root.querySelectorAll(css);
       for (let i = 0; i < candidates.length; i++) {
         const el = candidates[i];
-        if (roleOf(el) === role && mayBeNamed(el, letters) && nameOf(el).text === name &&
+        if (mayBeNamed(el, letters) && roleOf(el) === role && nameOf(el).text === name &&
           !hiddenForNames(el) && found.push(el) === most) return found;
       }
     }
