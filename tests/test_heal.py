@@ -713,6 +713,23 @@ def test_a_row_look_alike_is_found_first_by_its_rows_key_in_the_browsers_own_xpa
     assert resolution.heal is None and is_truth(resolution.locator)
 
 
+def test_a_look_at_the_first_selector_alone_reads_it_only_where_it_finds_its_element(account):
+    """A look at the first selector alone (as a replayed step's first look is) holds its
+    one element, its role selector confirmed; where it finds none, several (twins) or none
+    confirmed, every selector is read, as a look at all of them reads them."""
+    element = record(account, "button", "Cancel")
+    assert element.selectors[0] == 'role=button[name="Cancel"s]'
+    alone, every = light_hits(account, element, first=True), light_hits(account, element)
+    assert len(alone) == 1 < len(every)
+    assert alone[0] == every[0] and alone[0].stand_in == every[0].stand_in == ""
+    assert alone[0].kept.confirmed_by == every[0].kept.confirmed_by != ""
+    account.evaluate("""() => document.querySelector("#news").insertAdjacentHTML(
+        "beforeend", '<button aria-label="Cancel">×</button>')""")
+    alone, every = light_hits(account, element, first=True), light_hits(account, element)
+    assert alone[0] is None and len(alone) == len(every) == len(element.selectors)
+    assert [hit and hit.count for hit in alone] == [hit and hit.count for hit in every]
+
+
 def test_a_role_selector_our_roles_find_twice_is_left_to_playwright(account):
     element = record(account, "button", "Cancel")
     # A twin named by its label: our roles and Playwright's engine both count two.

@@ -737,6 +737,23 @@ def test_live_fingerprint_follows_the_page(page: Page, pages_server):
     assert after.test_id == before.test_id
 
 
+def test_a_cells_column_counts_the_cells_spanning_down_into_its_row(page: Page):
+    """A cell's column is read from its own row alone only where no cell among its rows
+    spans rows down: under a group's cell spanning two rows, the second row's button
+    stands in the third column, "Action", though it is its row's second cell."""
+    page.set_content(
+        "<table><thead><tr><th>Group</th><th>Name</th><th>Action</th></tr></thead><tbody>"
+        "<tr><th rowspan='2'>Fruit</th><td>Apple</td><td><button>Buy</button></td></tr>"
+        "<tr><td>Pear</td><td><button>Buy</button></td></tr>"
+        "<tr><th>Nuts</th><td>Pecan</td><td><button>Buy</button></td></tr></tbody></table>"
+    )
+    for row in (1, 2, 3):
+        cell = page.locator(f"tbody tr:nth-child({row}) button").locator("..")
+        containers = inspect(page.locator(f"tbody tr:nth-child({row}) button")).fingerprint
+        assert ("column", "Action") in containers.containers, row
+        assert cell.evaluate("el => el.cellIndex") == (1 if row == 2 else 2)
+
+
 # --- unnamed controls -----------------------------------------------------------------------
 def test_icon_only_controls_are_described_by_their_icon_and_classes(
     page: Page, pages_server

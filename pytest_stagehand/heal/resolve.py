@@ -111,9 +111,9 @@ def resolve(
     """
     readied: Kept | None = None  # the element of the last click a look readied
 
-    def look() -> list[LiveElement | None]:
+    def look(first: bool) -> list[LiveElement | None]:
         nonlocal readied
-        lives = light_hits(page, element, click=click)
+        lives = light_hits(page, element, click=click, first=first)
         first = lives[0] if lives else None
         if first is not None and first.kept is not None and first.kept.point is not None:
             readied = first.kept  # its guard replaced any an earlier look set
@@ -122,9 +122,9 @@ def resolve(
     recorded = shown.recorded if shown else Identity.of(element, required, instruction)
     resolution = None
     try:
-        if at_once:
+        if at_once:  # the first selector alone: nothing else is taken
             resolution = _replay(frame_scope(page, element.frame_path), element, recorded,
-                                 [], [], look(), shown)  # fmt: skip
+                                 [], [], look(True), shown)  # fmt: skip
             if resolution is None or resolution.heal is not None:
                 resolution = None
                 raise HealFailed(
@@ -143,7 +143,7 @@ def _resolve(
     page: Page,
     element: RecordedElement,
     recorded: Identity,
-    look: Callable[[], list[LiveElement | None]],
+    look: Callable[[bool], list[LiveElement | None]],
     wait_ms: float,
     shown: Shown | None,
 ) -> Resolution:
@@ -152,11 +152,11 @@ def _resolve(
     while True:
         tried: list[str] = []
         settled: list[str] = []
-        found = _replay(scope, element, recorded, tried, settled, look(), shown)
+        found = _looked(scope, element, recorded, tried, settled, look, shown)
         if found is not None and found.heal is not None:
             # The element may have rendered mid-pass, after its first selectors found
             # nothing: a second look keeps that from passing for a heal.
-            found = _replay(scope, element, recorded, [], [], look(), shown) or found
+            found = _looked(scope, element, recorded, [], [], look, shown) or found
         if found is not None:
             return found
         # While some selector finds nothing or several, the page may still be rendering:
@@ -204,6 +204,26 @@ def _resolve(
     return Resolution(match.element.locator(page), healed, heal, value=value)
 
 
+def _looked(
+    scope: Page | FrameLocator,
+    element: RecordedElement,
+    recorded: Identity,
+    tried: list[str],
+    settled: list[str],
+    look: Callable[[bool], list[LiveElement | None]],
+    shown: Shown | None,
+) -> Resolution | None:
+    """`_replay` on a look at the first selector alone, as most steps find their element;
+    where that look did not find it verified, on a look at every selector."""
+    light = look(True)
+    found = _replay(scope, element, recorded, tried, settled, light, shown)
+    if found is not None or len(light) == len(element.selectors):
+        return found
+    tried.clear()
+    settled.clear()
+    return _replay(scope, element, recorded, tried, settled, look(False), shown)
+
+
 def _replay(
     scope: Page | FrameLocator,
     element: RecordedElement,
@@ -215,8 +235,9 @@ def _replay(
 ) -> Resolution | None:
     """The first recorded selector that hits one element which verifies; notes the rest
     in `tried`, and in `settled` those that hit exactly one element. `light` holds what
-    each selector hits as `light_hits` read it; where it is None, Playwright looks."""
-    for index, selector in enumerate(element.selectors):
+    each selector hits as `light_hits` read it; where it is None, Playwright looks. Where
+    `light` holds fewer (the first selector's alone), only those selectors are tried."""
+    for index, selector in enumerate(element.selectors[: len(light)]):
         hits = light[index]
         # What our roles found, the selector that found it alone finds for Playwright too.
         confirmed_by = hits.kept.confirmed_by if hits and hits.kept else ""
@@ -268,8 +289,9 @@ def _showing(
     return Showing(live, element.model_copy(update=as_seen), None)
 
 
-# Which of `found` (what plain selectors found, each an array or null) holds alone the one
-# element our roles and names find for [role, name] (describer's byRole); -1 for none:
+# Which of the first `count` selectors `found(index)` finds (what a plain selector found, an
+# array, queried when first asked; null for another) holds alone the one element our
+# roles and names find for [role, name] (describer's byRole); -1 for none:
 # then only Playwright's engine can tell what the role selector finds. Confirmed so, the
 # element is the recorded one where it was recorded: the role query never stands alone.
 CONFIRMED_BY = script(__package__, "confirmed_by")
@@ -278,7 +300,8 @@ CONFIRMED_BY = script(__package__, "confirmed_by")
 # [the key the elements found are kept by (KEEP), per selector: [count, description of
 # the one element, what stands in for it when clicked (STAND_IN; for the first selector
 # only), the index of the plain selector that confirms it (for a role selector)] where
-# the page itself can tell, else null]. A plain selector is found with the browser's own
+# the page itself can tell, else null; given `firstOnly`, the first selector's alone where
+# it finds its one element]. A plain selector is found with the browser's own
 # querySelectorAll or document.evaluate (`PLAIN_QUERY`). A role selector, given as [role,
 # name], ahead of the first plain selector that finds one element, with our roles and
 # names (describer's byRole), and only when that finds one element which a plain
@@ -306,7 +329,7 @@ LOOK = script(__package__, "look", LIGHT_HITS=LIGHT_HITS, DIRECT=DIRECT, KEPT=KE
 
 
 def light_hits(
-    page: Page, element: RecordedElement, click: bool = False
+    page: Page, element: RecordedElement, click: bool = False, first: bool = False
 ) -> list[LiveElement | None]:
     """What each recorded selector hits now, read in the page itself in one round trip
     (LIGHT_HITS): no Playwright selector engine is injected into the page's world for it,
@@ -315,6 +338,8 @@ def light_hits(
     None where only Playwright can tell: its own selector syntax (but for a role selector
     whose element a plain selector confirms), elements inside frames, CSS on a page with
     shadow roots. With `click`, the first selector's element is readied for a click (LOOK).
+    `first`: where the first selector finds its one element (a role selector's confirmed),
+    that one alone is read, and the list holds it alone; the others are not queried.
     """
     selectors = element.selectors
     asked: list[str | tuple[str, str]] = [
@@ -323,12 +348,12 @@ def light_hits(
     if element.frame_path or not any(isinstance(s, str) and s for s in asked):
         return [None] * len(selectors)
     try:
-        seen = page_scripts.call(page, [describer()], LOOK, [asked, click])
+        seen = page_scripts.call(page, [describer()], LOOK, [asked, click, first])
         key, hits, point = json.loads(seen)
     except PlaywrightError:
         return [None] * len(selectors)  # a navigation replaced the document: ask Playwright
     lives: list[LiveElement | None] = []
-    for index, (hit, selector) in enumerate(zip(hits, asked, strict=True)):
+    for index, (hit, selector) in enumerate(zip(hits, asked, strict=False)):
         if hit is None or selector == "":
             lives.append(None)
         elif hit[1] is None:

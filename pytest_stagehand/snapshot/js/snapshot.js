@@ -1401,10 +1401,19 @@
   // each container, the last that heads it before el. A page's title (level 1) names the
   // page, not a container in it: rewording it moves nothing.
   const SUBHEADINGS = "h2, h3, h4, h5, h6, [role=heading]:not([aria-level='1'])";
+  // A tree's root -> its SUBHEADINGS, queried once: a container's are those it contains (as
+  // its own query finds them), where a query of each container around a cell deep in a
+  // large table would read the table again each time.
+  const subheadingsOf = memo.subheadingsOf ??= new Map();
+  const subheadingsIn = (a) => {
+    const root = a.getRootNode();
+    if (!subheadingsOf.has(root)) subheadingsOf.set(root, [...root.querySelectorAll(SUBHEADINGS)]);
+    return subheadingsOf.get(root).filter((h) => h !== a && a.contains(h) && h.checkVisibility());
+  };
   function headingsOver(el) {
     const found = [];
     for (let a = parentOf(el); a && found.length < 3; a = parentOf(a)) {
-      if (!headingsIn.has(a)) headingsIn.set(a, visibleIn(a, SUBHEADINGS).filter((h) => heads(a, h)));
+      if (!headingsIn.has(a)) headingsIn.set(a, subheadingsIn(a).filter((h) => heads(a, h)));
       const before = headingsIn.get(a).filter((h) => !h.contains(el) && comesAfter(h, el));
       const text = before.length ? shortText(before[before.length - 1]) : "";
       if (text && !found.includes(text)) found.push(text);
@@ -1667,7 +1676,7 @@
       const candidates = root.querySelectorAll(css);
       for (let i = 0; i < candidates.length; i++) {
         const el = candidates[i];
-        if (roleOf(el) === role && mayBeNamed(el, letters) && nameOf(el).text === name &&
+        if (mayBeNamed(el, letters) && roleOf(el) === role && nameOf(el).text === name &&
           !hiddenForNames(el) && found.push(el) === most) return found;
       }
     }

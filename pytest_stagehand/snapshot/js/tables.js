@@ -40,7 +40,15 @@
   // A cell spanning rows down (<th scope=rowgroup rowspan=2>) takes its column in the rows
   // under it too: their cells stand after it.
   const rowSpanOf = (cell) => (cell.rowSpan === 0 ? Infinity : cell.rowSpan) || Number(cell.getAttribute("aria-rowspan")) || 1;
-  const placed = new Map();  // a container of rows -> the column of each cell of its rows
+  const placed = new Map();  // a container of rows, or a row -> the column of each cell of its rows
+  // Whether a cell among a container's rows may span rows down (an attribute says so): where
+  // none does, a cell's column is read from its own row alone, and a large table's other
+  // rows are not placed to look at one cell.
+  const spanning = new Map();
+  const spansDown = (rows) => {
+    if (!spanning.has(rows)) spanning.set(rows, rows.querySelector("[rowspan], [aria-rowspan]") !== null);
+    return spanning.get(rows);
+  };
   const place = (rows) => {
     const columns = new Map();
     const taken = rows.map(() => new Set());  // per row: the columns cells above span into
@@ -60,10 +68,12 @@
   const columnOf = (cell) => {
     const numbered = Number(cell.getAttribute("aria-colindex"));
     if (numbered >= 1) return numbered - 1;
-    const rows = cell.parentElement && cell.parentElement.parentElement;
+    const row = cell.parentElement;
+    const rows = row && row.parentElement;
     if (!rows) return -1;
-    if (!placed.has(rows)) placed.set(rows, place([...rows.children].filter(isTableRow)));
-    const column = placed.get(rows).get(cell);
+    const key = spansDown(rows) ? rows : row;
+    if (!placed.has(key)) placed.set(key, place((key === rows ? [...rows.children] : [row]).filter(isTableRow)));
+    const column = placed.get(key).get(cell);
     return column === undefined ? -1 : column;
   };
   const cellAt = (row, column) => {
