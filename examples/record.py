@@ -98,12 +98,19 @@ def snapshot_lines(text: str) -> list[Line]:
         raise NoScriptedAnswer("the prompt has no snapshot")
     body = text[max(starts):]
     body = re.split(r"\n\n(?:Instruction|Claim|Extract|Questions):", body)[0]
-    lines = []
+    lines: list[Line] = []
+    row = False  # a blank line: a table row with nothing of its own, its cells in its place
     for raw in body.splitlines():
         found = LINE.match(raw)
-        if found:
-            lines.append(Line(len(found["indent"]) // 2, found["id"], found["role"],
-                              found["name"] or "", found["rest"], raw))
+        if not raw:
+            row = True
+        elif found:
+            depth = len(found["indent"])  # one space per level
+            if row:
+                lines.append(Line(depth - 1, None, "row", "", "", ""))
+                row = False
+            lines.append(Line(depth, found["id"], found["role"], found["name"] or "",
+                              found["rest"], raw))
     return lines
 
 
