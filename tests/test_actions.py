@@ -426,6 +426,38 @@ def test_after_our_own_fill_the_next_settle_may_return_early(page: Page):
     assert settle_waited(page, early=True, cap_ms=300)
 
 
+# What typing starts after the next frame, as Grid.js's search does: a debounce, then
+# Preact's render after a frame and a timer race (the first to run cancels the other and
+# runs the render on a timer of its own).
+AFTER_NEXT_FRAME = (
+    "<input aria-label=Search oninput=\"setTimeout(() => {"
+    " const render = () => setTimeout(() => document.body.append('filtered'), 300);"
+    " const timer = setTimeout(render, 100);"
+    " requestAnimationFrame(() => { clearTimeout(timer); render(); }); }, 20)\">"
+)
+
+
+def test_what_typing_starts_after_the_next_frame_is_waited_for(page: Page):
+    settled_page(page, AFTER_NEXT_FRAME)
+    perform(watch_of(page), Action("fill", ("Gibson",), selector="input"))
+    page_scripts.call(page, [describer()], SETTLE, [50, 0, LONG_MS, False])
+    assert page.evaluate("document.body.textContent") == "filtered"
+
+
+def test_an_animation_loop_typing_starts_is_not_waited_for(page: Page):
+    """A frame asking for the next one for ever (a canvas, a spinner drawn by script) is
+    time passing: a settle that waited for it would cost the step its cap."""
+    settled_page(page, "<input aria-label=Search oninput=\"const spin = () => {"
+                       " if (!window.drawn) document.body.append('drawing');"
+                       " window.drawn = (window.drawn || 0) + 1; requestAnimationFrame(spin); };"
+                       " requestAnimationFrame(spin)\">")  # fmt: skip
+    perform(watch_of(page), Action("fill", ("Gibson",), selector="input"))
+    page_scripts.call(page, [describer()], SETTLE, [50, 0, LONG_MS, False])
+    assert page.evaluate(AT_REST)  # found quiet, not given up on at the cap
+    drawn = page.evaluate("window.drawn")
+    page.wait_for_function(f"window.drawn > {drawn}")  # and the loop still runs
+
+
 # --- settling a page just loaded -----------------------------------------------------------
 # A document's own changes while it loads (the parser, its scripts, its load handlers and
 # the work they start) are its loading's: once all that work has run, it is at rest.

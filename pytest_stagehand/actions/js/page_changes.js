@@ -21,17 +21,19 @@
     if (records.length && !records.every(overlay)) changed();
   };
   for (const type of ["transitionend", "animationend"]) addEventListener(type, changed, true);
-  // The timers the page sets while it handles typing (a search field's debounce), and those
-  // their callbacks set in turn (a render scheduled on a timer): what typing started is not
-  // done until they have run. Only short ones (up to TIMER_MS): a longer one is time passing.
-  const TIMER_MS = 1000;
+  // The timers and animation frames the page sets while it handles typing (a search
+  // field's debounce, a framework's render after the next frame), and those their
+  // callbacks set in turn: what typing started is not done until they have run. Only
+  // short timers (up to TIMER_MS: a longer one is time passing), and only TYPING_STEPS
+  // steps from the typing: further on, a frame asking for the next is an animation loop.
+  const TIMER_MS = 1000, TYPING_STEPS = 20;
   const native = { set: setTimeout, clear: clearTimeout };
-  state.timers = new Map();  // id -> when it is due
+  state.timers = new Map();  // key -> when it is due
   state.wait = (callback, ms) => native.set.call(window, callback, ms);
-  let traced = false;  // the task running now was started by typing or by a timer it set
-  const trace = () => { traced = true; state.wait(() => { traced = false; }, 0); };
+  let traced = 0;  // how many steps from typing the task running now is (0: not typing's)
+  const trace = (step) => { traced = step; state.wait(() => { traced = 0; }, 0); };
   for (const type of ["input", "keydown", "keyup", "keypress"]) {
-    addEventListener(type, (event) => { if (event.isTrusted) trace(); }, true);
+    addEventListener(type, (event) => { if (event.isTrusted) trace(1); }, true);
   }
   // The same for the document's loading: its scripts while it loads, its load handlers,
   // and the work they start (short timers, animation frames, requests and the reading of
@@ -53,44 +55,35 @@
   state.loaded = () => sawLoad && document.readyState === "complete" && !state.loadWork.size &&
     !state.changedAfterLoad && Array.from({ length: window.frames.length }, (_, index) => window.frames[index])
       .every((frame) => { try { return frame[/*@PAGE_CHANGES_KEY*/].loaded(); } catch { return false; } });
-  // Work `key` has run: the task running it is traced as the one that scheduled it was.
-  const ran = (key, typing, load) => {
-    state.timers.delete(key);
-    state.loadWork.delete(key);
-    if (typing) trace();
-    if (load) loadTrace();
-  };
-  window.setTimeout = function (callback, ms, ...rest) {
-    const delay = Number(ms) || 0;
-    const typing = traced, load = loading();
-    if ((!typing && !load) || typeof callback !== "function" || delay > TIMER_MS) return native.set.call(window, callback, ms, ...rest);
-    const id = native.set.call(window, function () {
-      ran(id, typing, load);
+  // `schedule` (setTimeout, requestAnimationFrame) with the work typing or loading asks of
+  // it traced, under the key `keyOf(id)`: the task that runs it is traced as the one that
+  // asked for it was. `delayOf` reads the delay asked for from the arguments after the callback.
+  const tracing = (schedule, keyOf, delayOf) => function (callback, ...rest) {
+    const delay = delayOf(rest);
+    const step = traced && traced < TYPING_STEPS ? traced + 1 : 0, load = loading();
+    if ((!step && !load) || typeof callback !== "function" || delay > TIMER_MS) return schedule.call(window, callback, ...rest);
+    const id = schedule.call(window, function () {
+      state.timers.delete(keyOf(id));
+      state.loadWork.delete(keyOf(id));
+      if (step) trace(step);
+      if (load) loadTrace();
       return callback.apply(this, arguments);
-    }, ms, ...rest);
-    if (typing) state.timers.set(id, performance.now() + delay);
-    if (load) state.loadWork.add(id);
+    }, ...rest);
+    if (step) state.timers.set(keyOf(id), performance.now() + delay);
+    if (load) state.loadWork.add(keyOf(id));
     return id;
   };
-  window.clearTimeout = function (id) {
-    state.timers.delete(id);
-    state.loadWork.delete(id);
-    return native.clear.call(window, id);
+  const cancelling = (cancel, keyOf) => function (id) {
+    state.timers.delete(keyOf(id));
+    state.loadWork.delete(keyOf(id));
+    return cancel.call(window, id);
   };
-  const animationFrames = { request: window.requestAnimationFrame, cancel: window.cancelAnimationFrame };
-  window.requestAnimationFrame = function (callback) {
-    if (!loading() || typeof callback !== "function") return animationFrames.request.call(window, callback);
-    const id = animationFrames.request.call(window, function () {
-      ran(`frame ${id}`, false, true);
-      return callback.apply(this, arguments);
-    });
-    state.loadWork.add(`frame ${id}`);
-    return id;
-  };
-  window.cancelAnimationFrame = function (id) {
-    state.loadWork.delete(`frame ${id}`);
-    return animationFrames.cancel.call(window, id);
-  };
+  const FRAME_MS = 16;
+  const frame = (id) => `frame ${id}`;
+  window.setTimeout = tracing(native.set, (id) => id, ([ms]) => Number(ms) || 0);
+  window.clearTimeout = cancelling(native.clear, (id) => id);
+  window.requestAnimationFrame = tracing(window.requestAnimationFrame, frame, () => FRAME_MS);
+  window.cancelAnimationFrame = cancelling(window.cancelAnimationFrame, frame);
   // A promise the load work waits on (a response, its body): part of that work until it
   // settles, and what runs on its answer is too.
   const awaited = (promise) => {
