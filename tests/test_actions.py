@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from contextlib import nullcontext
+from functools import partial
 from types import SimpleNamespace
 
 import pytest
@@ -273,7 +274,7 @@ class _PopupClosingOnClick:
     def evaluate(self, script: str) -> None:
         raise PlaywrightError("Execution context was destroyed")
 
-    def wait_for_timeout(self, ms: float) -> None:
+    def wait_for_event(self, event: str, predicate: object = None, timeout: float = 0) -> None:
         self.closed = True
         raise PlaywrightError("Target page, context or browser has been closed")
 
@@ -287,7 +288,9 @@ class _PopupClosingOnClick:
 def _watch_of(page: _PopupClosingOnClick) -> SimpleNamespace:
     """What perform reads of a page's watch, for a page that is no Playwright Page."""
     dialogs = SimpleNamespace(may_open=nullcontext)
-    return SimpleNamespace(page=page, navigated=0.0, dialogs=dialogs, blocked=False)
+    watch = SimpleNamespace(page=page, navigated=0.0, dialogs=dialogs, blocked=False)
+    watch.next_navigation = partial(PageWatch.next_navigation, watch)
+    return watch
 
 
 @pytest.mark.parametrize("on_press", [False, True], ids=["told late", "on the press"])

@@ -216,7 +216,7 @@ def click_directly(watch: PageWatch, action: Action) -> int | None:
     deadline = since + SETTLE_CAP_S
     while watch.navigated < since and time.monotonic() < deadline and not page.is_closed():
         with _unless_the_click_closed_it(page):
-            page.wait_for_timeout(POLL_MS)  # lets the navigation's events arrive
+            watch.next_navigation(POLL_MS)
     return int(opens)
 
 

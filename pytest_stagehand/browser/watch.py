@@ -15,6 +15,7 @@ from contextlib import suppress
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Page, Request
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from pytest_stagehand.browser.dialogs import Dialogs
 from pytest_stagehand.browser.files import Downloads
@@ -70,6 +71,15 @@ class PageWatch:
         with suppress(PlaywrightError):  # a worker's request has no frame
             if request.is_navigation_request() and request.frame.parent_frame is None:
                 self.navigated = time.monotonic()
+
+    def next_navigation(self, ms: float) -> None:
+        """Until the main frame navigates, for at most `ms`: ends as the event arrives, not
+        at a poll's next turn. A navigation request that ends without one (a download) is
+        seen when the time is up."""
+        with suppress(PlaywrightTimeoutError):
+            self.page.wait_for_event(
+                "framenavigated", lambda frame: frame.parent_frame is None, timeout=max(ms, 1.0)
+            )
 
     def _navigated(self, frame: Frame) -> None:
         if frame.parent_frame is None:
