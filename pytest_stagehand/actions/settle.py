@@ -61,8 +61,9 @@ PAGE_CHANGES = script(
 # whose every change its loading made, all that work done. Resolves to the page's mark then
 # ([id, changes, waited]: where a wait for its next change starts; waited false when it
 # returned early); null if it did not load in time.
-# The describer (page_scripts) is prepared once the document has loaded: on a document
-# new to the watch, which waits `quiet` ms from now on, in time the wait takes anyway.
+# The describer (page_scripts) is prepared once the document has loaded, in a task of its
+# own: in time the wait takes anyway, or, where the settle returns at once, while the step
+# after it gets under way.
 SETTLE = script(__package__, "settle", PAGE_CHANGES=PAGE_CHANGES)
 
 
