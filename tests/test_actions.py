@@ -429,22 +429,29 @@ def test_after_our_own_fill_the_next_settle_may_return_early(page: Page):
     assert settle_waited(page, early=True, cap_ms=300)
 
 
-# What typing starts after the next frame, as Grid.js's search does: a debounce, then
-# Preact's render after a frame and a timer race (the first to run cancels the other and
-# runs the render on a timer of its own).
+# What an input starts after the next frame, as Grid.js's search and sort do: a debounce,
+# then Preact's render after a frame and a timer race (the first to run cancels the other
+# and runs the render on a timer of its own).
 AFTER_NEXT_FRAME = (
-    "<input aria-label=Search oninput=\"setTimeout(() => {"
-    " const render = () => setTimeout(() => document.body.append('filtered'), 300);"
+    "setTimeout(() => {"
+    " const render = () => setTimeout(() => document.body.append('rendered'), 300);"
     " const timer = setTimeout(render, 100);"
-    " requestAnimationFrame(() => { clearTimeout(timer); render(); }); }, 20)\">"
+    " requestAnimationFrame(() => { clearTimeout(timer); render(); }); }, 20)"
 )
 
 
 def test_what_typing_starts_after_the_next_frame_is_waited_for(page: Page):
-    settled_page(page, AFTER_NEXT_FRAME)
+    settled_page(page, f"<input aria-label=Search oninput=\"{AFTER_NEXT_FRAME}\">")
     perform(watch_of(page), Action("fill", ("Gibson",), selector="input"))
     page_scripts.call(page, [describer()], SETTLE, [50, 0, LONG_MS, False])
-    assert page.evaluate("document.body.textContent") == "filtered"
+    assert page.evaluate("document.body.textContent") == "rendered"
+
+
+def test_what_a_click_starts_after_the_next_frame_is_waited_for(page: Page):
+    settled_page(page, f"<button onclick=\"{AFTER_NEXT_FRAME}\">Sort</button>")
+    perform(watch_of(page), Action("click", selector="button"))
+    page_scripts.call(page, [describer()], SETTLE, [50, 0, LONG_MS, False])
+    assert page.evaluate("document.body.textContent").endswith("rendered")
 
 
 def test_an_animation_loop_typing_starts_is_not_waited_for(page: Page):

@@ -21,18 +21,21 @@
     if (records.length && !records.every(overlay)) changed();
   };
   for (const type of ["transitionend", "animationend"]) addEventListener(type, changed, true);
-  // The timers and animation frames the page sets while it handles typing (a search
-  // field's debounce, a framework's render after the next frame), and those their
-  // callbacks set in turn: what typing started is not done until they have run. Only
-  // short timers (up to TIMER_MS: a longer one is time passing), and only TYPING_STEPS
-  // steps from the typing: further on, a frame asking for the next is an animation loop.
-  const TIMER_MS = 1000, TYPING_STEPS = 20;
+  // The timers and animation frames the page sets while it handles a person's input,
+  // typing or a press of the pointer (a search field's debounce, a sort a framework
+  // renders after the next frame), and those their callbacks set in turn: what the input
+  // started is not done until they have run. Only short timers (up to TIMER_MS: a longer
+  // one is time passing), and only INPUT_STEPS steps from the input: further on, a frame
+  // asking for the next is an animation loop.
+  const TIMER_MS = 1000, INPUT_STEPS = 20;
   const native = { set: setTimeout, clear: clearTimeout };
   state.timers = new Map();  // key -> when it is due
   state.wait = (callback, ms) => native.set.call(window, callback, ms);
-  let traced = 0;  // how many steps from typing the task running now is (0: not typing's)
+  let traced = 0;  // how many steps from an input the task running now is (0: none's)
   const trace = (step) => { traced = step; state.wait(() => { traced = 0; }, 0); };
-  for (const type of ["input", "keydown", "keyup", "keypress"]) {
+  const INPUTS = ["input", "keydown", "keyup", "keypress", "pointerdown", "mousedown",
+    "pointerup", "mouseup", "click"];
+  for (const type of INPUTS) {
     addEventListener(type, (event) => { if (event.isTrusted) trace(1); }, true);
   }
   // The same for the document's loading: its scripts while it loads, its load handlers,
@@ -55,12 +58,12 @@
   state.loaded = () => sawLoad && document.readyState === "complete" && !state.loadWork.size &&
     !state.changedAfterLoad && Array.from({ length: window.frames.length }, (_, index) => window.frames[index])
       .every((frame) => { try { return frame[/*@PAGE_CHANGES_KEY*/].loaded(); } catch { return false; } });
-  // `schedule` (setTimeout, requestAnimationFrame) with the work typing or loading asks of
+  // `schedule` (setTimeout, requestAnimationFrame) with the work an input or loading asks of
   // it traced, under the key `keyOf(id)`: the task that runs it is traced as the one that
   // asked for it was. `delayOf` reads the delay asked for from the arguments after the callback.
   const tracing = (schedule, keyOf, delayOf) => function (callback, ...rest) {
     const delay = delayOf(rest);
-    const step = traced && traced < TYPING_STEPS ? traced + 1 : 0, load = loading();
+    const step = traced && traced < INPUT_STEPS ? traced + 1 : 0, load = loading();
     if ((!step && !load) || typeof callback !== "function" || delay > TIMER_MS) return schedule.call(window, callback, ...rest);
     const id = schedule.call(window, function () {
       state.timers.delete(keyOf(id));

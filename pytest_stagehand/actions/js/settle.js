@@ -26,7 +26,7 @@ async (describe, [quiet, least, cap, early]) => {
     }
     return left;
   };
-  // How long until the timers that typing started (PAGE_CHANGES) have run: at least a
+  // How long until the timers that an input started (PAGE_CHANGES) have run: at least a
   // moment for one that is due but waits for a busy page.
   const timers = () => {
     let left = 0;
