@@ -263,7 +263,7 @@ def test_what_a_click_starts_after_the_next_frame_is_read_by_the_next_step(
     in a render Preact runs after the next frame. On a loaded machine that render may come
     longer after the first change than a settle watches for quiet (the real-apps benchmark
     read the rows unsorted 3 times in 6 runs beside a busy loop; this test, on a CPU slowed
-    down as CI's is, 2 times in 7 without the trace of what a click starts). The extract
+    down as CI's is, 2 times in 10 without the trace of what a click starts). The extract
     after the click reads the rows sorted."""
     scripted_model.enqueue(choose("button", "Sort column ascending", after='"Year'))
     scripted_model.enqueue(lambda request: {"titles": re.findall(
