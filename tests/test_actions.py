@@ -454,6 +454,29 @@ def test_what_a_click_starts_after_the_next_frame_is_waited_for(page: Page):
     assert page.evaluate("document.body.textContent").endswith("rendered")
 
 
+# A click that asks for a frame and notes the frames the page's watch then waits for;
+# ?hide: the page is hidden, as a tab behind another is (headless pages never are).
+FRAMES_WAITED_FOR = (
+    "<button onclick=\"requestAnimationFrame(() => {});"
+    " if (location.hash) { Object.defineProperty(document, 'hidden', { value: true });"
+    " document.dispatchEvent(new Event('visibilitychange')); }"
+    " this.dataset.waited = [...window.__stagehandDomQuiet.timers.keys()].join();\">Open</button>"
+)
+
+
+def test_a_frame_a_hidden_page_will_not_draw_is_not_waited_for(page: Page):
+    """A tab behind another (a popup over its opener, in a headed browser) runs no frames
+    until it is shown: a settle that waited for one would cost every step its cap."""
+    settled_page(page, FRAMES_WAITED_FOR)
+    perform(watch_of(page), Action("click", selector="button"))
+    assert "frame" in page.locator("button").get_attribute("data-waited")
+    page.evaluate("location.hash = 'hide'")  # the click hides the page after its ask
+    perform(watch_of(page), Action("click", selector="button"))
+    assert "frame" not in page.locator("button").get_attribute("data-waited")
+    perform(watch_of(page), Action("click", selector="button"))  # asked while hidden
+    assert "frame" not in page.locator("button").get_attribute("data-waited")
+
+
 def test_an_animation_loop_typing_starts_is_not_waited_for(page: Page):
     """A frame asking for the next one for ever (a canvas, a spinner drawn by script) is
     time passing: a settle that waited for it would cost the step its cap."""

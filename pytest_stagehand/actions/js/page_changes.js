@@ -81,11 +81,17 @@
     state.loadWork.delete(keyOf(id));
     return cancel.call(window, id);
   };
+  // A hidden document (a tab behind another, in a headed browser) draws no frames: none
+  // is waited for there, asked for while it is hidden or still to come as it is hidden.
   const FRAME_MS = 16;
   const frame = (id) => `frame ${id}`;
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden) return;
+    for (const key of [...state.timers.keys()]) if (String(key).startsWith("frame ")) state.timers.delete(key);
+  }, true);
   window.setTimeout = tracing(native.set, (id) => id, ([ms]) => Number(ms) || 0);
   window.clearTimeout = cancelling(native.clear, (id) => id);
-  window.requestAnimationFrame = tracing(window.requestAnimationFrame, frame, () => FRAME_MS);
+  window.requestAnimationFrame = tracing(window.requestAnimationFrame, frame, () => (document.hidden ? Infinity : FRAME_MS));
   window.cancelAnimationFrame = cancelling(window.cancelAnimationFrame, frame);
   // A promise the load work waits on (a response, its body): part of that work until it
   // settles, and what runs on its answer is too.
