@@ -477,6 +477,16 @@ def test_a_frame_a_hidden_page_will_not_draw_is_not_waited_for(page: Page):
     assert "frame" not in page.locator("button").get_attribute("data-waited")
 
 
+def test_our_own_clicks_bookkeeping_is_no_work_the_click_started(page: Page):
+    """The guard of a click we make notes the click's own changes on a timer of its own: a
+    settle that took it for the page's work would wait for it, and the page's timers may
+    run late (a renderer busy drawing after the click)."""
+    waited = "[...window.__stagehandDomQuiet.timers.keys()].join()"
+    settled_page(page, f"<button onclick=\"this.dataset.waited = {waited}\">Save</button>")
+    perform(watch_of(page), Action("click", selector="button"))
+    assert page.locator("button").get_attribute("data-waited") == ""
+
+
 def test_an_animation_loop_typing_starts_is_not_waited_for(page: Page):
     """A frame asking for the next one for ever (a canvas, a spinner drawn by script) is
     time passing: a settle that waited for it would cost the step its cap."""

@@ -103,6 +103,7 @@ MOVING = script(__package__, "moving")
 DIRECT = script(
     __package__,
     "direct",
+    PAGE_CHANGES_STATE=PAGE_CHANGES_STATE,
     AT_REST=AT_REST,
     CALM_AT=CALM_AT,
     TAKE_OPENS=TAKE_OPENS,

@@ -31,7 +31,7 @@ from pytest_stagehand.actions.direct import (
     is_plain,
     through_selector,
 )
-from pytest_stagehand.actions.settle import POLL_MS, SETTLE_CAP_S
+from pytest_stagehand.actions.settle import PAGE_CHANGES_STATE, POLL_MS, SETTLE_CAP_S
 from pytest_stagehand.browser.dialogs import DIALOG_METHODS
 from pytest_stagehand.browser.files import upload
 from pytest_stagehand.browser.scripts import script
@@ -169,7 +169,8 @@ POINTER = ("click", "double_click", "right_click", "hover", "check", "uncheck")
 # Resolves at once where the element is SHOWN; else once it is, and no longer MOVING (its
 # appear transition has run), or after `ms`.
 WAIT_SHOWN = script(
-    __package__, "wait_shown", SHOWN=SHOWN, MOVING=MOVING, POLL_MS=str(POLL_MS)
+    __package__, "wait_shown", SHOWN=SHOWN, MOVING=MOVING, POLL_MS=str(POLL_MS),
+    PAGE_CHANGES_STATE=PAGE_CHANGES_STATE,
 )
 
 

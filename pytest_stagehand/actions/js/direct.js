@@ -56,7 +56,8 @@
       // form's submit) is its own: counted in the first task after it, ahead of any timer
       // its listeners set (READ_GUARD puts the page at rest there).
       const own = () => { guard.own = (/*@CHANGES_NOW*/)(); };
-      if (guard.calm && guard.verdict === "hit") setTimeout(own);
+      // On the page's own timers untraced (PAGE_CHANGES): it is no work the click started.
+      if (guard.calm && guard.verdict === "hit") ((/*@PAGE_CHANGES_STATE*/)?.wait || setTimeout)(own, 0);
     }
   };
   const navigated = (event) => { guard.navigation ||= event; };

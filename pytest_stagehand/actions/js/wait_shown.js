@@ -8,7 +8,7 @@
   const poll = () => {
     const drawn = (/*@SHOWN*/)(el) && !(/*@MOVING*/)(el);
     if (drawn || performance.now() >= end) resolve(drawn);
-    else setTimeout(poll, /*@POLL_MS*/);
+    else ((/*@PAGE_CHANGES_STATE*/)?.wait || setTimeout)(poll, /*@POLL_MS*/);  // untraced: not the page's work
   };
   poll();
 })
