@@ -234,6 +234,25 @@ class Titles(BaseModel):
     titles: list[str]
 
 
+def grid_js_titles_after(
+    page, scripted_model, store, tmp_path, real, instruction: str, answer
+) -> list[str]:
+    """The titles an extract reads on Grid.js's page right after `instruction`, which the
+    scripted model answers with `answer`, on a CPU slowed down as CI's is."""
+    scripted_model.enqueue(answer)
+    scripted_model.enqueue(lambda request: {"titles": re.findall(
+        r'\n\n *e\d+ gridcell "([^"]+)"', latest_snapshot(request.text))})
+    with recorded_ai_page(
+        page, scripted_model, store, tmp_path / "test_grid.py", "auto", base_url=real.url(),
+        wait_timeout=WAIT_MS,
+    ) as ai:
+        ai.goto("pages/gridjs.html")
+        expect(page.get_by_role("status")).to_have_text("Showing 1 to 4 of 7 results")
+        page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": 60})
+        ai.act(instruction)
+        return ai.extract("the titles in the books table", schema=Titles).titles
+
+
 def test_what_typing_starts_on_a_timer_is_read_by_the_next_step(
     page, scripted_model, store, tmp_path, real
 ):
@@ -241,19 +260,11 @@ def test_what_typing_starts_on_a_timer_is_read_by_the_next_step(
     draws them on timers of its own: on a loaded machine that takes longer than a settle
     watches for a reaction. The extract after the fill reads the rows the search left, on
     a CPU slowed down as CI's is."""
-    scripted_model.enqueue(choose("searchbox", "Type a keyword...", "fill", ["Gibson"]))
-    scripted_model.enqueue(lambda request: {"titles": re.findall(
-        r'\n\n *e\d+ gridcell "([^"]+)"', latest_snapshot(request.text))})
-    with recorded_ai_page(
-        page, scripted_model, store, tmp_path / "test_search.py", "auto", base_url=real.url(),
-        wait_timeout=WAIT_MS,
-    ) as ai:
-        ai.goto("pages/gridjs.html")
-        expect(page.get_by_role("status")).to_have_text("Showing 1 to 4 of 7 results")
-        page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": 60})
-        ai.act("search the books for Gibson")
-        titles = ai.extract("the titles in the books table", schema=Titles).titles
-        assert titles == ["Neuromancer"]
+    search = choose("searchbox", "Type a keyword...", "fill", ["Gibson"])
+    titles = grid_js_titles_after(
+        page, scripted_model, store, tmp_path, real, "search the books for Gibson", search
+    )
+    assert titles == ["Neuromancer"]
 
 
 def test_what_a_click_starts_after_the_next_frame_is_read_by_the_next_step(
@@ -265,19 +276,11 @@ def test_what_a_click_starts_after_the_next_frame_is_read_by_the_next_step(
     read the rows unsorted 3 times in 6 runs beside a busy loop; this test, on a CPU slowed
     down as CI's is, 2 times in 10 without the trace of what a click starts). The extract
     after the click reads the rows sorted."""
-    scripted_model.enqueue(choose("button", "Sort column ascending", after='"Year'))
-    scripted_model.enqueue(lambda request: {"titles": re.findall(
-        r'\n\n *e\d+ gridcell "([^"]+)"', latest_snapshot(request.text))})
-    with recorded_ai_page(
-        page, scripted_model, store, tmp_path / "test_sort.py", "auto", base_url=real.url(),
-        wait_timeout=WAIT_MS,
-    ) as ai:
-        ai.goto("pages/gridjs.html")
-        expect(page.get_by_role("status")).to_have_text("Showing 1 to 4 of 7 results")
-        page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": 60})
-        ai.act("sort the books by year")
-        titles = ai.extract("the titles in the books table", schema=Titles).titles
-        assert titles == ["Foundation", "Solaris", "Dune", "Ubik"]
+    sort = choose("button", "Sort column ascending", after='"Year')
+    titles = grid_js_titles_after(
+        page, scripted_model, store, tmp_path, real, "sort the books by year", sort
+    )
+    assert titles == ["Foundation", "Solaris", "Dune", "Ubik"]
 
 
 class Names(BaseModel):
