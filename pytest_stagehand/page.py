@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field, TypeAdapter, create_model
 from typing_extensions import is_typeddict
 
 from pytest_stagehand.actions.action import Action, ActResult
-from pytest_stagehand.actions.settle import settle, watch_changes
+from pytest_stagehand.actions.settle import settle, watch_documents
 from pytest_stagehand.browser.dialogs import Dialogs
 from pytest_stagehand.browser.files import SavedDownload, upload_variables
 from pytest_stagehand.browser.tabs import Tabs
@@ -72,7 +72,7 @@ class AIPage:
         # registers (which win over the plugin's), its requests (so settling sees the
         # requests goto starts), its changes, dialogs and downloads; the page acted on
         # follows the tabs steps open.
-        self.watches = watches or PageWatches(page, self.steplog, watch_changes)
+        self.watches = watches or PageWatches(page, self.steplog, watch_documents)
         watch = self.watches.of(page)  # the parts it makes read the page through it
         self.base_url = base_url
         self.prompt_budget = prompt_budget  # tokens per prompt (--ai-prompt-budget)

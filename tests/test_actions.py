@@ -14,7 +14,7 @@ from playwright.sync_api import Page
 from pytest_stagehand.actions.action import Action
 from pytest_stagehand.actions.direct import AT_REST, DIRECT_BY_QUERY, READ_GUARD, _ready
 from pytest_stagehand.actions.perform import NotPerformed, perform
-from pytest_stagehand.actions.settle import SETTLE, settle, watch_changes
+from pytest_stagehand.actions.settle import SETTLE, settle, watch_changes, watch_documents
 from pytest_stagehand.browser import page_scripts
 from pytest_stagehand.browser.tabs import COUNT_OPENS
 from pytest_stagehand.browser.watch import PageWatch, PageWatches
@@ -319,6 +319,23 @@ def test_a_click_that_fails_on_a_page_still_open_is_an_error():
     with pytest.raises(NotPerformed, match="dispatchMouseEvent"):
         perform(_watch_of(page), action)  # type: ignore[arg-type]
     assert not page.closed
+
+
+def test_a_page_the_steps_act_on_gets_the_describer_with_each_new_document(
+    page: Page, pages_server
+):
+    watch = PageWatches(page, adopt=watch_documents).current
+    page.goto(pages_server.url("login.html"))
+    scripts: list[str] = []
+    evaluate = page.evaluate
+    page.evaluate = lambda script, *args: scripts.append(script) or evaluate(script, *args)
+    try:
+        settle(watch)
+    finally:
+        del page.evaluate
+    assert len(scripts) == 1 and describer() not in scripts[0]  # one round trip, not sent
+    key = json.dumps(page_scripts._key(describer()))
+    assert page.evaluate(f"() => window[Symbol.for({key})]?.prepared === true")
 
 
 def test_a_new_documents_first_settle_gives_it_the_describer_prepared(page: Page, pages_server):

@@ -56,3 +56,20 @@ def test_an_async_body_is_awaited_whether_the_library_goes_with_it_or_not(page: 
     later = "async (double, x) => { await new Promise((r) => setTimeout(r, 1)); return double(x); }"
     assert [page_scripts.call(page, [LIBRARY], later, n) for n in (1, 2)] == [2, 4]
     assert page.evaluate("window.installs") == 1  # the second went without the library
+
+
+def test_a_library_given_to_new_documents_is_never_sent_with_a_call(page: Page, pages_server):
+    watch = PageWatches(page).current
+    watch.give_new_documents([LIBRARY])
+    page.goto(pages_server.url("frames.html"))
+    evaluate, scripts = page.evaluate, []
+    page.evaluate = lambda script, *args: scripts.append(script) or evaluate(script, *args)
+    try:
+        assert page_scripts.call(page, [LIBRARY], TWICE, 4, held=watch.scripts) == 8
+    finally:
+        del page.evaluate
+    assert len(scripts) == 1 and LIBRARY not in scripts[0]  # used where it was given
+    assert page.evaluate("window.installs") == 1
+    # Calls go to the main frame: its frames' documents are not given it.
+    frames = [frame.evaluate("window.installs || 0") for frame in page.frames[1:]]
+    assert frames and not any(frames)

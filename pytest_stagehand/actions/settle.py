@@ -80,6 +80,14 @@ def watch_changes(page: Page) -> None:
     page.add_init_script(PAGE_CHANGES)
 
 
+def watch_documents(watch: PageWatch) -> None:
+    """What each new document of a page the steps may act on gets as it is created: the
+    change watch (`watch_changes`), and the describer its first settle would send it
+    otherwise, about 100 KB in the step's way."""
+    watch_changes(watch.page)
+    watch.give_new_documents([describer()])
+
+
 def _recent(open_requests: dict[Request, float], since: float) -> bool:
     """Is a request open that started after `since` and is not long-polling?"""
     now = time.monotonic()

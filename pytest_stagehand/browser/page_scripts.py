@@ -4,7 +4,9 @@ snapshot.js's describer (about 69 KB) and readback.js would otherwise go with ev
 and every replayed step's look at the page, and be compiled again each time. A document
 gets them with the first call that needs them (the page's watch sees its main frame
 navigate, so a new document is known; for the describer, that is the first settle), kept
-under symbols named by their hash, which no page script sees or clashes with.
+under symbols named by their hash, which no page script sees or clashes with. A page
+whose every document uses one (a page the steps act on: the describer) has it given to
+each new document as the document is created instead (`give_to_new_documents`).
 """
 
 from __future__ import annotations
@@ -39,6 +41,22 @@ def _scripts(libraries: tuple[str, ...], body: str, params: str) -> tuple[str, s
     )
     install = f"({params}) => {{{given} return ({body})({held}, {params}); }}"
     return use, install
+
+
+def give_to_new_documents(page: Page, libraries: Sequence[str]) -> frozenset[str]:
+    """Give each new document of the page's main frame `libraries` as it is created, before
+    its own scripts, where they are kept as a call gives them. Sent to the browser once
+    for the page rather than with each document's first call, and compiled as the
+    document starts rather than in a step's round trip. Returns their keys: what a new
+    document holds (`PageWatch.scripts`). A frame's documents are not given them: calls
+    go to the main frame."""
+    given = "".join(
+        f" Object.defineProperty(window, Symbol.for({json.dumps(_key(library))}),"
+        f" {{ value: {library}, configurable: true }});"
+        for library in libraries
+    )
+    page.add_init_script(f"if (window === window.top) {{{given} }}")
+    return frozenset(_key(library) for library in libraries)
 
 
 def _called(

@@ -10,13 +10,14 @@ page they may act on (a popup a step opens gets its own, owned by the same owner
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import suppress
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, Page, Request
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from pytest_stagehand.browser import page_scripts
 from pytest_stagehand.browser.dialogs import Dialogs
 from pytest_stagehand.browser.files import Downloads
 from pytest_stagehand.browser.handlers import watch_handlers
@@ -45,6 +46,7 @@ class PageWatch:
         self.loaded_at = ""
         self._loading = False  # a main-frame navigation request is on its way
         self.scripts: set[str] = set()  # the keys of the libraries the document was given
+        self._given: frozenset[str] = frozenset()  # those each new document is given
         page.on("request", self._request_started)
         page.on("requestfinished", self._request_ended)
         page.on("requestfailed", self._request_ended)
@@ -81,10 +83,15 @@ class PageWatch:
                 "framenavigated", lambda frame: frame.parent_frame is None, timeout=max(ms, 1.0)
             )
 
+    def give_new_documents(self, libraries: Sequence[str]) -> None:
+        """Each new document of the page gets `libraries` as it is created
+        (`page_scripts.give_to_new_documents`): its first call need not send them."""
+        self._given |= page_scripts.give_to_new_documents(self.page, libraries)
+
     def _navigated(self, frame: Frame) -> None:
         if frame.parent_frame is None:
             self.navigated = time.monotonic()
-            self.scripts = set()  # a new document holds none
+            self.scripts = set(self._given)  # a new document holds only what it is given
             if self._loading or not self.loaded_at:  # not a change of address alone
                 self.loaded_at, self._loading = frame.url, False
 
@@ -92,12 +99,12 @@ class PageWatch:
 class PageWatches:
     """One owner's pages: the tabs its steps follow (`tabs`) and each page's watch (`of`).
 
-    `adopt`: what else the owner does with each page it may act on (the AIPage starts
+    `adopt`: what else the owner does with each page's watch, begun (the AIPage starts
     the page's change watch)."""
 
     def __init__(
         self, page: Page, steplog: StepLog | None = None,
-        adopt: Callable[[Page], None] = lambda page: None,
+        adopt: Callable[[PageWatch], None] = lambda watch: None,
     ) -> None:
         self.steplog = steplog if steplog is not None else StepLog()
         self._adopt = adopt
@@ -111,7 +118,7 @@ class PageWatches:
         watch = self._watches.get(page)
         if watch is None:
             watch = self._watches[page] = PageWatch(page, self.steplog, self.tabs)
-            self._adopt(page)
+            self._adopt(watch)
         return watch
 
     @property

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserType, Page
 
-from pytest_stagehand.actions.settle import watch_changes
+from pytest_stagehand.actions.settle import watch_documents
 from pytest_stagehand.agent.agent import Agent
 from pytest_stagehand.browser.launch import find_chromium, playwright_chromium_path
 from pytest_stagehand.browser.remote import RemoteBrowser
@@ -242,7 +242,7 @@ def open_ai_page(
     # the page the steps act on, as the pages' watches (owned by this test) know it.
     screenshot = evidence.page_screenshot(lambda: watches.acting, lambda: steplog.secrets)
     steplog = report.start_test(request.node, ai_settings, screenshot)
-    watches = PageWatches(page, steplog, watch_changes)
+    watches = PageWatches(page, steplog, watch_documents)
     trace.attach(request.config, page.context.tracing, steplog)  # --tracing
     html_report.attach(request.node, ai_settings, lambda: watches.acting, steplog)  # --ai-report
     export.attach(request.node, steplog, base_url)  # --ai-export
