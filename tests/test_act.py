@@ -14,7 +14,14 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from playwright.sync_api import Page, expect
-from scripted_answers import NOT_FOUND, act_answer, choose, drag, scripted_ai_page
+from scripted_answers import (
+    NOT_FOUND,
+    act_answer,
+    choose,
+    drag,
+    recorded_then_replayed,
+    scripted_ai_page,
+)
 
 from pytest_stagehand.actions.action import Action
 from pytest_stagehand.actions.settle import settle
@@ -138,6 +145,42 @@ def test_custom_dropdown_takes_two_steps_with_only_the_new_options(ai, scripted_
     assert 'option "Small"' in appeared and 'option "Large"' in appeared
     assert "First Name" not in second and "Country" not in second
     assert result.usage.calls == 2
+
+
+# The size button opens its options only once a request answers, as a dropdown that loads
+# them does: the click changes nothing as it is handled, so a replay that looks at once
+# finds no option yet.
+OPENS_AFTER_A_REQUEST = """(() => {
+  const button = document.getElementById("size-button");
+  button.addEventListener("click", (event) => {
+    if (!event.isTrusted) return;
+    event.stopImmediatePropagation();
+    fetch("size-options").then(() => button.click());
+  }, true);
+})()"""
+
+
+@pytest.mark.parametrize("late", [False, True], ids=["options at once", "after a request"])
+def test_a_custom_dropdown_recorded_in_two_steps_replays_offline(
+    page, browser, scripted_model, store, tmp_path, pages_server, late
+):
+    test_file = tmp_path / "test_size.py"
+    for mode, opened in recorded_then_replayed(
+        page, browser, scripted_model, store, test_file, base_url=pages_server.url("")
+    ):
+        with opened as ai:
+            ai.goto("forms.html")
+            if late and mode == "offline":
+                ai.route("**/size-options", lambda route: route.fulfill(body="[]"))
+                ai.evaluate(OPENS_AFTER_A_REQUEST)
+            scripted_model.enqueue(
+                choose("button", "Size Medium", two_step=True), choose("option", "Large")
+            )
+            result = ai.act("choose size Large")
+            assert ai.locator("#size-button").inner_text() == "Large"
+            assert [a.element for a in result.actions] == ['button "Size Medium"', 'option "Large"']
+    assert result.cache == "hit"  # the offline run's: no model, no heal
+    assert scripted_model.calls == 2  # the recording run's alone
 
 
 def test_the_second_step_may_only_choose_what_appeared(ai, scripted_model):

@@ -28,7 +28,7 @@ from pydantic import BaseModel
 
 from pytest_stagehand.actions.action import VARIABLE, Action, from_ref, substitute
 from pytest_stagehand.actions.perform import NotPerformed, perform
-from pytest_stagehand.actions.settle import settle
+from pytest_stagehand.actions.settle import PageMark, settle
 from pytest_stagehand.browser.watch import PageWatch, ReadsPage
 from pytest_stagehand.errors import ActionFailed, HealFailed
 from pytest_stagehand.events import Heal, StepEvent, StepLog, each_text, shortened
@@ -205,8 +205,9 @@ class ActStep(RecordedStep[list[Action]]):
         performed: list[Action] = []
         updated, last = recording, None
         for index, recorded in enumerate(recording.actions):
-            if index:  # the options of a custom dropdown appear after the first click
-                settle(watch, after_action=True)
+            # The options of a custom dropdown appear after the first click: the next
+            # action waits for them as the next step would.
+            settled = settle(watch, early=True) if index else request.settled
             # Earlier steps' values count too: the page may echo any of them.
             values = {**steplog.variables, **request.values}
             resolved = partial(
@@ -215,7 +216,7 @@ class ActStep(RecordedStep[list[Action]]):
                 echoed=steplog.repeated - request.values.keys(),
             )  # fmt: skip
             try:
-                action, element, heal = self._resolved(resolved, first=not index)
+                action, element, heal = self._resolved(resolved, settled)
             except HealFailed as exc:
                 raise Stale(str(exc), exc) from None
             try:
@@ -236,13 +237,12 @@ class ActStep(RecordedStep[list[Action]]):
 
     def _resolved(
         self, resolved: Callable[..., tuple[Action, RecordedElement | None, Heal | None]],
-        first: bool,
+        settled: PageMark | None,
     ) -> tuple[Action, RecordedElement | None, Heal | None]:
-        """`resolved()`; where the step's settle returned early (`settle`), the page may
+        """`resolved()`; where the settle before it returned early (`settle`), the page may
         still be answering the last action: only an element that verifies at once is
         taken, else the page is settled in full and the element resolved as usual."""
-        settled = self.request.settled
-        if first and settled is not None and not settled.waited:
+        if settled is not None and not settled.waited:
             try:
                 found = resolved(at_once=True)
                 if found[2] is None:
