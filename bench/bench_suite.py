@@ -201,7 +201,8 @@ def main() -> None:
         per_step = total / steps * 1000 if steps else 0.0
         print(f"  {part:<26} {total:>7.2f} s  {per_step:>7.1f} ms a step")
     print("The plain suite's steps are Playwright's calls alone: the action and its waits "
-          "are in both; settle, lookup, verify and report are the plugin's own.")
+          "are in both; settle, lookup, verify and report are the plugin's own. A replayed "
+          "act settles in its first look's call: that settle counts in verify.")
 
 
 if __name__ == "__main__":

@@ -10,7 +10,8 @@ the file named by BENCH_SUITE_PROBE:
 - in the plugin's run, the time spent in the plugin's parts of a step, wrapped here by
   replacing the functions where the modules that call them hold them: settle (before a
   step reads the page), lookup (the recordings) and verify (the element's look, a
-  recorded value read again), action (Playwright's action, or ours), after-action (what
+  recorded value read again; a replayed act's settle goes with its first look, in the
+  same call, and is counted here), action (Playwright's action, or ours), after-action (what
   the action started), report (the step listeners, the test's report, the session's
   files), and the number of steps.
 

@@ -10,7 +10,9 @@ import json
 import logging
 import threading
 import time
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import TypeVar
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -145,6 +147,38 @@ def test_custom_dropdown_takes_two_steps_with_only_the_new_options(ai, scripted_
     assert 'option "Small"' in appeared and 'option "Large"' in appeared
     assert "First Name" not in second and "Country" not in second
     assert result.usage.calls == 2
+
+
+def test_a_replayed_fill_is_two_page_calls_the_settle_going_with_the_look(
+    page, browser, scripted_model, store, tmp_path, pages_server
+):
+    test_file = tmp_path / "test_login.py"
+    for _, opened in recorded_then_replayed(
+        page, browser, scripted_model, store, test_file, base_url=pages_server.url("")
+    ):
+        with opened as ai:
+            ai.goto("login.html")
+            scripted_model.enqueue(choose("textbox", "Username", "fill", ["%user%"]))
+            result, sent = sent_to(
+                ai.page, lambda: ai.act("type %user% into the username", variables={"user": "ada"})
+            )
+            assert ai.get_by_label("Username").input_value() == "ada"
+    assert result.cache == "hit"
+    assert len(sent) == 2  # the settle and the look in one call, then the fill
+
+
+T = TypeVar("T")
+
+
+def sent_to(page: Page, step: Callable[[], T]) -> tuple[T, list[str]]:
+    """What `step` returns, and the scripts it sent `page` to evaluate."""
+    sent: list[str] = []
+    evaluate = page.evaluate
+    page.evaluate = lambda script, *args: sent.append(script) or evaluate(script, *args)  # type: ignore[method-assign]
+    try:
+        return step(), sent
+    finally:
+        del page.evaluate
 
 
 # The size button opens its options only once a request answers, as a dropdown that loads

@@ -14,7 +14,13 @@ from playwright.sync_api import Page
 from pytest_stagehand.actions.action import Action
 from pytest_stagehand.actions.direct import AT_REST, DIRECT_BY_QUERY, READ_GUARD, _ready
 from pytest_stagehand.actions.perform import NotPerformed, perform
-from pytest_stagehand.actions.settle import SETTLE, settle, watch_changes, watch_documents
+from pytest_stagehand.actions.settle import (
+    SETTLE,
+    StepSettle,
+    settle,
+    watch_changes,
+    watch_documents,
+)
 from pytest_stagehand.browser import page_scripts
 from pytest_stagehand.browser.tabs import COUNT_OPENS
 from pytest_stagehand.browser.watch import PageWatch, PageWatches
@@ -336,6 +342,29 @@ def test_a_page_the_steps_act_on_gets_the_describer_with_each_new_document(
     assert len(scripts) == 1 and describer() not in scripts[0]  # one round trip, not sent
     key = json.dumps(page_scripts._key(describer()))
     assert page.evaluate(f"() => window[Symbol.for({key})]?.prepared === true")
+
+
+def test_a_steps_settle_and_its_first_look_go_in_one_call_the_look_once_settled(
+    page: Page, pages_server
+):
+    watch = PageWatches(page, adopt=watch_documents).current
+    page.goto(pages_server.url("login.html"))
+    page.evaluate(
+        """() => document.body.insertAdjacentHTML("beforeend", `<button id="go" onclick="
+        setTimeout(() => document.body.insertAdjacentHTML('beforeend', '<p id=late>late</p>'),
+        50)">Go</button>`)"""
+    )
+    page.click("#go")  # a trusted click: the timer it starts is waited for
+    settling = StepSettle(watch)
+    sent: list[str] = []
+    evaluate = page.evaluate
+    page.evaluate = lambda script, *args: sent.append(script) or evaluate(script, *args)
+    try:
+        mark, seen = settling.then_call("(describe, id) => !!document.getElementById(id)", "late")
+    finally:
+        del page.evaluate
+    assert seen is True and len(sent) == 1  # looked at after the page settled, in one call
+    assert mark is not None and settling.mark() is mark and not settling.pending
 
 
 def test_a_new_documents_first_settle_gives_it_the_describer_prepared(page: Page, pages_server):

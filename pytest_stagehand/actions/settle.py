@@ -7,6 +7,8 @@ import json
 import time
 from contextlib import suppress
 from dataclasses import dataclass
+from functools import cache
+from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, Request
@@ -123,7 +125,43 @@ def settle(
     None when it was not read (a held dialog, a page that did not settle in time).
     """
     least = AFTER_ACTION_MS if after_action else 0
-    return _wait(watch, cap, since=0.0, dom_quiet_least=least, early=early and not after_action)
+    early = early and not after_action
+    return _wait(watch, cap, since=0.0, dom_quiet_least=least, early=early)[0]
+
+
+class StepSettle:
+    """A step's early settle (`settle`'s `early`), made as the step first reads the page
+    rather than before: a replayed step's first look at the page then goes with it, in
+    the same round trip (`then_call`). Whatever reads the page first in the step settles
+    it through here (`mark`, `in_full`, `then_call`); later reads need not."""
+
+    def __init__(self, watch: PageWatch) -> None:
+        self.watch = watch
+        self.pending = True
+        self._mark: PageMark | None = None
+
+    def mark(self) -> PageMark | None:
+        """The page's mark as the step settled: settled now if it was not yet."""
+        if self.pending:
+            self._mark, self.pending = settle(self.watch, early=True), False
+        return self._mark
+
+    def in_full(self) -> PageMark | None:
+        """Settled in full, for a step that reads the page as it is (a model's look),
+        not only what it verifies: no early return."""
+        if self.pending or (self._mark is not None and not self._mark.waited):
+            self._mark, self.pending = settle(self.watch), False
+        return self._mark
+
+    def then_call(self, body: str, arg: Any) -> tuple[PageMark | None, Any]:
+        """Settle now, and then `body(describer, arg)` in the same round trip: the mark,
+        and the call's result (None where the page was not read: a held dialog blocks
+        it, or it did not load in time). For the step's first read: while `pending`."""
+        self.pending = False
+        self._mark, result = _wait(
+            self.watch, SETTLE_CAP_S, since=0.0, dom_quiet_least=0, early=True, then=(body, arg)
+        )
+        return self._mark, result
 
 
 def finish_started(watch: PageWatch, since: float, cap: float = SETTLE_CAP_S) -> None:
@@ -136,17 +174,28 @@ def finish_started(watch: PageWatch, since: float, cap: float = SETTLE_CAP_S) ->
     _wait(watch, cap, since, dom_quiet_least=None)
 
 
+@cache
+def _settled_then(body: str) -> str:
+    """SETTLE, and once it has returned a mark, `body(describe, arg)`: one page script."""
+    return (
+        f"async (describe, [settling, arg]) => {{ const mark = await ({SETTLE})(describe,"
+        f" settling); return [mark, mark && await ({body})(describe, arg)]; }}"
+    )
+
+
 def _wait(
-    watch: PageWatch, cap: float, since: float, dom_quiet_least: float | None, early: bool = False
-) -> PageMark | None:
+    watch: PageWatch, cap: float, since: float, dom_quiet_least: float | None,
+    early: bool = False, then: tuple[str, Any] | None = None,
+) -> tuple[PageMark | None, Any]:
     """Until no request opened after `since` is open, the document has loaded and, unless
     `dom_quiet_least` is None, the DOM is quiet (watched for at least that many ms; the
     mark it was quiet at is returned). Never raises for a busy page: what does not finish
-    within `cap` is left running."""
+    within `cap` is left running. `then`: a body and its argument, called as the DOM is
+    found quiet, in the same round trip (`_settled_then`); its result is returned too."""
     if watch.blocked:
-        return None  # a held dialog blocks the page until a step answers it
+        return None, None  # a held dialog blocks the page until a step answers it
     page, open_requests = watch.page, watch.requests
-    mark = None
+    mark, result = None, None
     deadline = time.monotonic() + cap
     while time.monotonic() < deadline:
         left_ms = (deadline - time.monotonic()) * 1000
@@ -155,25 +204,31 @@ def _wait(
                 _request_ends(page, min(POLL_MS, left_ms))
                 continue
             if dom_quiet_least is not None:  # the page waits for its own load: one call
-                quiet = page_scripts.call(
-                    page, [describer()], SETTLE, [DOM_QUIET_MS, dom_quiet_least, left_ms, early],
-                    held=watch.scripts,
-                )
+                settling = [DOM_QUIET_MS, dom_quiet_least, left_ms, early]
+                if then is None:
+                    quiet = page_scripts.call(
+                        page, [describer()], SETTLE, settling, held=watch.scripts
+                    )
+                else:
+                    quiet, result = page_scripts.call(
+                        page, [describer()], _settled_then(then[0]), [settling, then[1]],
+                        held=watch.scripts,
+                    )
                 if quiet is None:
-                    return None
+                    return None, None
                 document, changes, waited = quiet
                 mark = PageMark(document, changes, waited=waited)
             elif watch.navigated >= since:  # the document the page had loaded was replaced
                 page.wait_for_load_state("domcontentloaded", timeout=max(1.0, left_ms))
         except PlaywrightTimeoutError:
-            return None
+            return None, None
         except PlaywrightError:
             if page.is_closed():
-                return None
+                return None, None
             continue  # a navigation replaced the document while we waited
         if not _recent(open_requests, since):
-            return mark
-    return None
+            return mark, result
+    return None, None
 
 
 # Where the document was asked to navigate since this was last read, the asks its page

@@ -21,6 +21,7 @@ from pytest_stagehand.actions.direct import (
     STAND_IN,
     is_plain,
 )
+from pytest_stagehand.actions.settle import StepSettle
 from pytest_stagehand.browser import page_scripts
 from pytest_stagehand.browser.scripts import script
 from pytest_stagehand.errors import HealFailed
@@ -89,6 +90,7 @@ def resolve(
     click: bool = False,
     at_once: bool = False,
     shown: Shown | None = None,
+    settling: StepSettle | None = None,
 ) -> Resolution:
     """Find a recorded element, verified, healing without a model if the page changed.
 
@@ -108,12 +110,13 @@ def resolve(
     heal tried, for a caller that settles the page and resolves again.
     `shown`: the element shows a value the caller reads; it is compared with its value left
     out, and found among the elements that show one (`Shown`).
+    `settling`: the step's settle, still to be made: the first look goes with it.
     """
     readied: Kept | None = None  # the element of the last click a look readied
 
     def look(first: bool) -> list[LiveElement | None]:
         nonlocal readied
-        lives = light_hits(page, element, click=click, first=first)
+        lives = light_hits(page, element, click=click, first=first, settling=settling)
         first = lives[0] if lives else None
         if first is not None and first.kept is not None and first.kept.point is not None:
             readied = first.kept  # its guard replaced any an earlier look set
@@ -329,7 +332,8 @@ LOOK = script(__package__, "look", LIGHT_HITS=LIGHT_HITS, DIRECT=DIRECT, KEPT=KE
 
 
 def light_hits(
-    page: Page, element: RecordedElement, click: bool = False, first: bool = False
+    page: Page, element: RecordedElement, click: bool = False, first: bool = False,
+    settling: StepSettle | None = None,
 ) -> list[LiveElement | None]:
     """What each recorded selector hits now, read in the page itself in one round trip
     (LIGHT_HITS): no Playwright selector engine is injected into the page's world for it,
@@ -340,15 +344,23 @@ def light_hits(
     shadow roots. With `click`, the first selector's element is readied for a click (LOOK).
     `first`: where the first selector finds its one element (a role selector's confirmed),
     that one alone is read, and the list holds it alone; the others are not queried.
+    `settling`: the step's settle, where it is still to be made (`StepSettle`): it goes
+    with the look, in the same round trip; before Playwright looks, where it does.
     """
     selectors = element.selectors
     asked: list[str | tuple[str, str]] = [
         s if is_plain(s) else role_and_name(s) or "" for s in selectors
     ]
     if element.frame_path or not any(isinstance(s, str) and s for s in asked):
+        if settling is not None:
+            settling.mark()
         return [None] * len(selectors)
     try:
-        seen = page_scripts.call(page, [describer()], LOOK, [asked, click, first])
+        seen = None
+        if settling is not None and settling.pending:
+            _, seen = settling.then_call(LOOK, [asked, click, first])
+        if seen is None:  # settled before, or the page was not read with the settle
+            seen = page_scripts.call(page, [describer()], LOOK, [asked, click, first])
         key, hits, point = json.loads(seen)
     except PlaywrightError:
         return [None] * len(selectors)  # a navigation replaced the document: ask Playwright

@@ -19,7 +19,7 @@ from playwright.sync_api import Page
 
 from pytest_stagehand.actions.action import VARIABLE, Action, ActResult, action_for, element_id
 from pytest_stagehand.actions.perform import NotPerformed, perform
-from pytest_stagehand.actions.settle import PageMark, finish_started, settle
+from pytest_stagehand.actions.settle import StepSettle, finish_started, settle
 from pytest_stagehand.browser.watch import PageWatch, ReadsPage
 from pytest_stagehand.errors import (
     ActionFailed,
@@ -65,9 +65,9 @@ class ActRequest:
     # When the model is shown a marked screenshot (vision.py): "fallback" when the text
     # gives it nothing that fits or the view is mostly canvas/SVG, "always", or "off".
     vision: VisionMode = "fallback"
-    # The page's mark as the step settled before it looked (`settle`): where waiting for
-    # its next change starts, read in the same round trip as the settle.
-    settled: PageMark | None = field(default=None, repr=False)
+    # The step's settle, made as it first reads the page (`StepSettle`): its mark is where
+    # waiting for the page's next change starts, read in the same round trip.
+    settled: StepSettle | None = field(default=None, repr=False)
 
     @property
     def variable_names(self) -> tuple[str, ...]:
@@ -104,8 +104,8 @@ class ModelResolver(ReadsPage):
 
     def act(self, request: ActRequest, event: StepEvent) -> list[Action]:
         event.cache = "off"
-        if request.settled is not None and not request.settled.waited:
-            settle(self.watch)  # the model reads the page: settled in full first
+        if request.settled is not None:
+            request.settled.in_full()  # the model reads the page: settled in full first
         try:
             return self._attempt(request, event)
         except NotPerformed as first:  # a cover is ElementCovered: no heal helps
@@ -348,12 +348,15 @@ def act(
             "Nothing was done."
         )
     # A recorded step verifies its element before acting and settles in full otherwise:
-    # it need not wait out the quiet our last action's own changes broke.
-    mark = settle(watch, early=isinstance(step, str))
+    # it need not wait out the quiet our last action's own changes broke. It settles as
+    # it first reads the page, which its first look does with it (`StepSettle`).
+    settling = StepSettle(watch) if isinstance(step, str) else None
+    if settling is None:
+        settle(watch)
     with steplog.step("act", instruction, page.url) as event:
         started = time.monotonic()
         if isinstance(step, str):
-            request = ActRequest(step, values, timeout, fields, vision=vision, settled=mark)
+            request = ActRequest(step, values, timeout, fields, vision=vision, settled=settling)
             actions = resolver.act(request, event)
         else:
             if refusal := field_refusal(step, fields):
@@ -391,21 +394,26 @@ def verified(
     instruction: str = "",
     acting: bool = False,
     at_once: bool = False,
+    settling: StepSettle | None = None,
 ) -> tuple[Action, RecordedElement | None, Heal | None]:
     """`action` on its element as found now: verified, healed if it moved (heal.resolve;
     the step's `instruction` is one more signal for a heal). `acting`: the action is
     performed right after, so a click is readied with the look. `at_once`: verified in
-    one look, or HealFailed (see heal.resolve).
+    one look, or HealFailed (see heal.resolve). `settling`: the step's settle, still to
+    be made, which goes with the look.
 
     Returns the action to perform, the element to record from now on, and the heal.
     Raises HealFailed when the element is not found safely.
     """
     if element is None:
+        if settling is not None:
+            settling.mark()
         return action, None, None
     click = acting and action.method == "click" and action.point is None
     resolution = resolve(
-        page, element, required=required, instruction=instruction, click=click, at_once=at_once
-    )
+        page, element, required=required, instruction=instruction, click=click,
+        at_once=at_once, settling=settling,
+    )  # fmt: skip
     element = resolution.element
     action = replace(
         action,

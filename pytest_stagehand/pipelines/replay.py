@@ -28,7 +28,7 @@ from pydantic import BaseModel
 
 from pytest_stagehand.actions.action import VARIABLE, Action, from_ref, substitute
 from pytest_stagehand.actions.perform import NotPerformed, perform
-from pytest_stagehand.actions.settle import PageMark, settle
+from pytest_stagehand.actions.settle import StepSettle
 from pytest_stagehand.browser.watch import PageWatch, ReadsPage
 from pytest_stagehand.errors import ActionFailed, HealFailed
 from pytest_stagehand.events import Heal, StepEvent, StepLog, each_text, shortened
@@ -85,6 +85,7 @@ def resolved_action(
     acting: bool = False,
     at_once: bool = False,
     echoed: Collection[str] = (),
+    settling: StepSettle | None = None,
 ) -> tuple[Action, RecordedElement | None, Heal | None]:
     """The recorded action on the element found now: verified, healed if it moved.
 
@@ -95,7 +96,8 @@ def resolved_action(
     values of it were typed before (`mask` tells them). So do the `echoed` variables: ones
     the step does not name that had several values (a loop), the page showing any of
     them. The step's `instruction` is one more signal for a heal. `acting`: the action is
-    performed right after; `at_once`: verified in one look, or HealFailed (`verified`).
+    performed right after; `at_once`: verified in one look, or HealFailed (`verified`);
+    `settling`: the step's settle, made as the page is first read (`StepSettle`).
     Returns the action to perform, the element to record from now on, and the heal.
     Raises HealFailed when the element is not found safely.
     """
@@ -106,14 +108,17 @@ def resolved_action(
         return action, None, None
     typed = {name for argument in recorded.arguments for name in VARIABLE.findall(argument)}
     typed |= set(echoed)
-    element = _typed_as_shown(page, recorded.element, typed, mask or (lambda text: text))
+    element = _typed_as_shown(
+        page, recorded.element, typed, mask or (lambda text: text), settling
+    )
     values = {name: value for name, value in (values or {}).items() if name not in echoed}
     element, required = _with_values(element, values)
-    return verified(page, action, element, required, instruction, acting, at_once)
+    return verified(page, action, element, required, instruction, acting, at_once, settling)
 
 
 def _typed_as_shown(
-    page: Page, element: RecordedElement, typed: set[str], mask: Callable[[str], str]
+    page: Page, element: RecordedElement, typed: set[str], mask: Callable[[str], str],
+    settling: StepSettle | None = None,
 ) -> RecordedElement:
     """The element with the surroundings the page shows now where they differ from the
     recorded ones only by typed values; else with the typed placeholders left out. A
@@ -125,6 +130,8 @@ def _typed_as_shown(
     placeholders = [f"%{name}%" for name in typed if f"%{name}%" in element.context]
     if not placeholders:
         return element
+    if settling is not None:
+        settling.mark()  # the page is read here first
     try:
         live = inspect(frame_scope(page, element.frame_path).locator(element.selectors[0]))
     except PlaywrightError:
@@ -207,7 +214,7 @@ class ActStep(RecordedStep[list[Action]]):
         for index, recorded in enumerate(recording.actions):
             # The options of a custom dropdown appear after the first click: the next
             # action waits for them as the next step would.
-            settled = settle(watch, early=True) if index else request.settled
+            settling = StepSettle(watch) if index else request.settled
             # Earlier steps' values count too: the page may echo any of them.
             values = {**steplog.variables, **request.values}
             resolved = partial(
@@ -216,7 +223,7 @@ class ActStep(RecordedStep[list[Action]]):
                 echoed=steplog.repeated - request.values.keys(),
             )  # fmt: skip
             try:
-                action, element, heal = self._resolved(resolved, settled)
+                action, element, heal = self._resolved(resolved, settling)
             except HealFailed as exc:
                 raise Stale(str(exc), exc) from None
             try:
@@ -237,19 +244,20 @@ class ActStep(RecordedStep[list[Action]]):
 
     def _resolved(
         self, resolved: Callable[..., tuple[Action, RecordedElement | None, Heal | None]],
-        settled: PageMark | None,
+        settling: StepSettle | None,
     ) -> tuple[Action, RecordedElement | None, Heal | None]:
-        """`resolved()`; where the settle before it returned early (`settle`), the page may
-        still be answering the last action: only an element that verifies at once is
-        taken, else the page is settled in full and the element resolved as usual."""
-        if settled is not None and not settled.waited:
+        """`resolved()`; where the settle before it is still to be made, it is made with
+        the first look (`StepSettle`). Where it returns early, the page may still be
+        answering the last action: only an element that verifies at once is taken, else
+        the page is settled in full and the element resolved as usual."""
+        if settling is not None and settling.pending:
             try:
-                found = resolved(at_once=True)
+                found = resolved(at_once=True, settling=settling)
                 if found[2] is None:
                     return found
             except HealFailed:
                 pass
-            settle(self.steps.watch)
+            settling.in_full()
         return resolved()
 
     def ask(self, stale: Stale | None) -> list[Action]:

@@ -25,6 +25,7 @@ from pydantic import BaseModel
 from pytest_stagehand.actions.action import Action
 from pytest_stagehand.actions.settle import (
     PageMark,
+    StepSettle,
     frame_marks,
     page_mark,
     settle,
@@ -72,7 +73,7 @@ class Waiting:
         attempt: Callable[[], R],
         found: Callable[[R], bool] = lambda _: True,
         event: StepEvent | None = None,
-        since: PageMark | None = None,
+        since: PageMark | StepSettle | None = None,
     ) -> R:
         """The first answer of `attempt` that is `found`, trying again on each page change.
 
@@ -80,18 +81,23 @@ class Waiting:
         recorded on another page: the page may yet get there) is raised, or the last
         answer returned, noting the wait on the error and the last snapshot on `event`.
         `since`: the page's mark as the step settled just before (`settle`), which saves
-        reading it again for the first attempt.
+        reading it again for the first attempt; or the step's settle, still to be made by
+        the first attempt as it first reads the page (`StepSettle`), which reads the mark.
         """
         deadline = time.monotonic() + self.timeout_ms / 1000
         first_use = self._first_use()
         tries = 0
         settled = since
         while True:
-            since = None
-            if self.timeout_ms > 0:
-                since = settled or page_mark(self.watch)
+            since = frames = None
+            waits = self.timeout_ms > 0
+            pending = isinstance(settled, StepSettle) and settled.pending  # the attempt's
+            if waits and not pending:
+                since = self._mark(settled)
                 if since.frames is None:  # a settle reads the page's own document only
                     since = replace(since, frames=frame_marks(self.watch.page))
+            elif waits:  # the frames' documents now, the page's own as the attempt settles
+                frames = frame_marks(self.watch.page)
             if tries:
                 first_use()
             tries += 1
@@ -107,6 +113,8 @@ class Waiting:
             else:
                 if found(answer):
                     return answer
+            if waits and pending:
+                since = replace(self._mark(settled), frames=frames)
             left_ms = (deadline - time.monotonic()) * 1000
             if since is None or left_ms <= 0 or not wait_for_change(self.watch, since, left_ms):
                 break
@@ -116,6 +124,12 @@ class Waiting:
         if failure is not None:
             raise failure
         return answer
+
+    def _mark(self, settled: PageMark | StepSettle | None) -> PageMark:
+        """Where a wait for the page's next change starts: the mark the step's settle read
+        (`settled`), else the page's now."""
+        mark = settled.mark() if isinstance(settled, StepSettle) else settled
+        return mark or page_mark(self.watch)
 
     def answered(
         self,
