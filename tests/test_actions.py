@@ -641,3 +641,12 @@ def test_a_page_with_a_frame_it_cannot_look_into_is_not_known_to_be_at_rest(page
         body="<button>Pay</button>", content_type="text/html"))  # fmt: skip
     loaded(page, "<p>Checkout</p><iframe src='http://elsewhere.test/'></iframe>")
     assert settle_waited(page, early=True, cap_ms=300)
+
+
+def test_a_look_that_fails_with_the_settle_is_made_again_on_its_own(page: Page, pages_server):
+    watch = PageWatches(page, adopt=watch_documents).current
+    page.goto(pages_server.url("login.html"))
+    failing = "(d, n) => { if (!window.failed) { window.failed = true; throw Error(n); } return n }"
+    mark, seen = StepSettle(watch).then_call(failing, 7)
+    assert mark is not None and seen is None  # no answer: not taken for a navigation
+    assert page_scripts.call(page, [describer()], failing, 7) == 7

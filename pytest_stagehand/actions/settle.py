@@ -176,10 +176,14 @@ def finish_started(watch: PageWatch, since: float, cap: float = SETTLE_CAP_S) ->
 
 @cache
 def _settled_then(body: str) -> str:
-    """SETTLE, and once it has returned a mark, `body(describe, arg)`: one page script."""
+    """SETTLE, and once it has returned a mark, `body(describe, arg)`: one page script. A
+    body that throws answers null, as one not called: its caller calls it on its own,
+    which tells the error, where a settle would take it for a navigation and try again."""
     return (
         f"async (describe, [settling, arg]) => {{ const mark = await ({SETTLE})(describe,"
-        f" settling); return [mark, mark && await ({body})(describe, arg)]; }}"
+        f" settling); if (!mark) return [mark, null];"
+        f" try {{ return [mark, await ({body})(describe, arg)]; }}"
+        f" catch {{ return [mark, null]; }} }}"
     )
 
 
