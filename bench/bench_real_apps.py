@@ -2189,7 +2189,8 @@ def jupyterlab(folder: Path) -> Iterator[Served | None]:
 
     def reset() -> None:
         shutil.rmtree(settings, ignore_errors=True)  # the theme a flow chose, its layout
-        shutil.rmtree(root, ignore_errors=True)
+        while root.exists():  # the server may still be writing in it (a checkpoint)
+            shutil.rmtree(root, ignore_errors=True)
         root.mkdir()
         (root / "notes.txt").write_text("Milk and eggs\n")
 
