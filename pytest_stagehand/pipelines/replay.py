@@ -260,6 +260,10 @@ class ActStep(RecordedStep[list[Action]]):
             settling.in_full()
         return resolved()
 
+    def settle(self) -> None:
+        if self.request.settled is not None:
+            self.request.settled.mark()
+
     def ask(self, stale: Stale | None) -> list[Action]:
         request = self.request
         if stale is not None and (element := _last_element(stale.recording)) is not None:

@@ -97,6 +97,10 @@ class RecordedStep(ABC, Generic[V]):
     def record(self, key: StepKey, value: V) -> Recording | None:
         """What to record of the model's answer; None: nothing (a NO verdict, a failed run)."""
 
+    def settle(self) -> None:
+        """Let the page settle now where the step was still to (an act settles as it first
+        reads the page): a miss is looked up again on the address it settled at."""
+
     def summary(self, recording: Recording) -> str:
         """The recording in a few words, for a heal note's before and after."""
         return "; ".join(a.description for a in recording.actions) or "nothing"
@@ -136,9 +140,8 @@ class RecordedSteps:
 
     def run(self, step: RecordedStep[V], event: StepEvent) -> V:
         """The step replayed from its recording, healed, or answered by the model and recorded."""
-        key = self.key(step)
+        key, recording = self._recording(step)
         stale: Stale | None = None
-        recording = self._lookup(key)
         if recording is not None:
             try:
                 replayed = step.replay(recording)
@@ -180,16 +183,34 @@ class RecordedSteps:
         if self.recordings is not None and self.policy.may_record:
             self.recordings.put(recording.masked(self.steplog.mask), self.steplog.variables)
 
+    def _recording(self, step: RecordedStep[V]) -> tuple[StepKey, Recording | None]:
+        """The key of this use of the step, and its recording. A miss is looked up again
+        once the page has settled (`RecordedStep.settle`), where it settled at another
+        address: a page that drops what it was opened with as it loads (JupyterLab's
+        ?reset) has its steps recorded at the address it settles at."""
+        recordings = self.recordings
+        if recordings is None or not self.policy.may_replay:
+            step.settle()  # nothing to look up: keyed where the page settles, as a miss is
+        url = self.page.url
+        take_back = recordings.bookmark() if recordings is not None else None
+        key = self.key(step)
+        recording = self._lookup(key)
+        if recording is None and take_back is not None and self.policy.may_replay:
+            step.settle()
+            if self.page.url != url:
+                take_back()
+                key = self.key(step)
+                recording = self._lookup(key)
+        if recording is None and recordings is not None and not self.policy.may_call_model:
+            nearby = recordings.nearby(key) if self.policy.may_replay else []
+            self.policy.check_miss(key, recordings.test_file, nearby)
+        return key, recording
+
     def _lookup(self, key: StepKey) -> Recording | None:
-        if self.recordings is None:
+        if self.recordings is None or not self.policy.may_replay:
             return None
-        recording = self.recordings.lookup(key) if self.policy.may_replay else None
-        if recording is None and self.policy.may_replay:
-            recording = self._where_loaded(key)
-        if recording is None and not self.policy.may_call_model:
-            nearby = self.recordings.nearby(key) if self.policy.may_replay else []
-            self.policy.check_miss(key, self.recordings.test_file, nearby)
-        return recording
+        recording = self.recordings.lookup(key)
+        return recording if recording is not None else self._where_loaded(key)
 
     def loaded_at(self) -> str:
         """The address the page's document was loaded at, where it is known ("" here)."""
