@@ -28,8 +28,9 @@ contenders, rotated each repetition:
              absolute XPath), which it acts on without verification.
 
 Fresh: each contender acts on a page just loaded (and settled, as `AIPage.goto` leaves it).
-That settle also gives the new document our describer, prepared, in the time it waits for
-the page to be quiet: the load's median time is printed, to show it did not grow.
+Each new document gets our describer as it is created, and that settle prepares it in
+the time it waits for the page to be quiet: the load's median time is printed, to show it
+did not grow.
 Warm: as a test takes most of its steps, right after the step before it on the same page,
 taken by the same contender just before (BEFORE: the click Login before the fill of the
 username, the fill before the click, the delete of row 10 before the steps on the table,
@@ -342,8 +343,8 @@ def main() -> None:
     print(f"{'median ours/raw':<40} {'':>8} {'':>9} {statistics.median(ratios):>8.2f}x "
           f"{'(<=1.2x)':>7}")
     print()
-    print("each step's page loaded and settled first by AIPage.goto (which also gives a new "
-          "document our describer, while it waits for quiet), median ms: "
+    print("each step's page loaded and settled first by AIPage.goto (the new document given "
+          "our describer as it is created, prepared while the settle waits), median ms: "
           + ", ".join(f"{path} {median_ms(values):.1f}" for path, values in loads.items()))
     print(f"model calls during our replay: {model_calls} (must be 0); cache statuses: "
           f"{', '.join(sorted(statuses))}")
