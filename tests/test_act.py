@@ -149,13 +149,33 @@ def test_custom_dropdown_takes_two_steps_with_only_the_new_options(ai, scripted_
     assert result.usage.calls == 2
 
 
+@pytest.fixture
+def recorded_here(page, browser, scripted_model, store, tmp_path, pages_server):
+    """("auto", an AIPage recording on the test pages), then ("offline", one replaying)."""
+    return recorded_then_replayed(
+        page, browser, scripted_model, store, tmp_path / "test_it.py",
+        base_url=pages_server.url(""),
+    )  # fmt: skip
+
+
+T = TypeVar("T")
+
+
+def sent_to(page: Page, step: Callable[[], T]) -> tuple[T, list[str]]:
+    """What `step` returns, and the scripts it sent `page` to evaluate."""
+    sent: list[str] = []
+    evaluate = page.evaluate
+    page.evaluate = lambda script, *args: sent.append(script) or evaluate(script, *args)  # type: ignore[method-assign]
+    try:
+        return step(), sent
+    finally:
+        del page.evaluate
+
+
 def test_a_replayed_fill_is_two_page_calls_the_settle_going_with_the_look(
-    page, browser, scripted_model, store, tmp_path, pages_server
+    recorded_here, scripted_model
 ):
-    test_file = tmp_path / "test_login.py"
-    for _, opened in recorded_then_replayed(
-        page, browser, scripted_model, store, test_file, base_url=pages_server.url("")
-    ):
+    for _, opened in recorded_here:
         with opened as ai:
             ai.goto("login.html")
             scripted_model.enqueue(choose("textbox", "Username", "fill", ["%user%"]))
@@ -165,9 +185,6 @@ def test_a_replayed_fill_is_two_page_calls_the_settle_going_with_the_look(
             assert ai.get_by_label("Username").input_value() == "ada"
     assert result.cache == "hit"
     assert len(sent) == 2  # the settle and the look in one call, then the fill
-
-
-T = TypeVar("T")
 
 
 # A page still loading as the step starts, which drops what it was opened with from its
@@ -182,13 +199,8 @@ FINISHES_LOADING = """() => {
 }"""
 
 
-def test_a_step_is_replayed_at_the_address_the_page_settles_at(
-    page, browser, scripted_model, store, tmp_path, pages_server
-):
-    test_file = tmp_path / "test_reset.py"
-    for mode, opened in recorded_then_replayed(
-        page, browser, scripted_model, store, test_file, base_url=pages_server.url("")
-    ):
+def test_a_step_is_replayed_at_the_address_the_page_settles_at(recorded_here, scripted_model):
+    for mode, opened in recorded_here:
         with opened as ai:
             ai.goto("login.html?reset")
             ai.evaluate(FINISHES_LOADING)
@@ -198,17 +210,6 @@ def test_a_step_is_replayed_at_the_address_the_page_settles_at(
             result = ai.act("click Save")
             assert ai.title() == "1" and ai.url.endswith("/login.html")
     assert result.cache == "hit" and scripted_model.calls == 1
-
-
-def sent_to(page: Page, step: Callable[[], T]) -> tuple[T, list[str]]:
-    """What `step` returns, and the scripts it sent `page` to evaluate."""
-    sent: list[str] = []
-    evaluate = page.evaluate
-    page.evaluate = lambda script, *args: sent.append(script) or evaluate(script, *args)  # type: ignore[method-assign]
-    try:
-        return step(), sent
-    finally:
-        del page.evaluate
 
 
 # The size button opens its options only once a request answers, as a dropdown that loads
@@ -226,12 +227,9 @@ OPENS_AFTER_A_REQUEST = """(() => {
 
 @pytest.mark.parametrize("late", [False, True], ids=["options at once", "after a request"])
 def test_a_custom_dropdown_recorded_in_two_steps_replays_offline(
-    page, browser, scripted_model, store, tmp_path, pages_server, late
+    recorded_here, scripted_model, late
 ):
-    test_file = tmp_path / "test_size.py"
-    for mode, opened in recorded_then_replayed(
-        page, browser, scripted_model, store, test_file, base_url=pages_server.url("")
-    ):
+    for mode, opened in recorded_here:
         with opened as ai:
             ai.goto("forms.html")
             if late and mode == "offline":
