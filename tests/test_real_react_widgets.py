@@ -24,8 +24,8 @@ def test_a_select_s_copy_of_its_options_for_screen_readers_is_no_target(page, re
     seen = snapshot(page)
     named = [ref for ref in seen.elements.values() if ref.name == "Zürich"]
     assert named, seen.text
-    for ref in named:
-        assert page.locator(ref.selector).is_visible(), f"{ref.selector} is offered, not shown"
+    for ref in named:  # the list is still sliding in: wait, as a click would
+        expect(page.locator(ref.selector), f"{ref.selector} is offered, not shown").to_be_visible()
 
 
 def test_a_tree_checkbox_with_no_role_records_and_replays_by_the_text_beside_it(
