@@ -399,6 +399,20 @@ def test_a_watched_page_that_has_not_changed_since_it_loaded_is_quiet_at_once(
     assert page.evaluate(AT_REST)  # found quiet (it was not merely given up on at the cap)
 
 
+def test_the_icon_chromium_fetches_for_the_tab_is_no_request_a_settle_waits_for(
+    page: Page, pages_server
+):
+    # Chromium asks for the tab's icon once the page has loaded; the page never reads it,
+    # and a slow one held the first step on every page back for as long as it took.
+    watch = PageWatches(page, adopt=watch_documents).current
+    with page.expect_request(lambda request: "heart.svg" in request.url) as icon:
+        page.goto(pages_server.url("slow-icon.html"))
+    assert icon.value.resource_type == "other"  # answered 3 s late: open as we look
+    assert not watch.requests
+    mark = settle(watch, early=True)
+    assert mark is not None and not mark.waited  # at rest at once, its loading all done
+
+
 def test_a_settle_waits_for_a_fade_to_end_but_not_for_a_progress_bar(page):
     """A fade (a modal's backdrop) is the page coming to rest: waited for. A 20 s bar
     filling is time passing: a settle that waited for it would cost every step its cap."""

@@ -25,7 +25,10 @@ from pytest_stagehand.browser.tabs import Tabs
 from pytest_stagehand.errors import InvalidArgument
 from pytest_stagehand.events import StepLog
 
-STREAMS = frozenset({"eventsource", "websocket"})  # never "open" for a settle
+# Requests a settle never waits for: streams, which stay open, and those whose answer the
+# page never reads: a ping (sendBeacon, <a ping>), and "other", which Chromium gives only
+# to what it fetches for itself, the tab's icon, once the page has loaded.
+NOT_WAITED_FOR = frozenset({"eventsource", "websocket", "ping", "other"})
 
 
 class PageWatch:
@@ -62,7 +65,7 @@ class PageWatch:
         return self.dialogs.pending is not None
 
     def _request_started(self, request: Request) -> None:
-        if request.resource_type not in STREAMS:
+        if request.resource_type not in NOT_WAITED_FOR:
             self.requests[request] = time.monotonic()
         with suppress(PlaywrightError):  # a worker's request has no frame
             if request.is_navigation_request() and request.frame.parent_frame is None:
