@@ -21,6 +21,7 @@ from scripted_answers import (
     act_answer,
     choose,
     drag,
+    observed,
     recorded_then_replayed,
     scripted_ai_page,
 )
@@ -184,6 +185,18 @@ def test_a_replayed_fill_is_two_page_calls_the_settle_going_with_the_look(
             )
             assert ai.get_by_label("Username").input_value() == "ada"
     assert result.cache == "hit"
+    assert len(sent) == 2  # the settle and the look in one call, then the fill
+
+
+def test_an_observed_fill_is_two_page_calls_as_a_replayed_one_is(ai, scripted_model):
+    # An Action verifies its element before acting, as a recorded step does: its settle
+    # goes with that look, and need not wait out the quiet our last fill broke.
+    ai.goto("login.html")
+    scripted_model.enqueue(observed(("textbox", "Username", "fill", ["%user%"])))
+    [username] = ai.observe("the username field")
+    ai.act(username, variables={"user": "ada"})
+    _, sent = sent_to(ai.page, lambda: ai.act(username, variables={"user": "grace"}))
+    assert ai.get_by_label("Username").input_value() == "grace"
     assert len(sent) == 2  # the settle and the look in one call, then the fill
 
 

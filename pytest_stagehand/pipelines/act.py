@@ -347,12 +347,11 @@ def act(
             f"it: pass variables={{{', '.join(repr(u[1:-1]) + ': ...' for u in unknown)}}}. "
             "Nothing was done."
         )
-    # A recorded step verifies its element before acting and settles in full otherwise:
-    # it need not wait out the quiet our last action's own changes broke. It settles as
-    # it first reads the page, which its first look does with it (`StepSettle`).
-    settling = StepSettle(watch) if isinstance(step, str) else None
-    if settling is None:
-        settle(watch)
+    # A recorded step, and an Action, verify their element before acting and settle in
+    # full otherwise: they need not wait out the quiet our last action's own changes
+    # broke. The step settles as it first reads the page, which its first look does with
+    # it (`StepSettle`).
+    settling = StepSettle(watch)
     with steplog.step("act", instruction, page.url) as event:
         started = time.monotonic()
         if isinstance(step, str):
@@ -361,7 +360,7 @@ def act(
         else:
             if refusal := field_refusal(step, fields):
                 raise InvalidModelChoice(f"Refused {step.method} on {step.element}: {refusal}")
-            request = ActRequest(instruction, values, timeout, fields)
+            request = ActRequest(instruction, values, timeout, fields, settled=settling)
             actions = [_replay(watch, step, request, steplog, event)]
         if settled:
             settle(watch, after_action=True)
@@ -436,7 +435,8 @@ def _replay(
     given one, unless its element had moved, with what stood in for it if anything did)."""
     page = watch.page
     found, _, heal = verified(
-        page, action, element_of(action), frozenset(), request.instruction, acting=True
+        page, action, element_of(action), frozenset(), request.instruction, acting=True,
+        settling=request.settled,
     )
     if heal is not None:
         event.heal, action = heal, found
