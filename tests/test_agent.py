@@ -551,6 +551,33 @@ def test_a_replay_waits_for_the_navigation_its_last_step_started(
     assert banner(page) == "Welcome, Ada Lovelace!"
 
 
+def greet_a_moment_after_loading(route: Route) -> None:
+    """The welcome page writes its banner on a timer its loading starts."""
+    response = route.fetch()
+    greeting = 'document.getElementById("banner").textContent = `Welcome, ${name}!`;'
+    body = response.text().replace(greeting, f"setTimeout(() => {{ {greeting} }}, 50);")
+    route.fulfill(response=response, body=body)
+
+
+def test_a_replay_reads_the_page_once_it_has_settled_as_the_model_did(
+    page, ai, script, scripted_model, pages_server, store, tmp_path
+):
+    # The run's last act navigates to a page that greets a moment after it loads: the
+    # model's extract read the greeting once the page had settled, and so does the replay.
+    test_file = tmp_path / "test_signup.py"
+    recorded = record(ai, script, store, test_file)
+    scripted_model.stop()
+    page.route("**/agent/welcome.html*", greet_a_moment_after_loading)
+
+    offline = AIPage(page, None, base_url=pages_server.url(), wait_timeout=TEST_WAIT_MS)
+    offline.goto("agent/home.html")
+    agent = Agent(offline, recordings=Recordings(store, test_file, "offline"))
+    result = agent.execute(GOAL, output=Welcome, variables={"password": SECRET})
+
+    assert (result.success, result.replayed) == (True, True), result.message
+    assert result.output == recorded.output and result.data == recorded.data
+
+
 def send_the_form_elsewhere(route: Route) -> None:
     response = route.fetch()
     body = response.text().replace('action="welcome.html"', 'action="complete.html"')

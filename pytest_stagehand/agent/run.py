@@ -602,6 +602,7 @@ class Run:
         reads = recording.data.get("output_reads")
         if reads is None:
             raise _Diverged("it was recorded before agent outputs were read again from the page")
+        settle(self.ai.watch)  # read as the run's model read it: once the page has settled
         shown = _read_again(self.page, reads, recording.data.get("output"), "the output")
         try:
             output = shown if self.output is None else self.output.model_validate(shown)
@@ -624,7 +625,6 @@ class Run:
             )
         except PlaywrightError:
             return False
-        settle(self.ai.watch)
         return True
 
     def replay_step(self, recording: Recording, step: dict[str, Any]) -> str | None:
@@ -658,6 +658,7 @@ class Run:
         None. A mode's own tools are its subclass's to add."""
         tool = step["tool"]
         if tool == "extract":
+            settle(self.ai.watch)  # read as the model's extract read it: once settled
             try:
                 self.data[step["instruction"]] = _read_again(
                     self.page, step["reads"], step["value"], "what it read"
