@@ -22,6 +22,8 @@ from scripted_answers import NOT_FOUND, TEST_WAIT_MS, choose, latest_snapshot, o
 from servers import PAGES
 from verbs import page_answer
 
+from pytest_stagehand.actions.settle import settle
+from pytest_stagehand.agent import agent as agent_module
 from pytest_stagehand.agent import run as agent_run
 from pytest_stagehand.agent.agent import Agent
 from pytest_stagehand.agent.values import Tool
@@ -486,6 +488,26 @@ def test_a_recorded_run_replays_offline_with_no_model(
     assert result.data == recorded.data
     assert [a.method for a in result.actions] == [a.method for a in recorded.actions]
     assert scripted_model.calls == calls
+
+
+def test_a_run_on_a_page_at_rest_starts_without_waiting_out_a_quiet_window(
+    page, ai, script, scripted_model, pages_server, store, tmp_path, monkeypatch
+):
+    # What a run reads first settles the page in full (the model's look) or verifies
+    # what it finds (a replay's element): its start settles early, as a replayed act does.
+    test_file = tmp_path / "test_signup.py"
+    record(ai, script, store, test_file)
+    scripted_model.stop()
+    marks: list[Any] = []
+    monkeypatch.setattr(
+        agent_module, "settle", lambda watch, **how: marks.append(settle(watch, **how)) or marks[-1]
+    )
+    offline = AIPage(page, None, base_url=pages_server.url(), wait_timeout=TEST_WAIT_MS)
+    offline.goto("agent/home.html")
+    agent = Agent(offline, recordings=Recordings(store, test_file, "offline"))
+    result = agent.execute(GOAL, output=Welcome, variables={"password": SECRET})
+    assert (result.success, result.replayed) == (True, True), result.message
+    assert len(marks) == 1 and not marks[0].waited  # at rest since it loaded: no wait
 
 
 def reword_name_label(route: Route) -> None:

@@ -103,8 +103,10 @@ class Agent:
         values = {name: str(value) for name, value in (variables or {}).items()}
         steplog = self.page.steplog
         steplog.add_secrets(values)
+        # Settled early, as a replayed act is: what the run reads next either settles in
+        # full (the model's look) or verifies what it finds (a replay's element).
         with self.page.open_page(f"agent.execute({instruction!r})"):
-            settle(self.page.watch)
+            settle(self.page.watch, early=True)
         start = len(steplog.events)
         with steplog.step("agent", instruction, self.page.page.url) as event:
             arguments = (
