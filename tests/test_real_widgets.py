@@ -152,7 +152,7 @@ def test_a_real_widget_flow_records_and_replays_offline(
             asked = scripted_model.calls
             for step in flow.steps:
                 ai.act(step.instruction)
-            assert ai.locator("#chosen").inner_text() == flow.shows, mode
+            expect(ai.locator("#chosen"), mode).to_have_text(flow.shows, use_inner_text=True)
             if mode == "offline":
                 assert [event.cache for event in ai.steplog.events[1:]] == ["hit"] * len(
                     flow.steps
