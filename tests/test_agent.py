@@ -498,16 +498,16 @@ def test_a_run_on_a_page_at_rest_starts_without_waiting_out_a_quiet_window(
     test_file = tmp_path / "test_signup.py"
     record(ai, script, store, test_file)
     scripted_model.stop()
-    marks: list[Any] = []
+    asked: list[dict[str, Any]] = []
     monkeypatch.setattr(
-        agent_module, "settle", lambda watch, **how: marks.append(settle(watch, **how)) or marks[-1]
+        agent_module, "settle", lambda watch, **how: asked.append(how) or settle(watch, **how)
     )
     offline = AIPage(page, None, base_url=pages_server.url(), wait_timeout=TEST_WAIT_MS)
     offline.goto("agent/home.html")
     agent = Agent(offline, recordings=Recordings(store, test_file, "offline"))
     result = agent.execute(GOAL, output=Welcome, variables={"password": SECRET})
     assert (result.success, result.replayed) == (True, True), result.message
-    assert len(marks) == 1 and not marks[0].waited  # at rest since it loaded: no wait
+    assert asked == [{"early": True}]  # not a full settle: its quiet window is not waited out
 
 
 def reword_name_label(route: Route) -> None:
