@@ -32,6 +32,7 @@ from pytest_stagehand.agent.values import (
     infrastructure,
 )
 from pytest_stagehand.browser.covering import overlaid
+from pytest_stagehand.browser.watch import PageWatch
 from pytest_stagehand.errors import (
     HealFailed,
     ModelError,
@@ -602,8 +603,7 @@ class Run:
         reads = recording.data.get("output_reads")
         if reads is None:
             raise _Diverged("it was recorded before agent outputs were read again from the page")
-        settle(self.ai.watch)  # read as the run's model read it: once the page has settled
-        shown = _read_again(self.page, reads, recording.data.get("output"), "the output")
+        shown = _read_again(self.ai.watch, reads, recording.data.get("output"), "the output")
         try:
             output = shown if self.output is None else self.output.model_validate(shown)
         except ValidationError as exc:
@@ -658,10 +658,9 @@ class Run:
         None. A mode's own tools are its subclass's to add."""
         tool = step["tool"]
         if tool == "extract":
-            settle(self.ai.watch)  # read as the model's extract read it: once settled
             try:
                 self.data[step["instruction"]] = _read_again(
-                    self.page, step["reads"], step["value"], "what it read"
+                    self.ai.watch, step["reads"], step["value"], "what it read"
                 )
             except _Diverged as exc:
                 return str(exc)
@@ -756,13 +755,14 @@ def _arguments(step: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in step.items() if k not in ("tool", "actions", "reads")}
 
 
-def _read_again(page: Page, reads: dict[str, Any], recorded: Any, what: str) -> Any:
-    """`recorded` as the page shows it now (readback.py); _Diverged when it cannot be read
-    again or reads otherwise."""
+def _read_again(watch: PageWatch, reads: dict[str, Any], recorded: Any, what: str) -> Any:
+    """`recorded` as the page shows it once settled, as the run's model read it
+    (readback.py); _Diverged when it cannot be read again or reads otherwise."""
     unreadable = [f"{name} ({why})" for name, why in unreadable_fields(reads)]
     if unreadable:
         raise _Diverged(f"{what} cannot be read again from the page: {'; '.join(unreadable)}")
-    reading = reread(page, reads, recorded)
+    settle(watch)
+    reading = reread(watch.page, reads, recorded)
     if reading.broken:
         raise _Diverged(f"{what} is no longer on the page: {'; '.join(reading.broken)}")
     changes = reading.changes(recorded)

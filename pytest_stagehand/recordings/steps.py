@@ -191,25 +191,24 @@ class RecordedSteps:
         recordings = self.recordings
         if recordings is None or not self.policy.may_replay:
             step.settle()  # nothing to look up: keyed where the page settles, as a miss is
-        url = self.page.url
-        take_back = recordings.bookmark() if recordings is not None else None
-        key = self.key(step)
-        recording = self._lookup(key)
-        if recording is None and take_back is not None and self.policy.may_replay:
-            step.settle()
-            if self.page.url != url:
-                take_back()
-                key = self.key(step)
-                recording = self._lookup(key)
+            key, recording = self.key(step), None
+        else:
+            url, take_back = self.page.url, recordings.bookmark()
+            key = self.key(step)
+            recording = self._lookup(recordings, key)
+            if recording is None:
+                step.settle()
+                if self.page.url != url:
+                    take_back()
+                    key = self.key(step)
+                    recording = self._lookup(recordings, key)
         if recording is None and recordings is not None and not self.policy.may_call_model:
             nearby = recordings.nearby(key) if self.policy.may_replay else []
             self.policy.check_miss(key, recordings.test_file, nearby)
         return key, recording
 
-    def _lookup(self, key: StepKey) -> Recording | None:
-        if self.recordings is None or not self.policy.may_replay:
-            return None
-        recording = self.recordings.lookup(key)
+    def _lookup(self, recordings: Recordings, key: StepKey) -> Recording | None:
+        recording = recordings.lookup(key)
         return recording if recording is not None else self._where_loaded(key)
 
     def loaded_at(self) -> str:
