@@ -52,11 +52,14 @@ def measure(reps: int) -> dict[str, dict[str, list[float]]]:
     from pytest_stagehand.snapshot.outline import describer, snapshot
 
     try:  # what light_hits asks the page
-        from pytest_stagehand.snapshot.outline import role_and_name
-    except ImportError:  # a release whose look leaves role selectors to Playwright
+        from pytest_stagehand.snapshot.record import role_and_name
+    except ImportError:  # a release that kept it in outline.py
+        try:
+            from pytest_stagehand.snapshot.outline import role_and_name
+        except ImportError:  # a release whose look leaves role selectors to Playwright
 
-        def role_and_name(selector: str) -> None:
-            return None
+            def role_and_name(selector: str) -> None:
+                return None
 
     launch = find_chromium().launch_options()  # before sync_playwright: it asks Playwright
     times: dict[str, dict[str, list[float]]] = {}

@@ -27,9 +27,9 @@ from pytest_stagehand.snapshot.outline import (
     describer,
     estimate_tokens,
     inspect,
-    role_selector,
     snapshot,
 )
+from pytest_stagehand.snapshot.record import role_selector
 
 PAGES = [
     "login.html", "shop.html", "forms.html", "table.html", "hidden.html", "frames.html",

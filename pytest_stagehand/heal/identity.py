@@ -31,11 +31,10 @@ from pytest_stagehand.snapshot.outline import (
     Snapshot,
     inspect,
     looked,
-    role_selector,
     surroundings_at,
     surroundings_of_namesakes,
-    xpath_literal,
 )
+from pytest_stagehand.snapshot.record import role_selector, xpath_literal
 
 RIVALS = 8  # rivals_of keeps the names of this many elements most alike by name,
 RIVAL_FLOOR = 0.5  # ...at least this alike by letters or by words,

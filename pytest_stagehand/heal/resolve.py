@@ -35,7 +35,8 @@ from pytest_stagehand.heal.identity import (
 from pytest_stagehand.heal.meaning import best_match, describe, differences, similarity, verify
 from pytest_stagehand.recordings.format import RecordedElement
 from pytest_stagehand.snapshot.element import KEEP, KEPT, ElementRef, Kept, LiveElement, frame_scope
-from pytest_stagehand.snapshot.outline import described, describer, inspect, role_and_name, snapshot
+from pytest_stagehand.snapshot.outline import described, describer, inspect, snapshot
+from pytest_stagehand.snapshot.record import role_and_name
 
 POLL_MS = 100  # how often a page still rendering is looked at again
 

@@ -60,6 +60,7 @@ from pytest_stagehand.snapshot.element import (
     Kept,
     LiveElement,
 )
+from pytest_stagehand.snapshot.record import Record, element_ref, fingerprint_of
 
 CHARS_PER_TOKEN = 4
 
@@ -158,7 +159,7 @@ def inspect(locator: Locator, frame_path: tuple[str, ...] = ()) -> LiveElement:
     if "element" not in data:
         return LiveElement(data["count"])
     fingerprint = _placed(
-        _fingerprint(_Record(*data["element"]), Ancestry(data["rows"]), frame_path), data
+        fingerprint_of(Record(*data["element"]), Ancestry(data["rows"]), frame_path), data
     )
     kept = Kept(data["kept"], 0) if "kept" in data and not frame_path else None
     return LiveElement(1, fingerprint, data["context"], kept=kept)
@@ -237,26 +238,10 @@ PREPARE = script(__package__, "prepare")
 OUTLINE = "(describe, args) => describe.snapshot(args)"
 
 
-ROLE_SELECTOR = re.compile(r'role=([a-z]+)\[name="((?:[^"\\]|\\.)*)"s\]')
-
-
-def role_selector(role: str, name: str) -> str:
-    """The selector a recording keeps for an element by its role and exact name."""
-    return f"role={role}[name={_quote(name)}s]"
-
-
-def role_and_name(selector: str) -> tuple[str, str] | None:
-    """The role and exact name of a `role_selector`; None for any other selector."""
-    match = ROLE_SELECTOR.fullmatch(selector)
-    if match is None:
-        return None
-    return match.group(1), re.sub(r"\\(.)", r"\1", match.group(2))
-
-
 def described(data: dict[str, Any], frame_path: tuple[str, ...] = ()) -> tuple[ElementRef, str]:
     """The ElementRef (selectors, fingerprint) and surroundings of a `describer` description."""
-    record = _Record(*data["element"])
-    ref = _element_ref("", record, Ancestry(data["rows"]), frame_path)
+    record = Record(*data["element"])
+    ref = element_ref("", record, Ancestry(data["rows"]), frame_path)
     return replace(ref, fingerprint=_placed(ref.fingerprint, data)), data["context"]
 
 
@@ -350,7 +335,7 @@ class _Elements(Mapping[str, "ElementRef"]):
         ref = self._built.get(element_id)
         if ref is None:
             data, ancestry, frame_path = self._pending[element_id]
-            ref = _element_ref(element_id, _Record(*data), ancestry, frame_path)
+            ref = element_ref(element_id, Record(*data), ancestry, frame_path)
             self._built[element_id] = ref
         return ref
 
@@ -359,97 +344,6 @@ class _Elements(Mapping[str, "ElementRef"]):
 
     def __len__(self) -> int:
         return len(self._pending)
-
-
-TAG = re.compile(r"[a-z][a-z0-9-]*")  # an element name XPath writes as it is
-
-
-def xpath_literal(value: str) -> str:
-    """`value` as an XPath 1.0 string literal, which has no escapes: quotes of one kind
-    are joined with concat()."""
-    if '"' not in value:
-        return f'"{value}"'
-    if "'" not in value:
-        return f"'{value}'"
-    return "concat(" + ", '\"', ".join(f'"{part}"' for part in value.split('"')) + ")"
-
-
-def _quote(value: str) -> str:
-    """A double-quoted string as CSS and Playwright's attribute selectors read it."""
-    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-class _Record(NamedTuple):
-    """One element as snapshot.js describes it (see `describe` there): the fields it
-    leaves out at the end are empty."""
-
-    row: int  # in the ancestry table
-    tag: str
-    role: str
-    name: str
-    states: dict[str, object]
-    attributes: dict[str, str]
-    own_text: int = 0  # the name is the element's own text: a text= selector finds it
-    text: str | None = None  # None: the same as the name
-    href: str | None = None
-    id: str = ""
-    classes: str = ""
-    label: str = ""
-    test_id_attribute: str = ""
-    test_id: str = ""
-    test_id_unique: int = 0
-    exact: str = ""  # a pinned selector where the CSS path alone is ambiguous
-
-
-def _element_ref(
-    element_id: str, record: _Record, ancestry: Ancestry, frame_path: tuple[str, ...]
-) -> ElementRef:
-    name = record.name
-    selector = record.exact or ancestry.css(record.row)
-    # Most robust first: a test id survives restyling and rewording, role+name survives
-    # restructuring, label and text survive restructuring of forms and copy; paths do not.
-    candidates = []
-    if record.test_id_unique:
-        candidates.append(f"[{record.test_id_attribute}={_quote(record.test_id)}]")
-    if name and record.role not in ("generic", "iframe"):
-        candidates.append(role_selector(record.role, name))
-    if record.label:
-        candidates.append(f"internal:label={json.dumps(record.label, ensure_ascii=False)}s")
-    xpath = ancestry.xpath(record.row)
-    if record.own_text:
-        candidates.append(f"text={_quote(name)}")
-        if xpath and TAG.fullmatch(record.tag):  # the same, found by the browser's own XPath
-            candidates.append(f"xpath=//{record.tag}[normalize-space()={xpath_literal(name)}]")
-    if selector not in candidates:
-        candidates.append(selector)
-    if xpath:
-        candidates.append(f"xpath={xpath}")
-    return ElementRef(
-        id=element_id,
-        role=record.role,
-        name=name,
-        frame_path=frame_path,
-        selector=selector,
-        candidates=tuple(candidates),
-        fingerprint=_fingerprint(record, ancestry, frame_path),
-        href=record.href,
-        states=record.states,
-    )
-
-
-def _fingerprint(record: _Record, ancestry: Ancestry, frame_path: tuple[str, ...]) -> Fingerprint:
-    return Fingerprint(
-        tag=record.tag,
-        role=record.role,
-        name=record.name,
-        text=record.name if record.text is None else record.text,
-        test_id=record.test_id or None,
-        id=record.id or None,
-        classes=tuple(record.classes.split()),
-        attributes=record.attributes,
-        path=ancestry.path(record.row),
-        frame_path=frame_path,
-    )
 
 
 def _frame_element(frame: Frame) -> ElementHandle | None:
