@@ -11,7 +11,8 @@ columns read "-".
 For generated pages (a 1,500-row table; product catalogues of about 10k and 50k elements;
 TodoMVC with 200 todos; a practice app of about 2,900 elements), prints per contender the
 median time of `--runs` runs (contenders rotated within each run), our script's time inside
-the page alone (ms per 1,000 elements), for its walk of the page and for all of it, o200k
+the page alone (ms per 1,000 elements), for its walk of the page and for all of it, what
+taking one element's description, and all of them, from the page costs afterwards, o200k
 tokens (bpe-openai, which ships the o200k table; else characters / 4) and the ratios, and
 coverage: how many of the interactive elements Playwright's AI snapshot lists (role and
 name) are in ours.
@@ -337,13 +338,24 @@ def in_page_ms(page: Page, source: str | None = None) -> tuple[float, float]:
 
 def measure(page: Page, stagehand: Stagehand, label: str, runs: int, tokens) -> dict:
     elements = page.evaluate("document.querySelectorAll('*').length")
-    times: dict[str, list[float]] = {"ours": [], "walk": [], "script": [], "pw": [], "sh": []}
+    times: dict[str, list[float]] = {
+        "ours": [], "one": [], "all": [], "walk": [], "script": [], "pw": [], "sh": [],
+    }  # fmt: skip
     texts = {"ours": "", "pw": "", "sh": ""}
 
     def ours() -> None:
         start = time.perf_counter()
-        texts["ours"] = snapshot(page).text
+        seen = snapshot(page)
+        texts["ours"] = seen.text
         times["ours"].append(time.perf_counter() - start)
+        # What a step then pays for the element it acts on (its description is taken from
+        # the page when first asked for), and what a heal that compares them all pays.
+        start = time.perf_counter()
+        seen.elements[f"e{len(seen.elements)}"]
+        times["one"].append(time.perf_counter() - start)
+        start = time.perf_counter()
+        list(seen.elements.values())
+        times["all"].append(time.perf_counter() - start)
         walk, script = in_page_ms(page)
         times["walk"].append(walk / 1000)
         times["script"].append(script / 1000)
@@ -390,8 +402,9 @@ def seconds(value: float | None) -> str:
 
 def table_rows(results: list[dict]) -> list[list[str]]:
     header = [
-        "page", "elements", "ours s", "walk ms/1k", "script ms/1k", "pw s", "sh s", "ours/pw",
-        "ours/sh", "ours tok", "pw tok", "sh tok", "tok/pw", "tok/sh", "coverage",
+        "page", "elements", "ours s", "+1 el ms", "+all els s", "walk ms/1k", "script ms/1k",
+        "pw s", "sh s", "ours/pw", "ours/sh", "ours tok", "pw tok", "sh tok", "tok/pw", "tok/sh",
+        "coverage",
     ]  # fmt: skip
     rows = [header]
     for r in results:
@@ -400,6 +413,8 @@ def table_rows(results: list[dict]) -> list[list[str]]:
             r["label"],
             f"{r['elements']:,}",
             seconds(m["ours"]),
+            f"{m['one'] * 1000:.1f}",
+            seconds(m["all"]),
             f"{m['walk'] * 1e6 / r['elements']:.1f}",
             f"{m['script'] * 1e6 / r['elements']:.1f}",
             seconds(m["pw"]),
@@ -463,8 +478,10 @@ def main() -> None:
     print(
         f"\nmedian of {args.runs} runs, contenders rotated; tokens: {tokenizer}; pw = Playwright's"
         " AI snapshot, sh = Stagehand 3.7.3's; coverage = interactive (role, name) pairs of"
-        " Playwright's snapshot found in ours; walk = our script's walk of the page alone, script ="
-        " all of it (walk, names, each element described for the cache, JSON), inside the page."
+        " Playwright's snapshot found in ours; +1 el = taking one element's description from the"
+        " page after the snapshot (a step's choice), +all els = every element's (a heal's); walk ="
+        " our script's walk of the page alone, script = all of it (walk, names, each element"
+        " described for the cache, JSON), inside the page."
         "\ntargets (issue 37): table at most 0.120 s, ~50k elements at most 0.5 s, tok/sh at"
         " most 0.45, coverage complete."
     )

@@ -380,6 +380,51 @@ def test_unknown_ids_raise_key_error(page: Page, pages_server):
         snap.locator(page, "e999")
 
 
+def test_an_element_s_description_comes_from_the_page_when_it_is_first_asked_for(
+    page: Page, pages_server
+):
+    snap = open_page(page, pages_server, "table.html")
+    calls: list[object] = []
+    evaluate = page.main_frame.evaluate
+    page.main_frame.evaluate = lambda *args: calls.append(args) or evaluate(*args)
+    try:
+        one = snap.elements["e3"]
+        asked_once = len(calls)
+        every = list(snap.elements.values())  # the rest, in one call
+        asked_for_all = len(calls)
+        again = list(snap.elements.values())
+    finally:
+        del page.main_frame.evaluate
+
+    assert (asked_once, asked_for_all, len(calls)) == (1, 2, 2)
+    assert every == again and every[2] is one
+    lines = shown(snap)
+    for ref in every:  # each id's description is its own element's
+        role, name = lines[ref.id]
+        assert ref.role == role and ref.name == (name or ref.name), ref.id
+        assert page.locator(ref.selector).count() == 1, ref.selector
+
+
+def test_the_elements_of_an_outline_of_a_page_that_navigated_are_gone_and_say_so(
+    page: Page, pages_server
+):
+    before = open_page(page, pages_server, "login.html")
+    later = open_page(page, pages_server, "login.html")  # the same page, loaded again
+
+    with pytest.raises(ElementNotFound, match="navigated, reloaded"):
+        before.elements["e1"]
+    assert later.elements["e1"].role == shown(later)["e1"][0]  # the new one is known
+
+
+def test_a_document_keeps_its_last_few_outlines(page: Page, pages_server):
+    outlines = [open_page(page, pages_server, "login.html")]
+    outlines += [snapshot(page) for _ in range(4)]
+
+    with pytest.raises(ElementNotFound, match="outlined several times since"):
+        outlines[0].elements["e1"]
+    assert [len(snap.elements.values()) for snap in outlines[1:]] == [len(outlines[0].elements)] * 4
+
+
 def test_snapshot_leaves_the_page_untouched(page: Page, pages_server):
     page.goto(pages_server.url("shadow.html"))
     page.evaluate("""() => {

@@ -42,7 +42,7 @@ from pytest_stagehand.prompts.texts import ActChoice
 from pytest_stagehand.prompts.vision import VisionActChoice, with_screenshot
 from pytest_stagehand.recordings.format import RecordedElement
 from pytest_stagehand.settings import DEFAULT_BUDGET
-from pytest_stagehand.snapshot.element import describe
+from pytest_stagehand.snapshot.element import ElementRef, describe
 from pytest_stagehand.snapshot.outline import Snapshot, snapshot
 
 
@@ -155,12 +155,14 @@ class ModelResolver(ReadsPage):
         if chosen is None:  # the most relevant part, and a screenshot
             chosen = self._choose_by_sight(messages(parts[0].text), before, request, event)
         action, two_step = chosen
+        # Where each element was, read before the click: it may take the page elsewhere.
+        known = _places(before) if two_step else set()
         action = perform(self.watch, action, request.values, request.timeout)
         if not two_step:
             return [action]
         settle(self.watch, after_action=True)
         after = snapshot(self.page)
-        appeared = _appeared(before, after)
+        appeared = [key for key, ref in after.elements.items() if _place(ref) not in known]
         if not appeared:
             raise ElementNotFound(
                 f"No element matches {request.instruction!r} on {after.url}: clicking "
@@ -267,12 +269,13 @@ def _as_done(action: Action) -> str:
     return f"{action.description} (clicked through {action.via})"
 
 
-def _appeared(before: Snapshot, after: Snapshot) -> list[str]:
-    """Ids of elements in `after` that were not in `before` (by where they are)."""
-    known = {(ref.frame_path, ref.selector) for ref in before.elements.values()}
-    return [
-        key for key, ref in after.elements.items() if (ref.frame_path, ref.selector) not in known
-    ]
+def _place(ref: ElementRef) -> tuple[tuple[str, ...], str]:
+    return ref.frame_path, ref.selector
+
+
+def _places(page_snapshot: Snapshot) -> set[tuple[tuple[str, ...], str]]:
+    """Where the snapshot's elements are: what appears after a click is elsewhere."""
+    return {_place(ref) for ref in page_snapshot.elements.values()}
 
 
 def _lines_of(page_snapshot: Snapshot, ids: list[str]) -> str:

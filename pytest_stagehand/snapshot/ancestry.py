@@ -7,6 +7,7 @@ when the element is first asked for.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 
@@ -16,13 +17,13 @@ class Ancestry:
     Rows are `[parent row, css tag, nth-of-type, anchor, path item, xpath-able]`, parents
     first, without the fields at their end that are as ENDS (most rows' are: a large page's
     answer is shorter); nth-of-type 0 where the tag alone tells the element from its
-    siblings. A row is expanded when an element that needs it is, so a large page costs
-    only what is used.
+    siblings. Given by row number: the whole table, or the rows some elements need. A row
+    is expanded when an element that needs it is, so a large page costs only what is used.
     """
 
     ENDS = (0, "", "", 1)  # nth-of-type, anchor, path item ("": the tag), xpath-able
 
-    def __init__(self, rows: list[list[Any]]) -> None:
+    def __init__(self, rows: Sequence[list[Any]] | Mapping[int, list[Any]]) -> None:
         self.rows = rows
         self._css: dict[int, str] = {}
         self._xpath: dict[int, str | None] = {}

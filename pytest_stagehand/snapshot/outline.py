@@ -3,7 +3,9 @@
 `snapshot(page)` runs one JavaScript tree walk per frame (`snapshot.js`) and stitches the
 frames together. The outline is what the model reads; each id in it maps to an `ElementRef`
 holding a frame-aware locator for acting now, selector candidates for the cache, and a
-fingerprint for recognising the element later when its selectors no longer match.
+fingerprint for recognising the element later when its selectors no longer match. The walk
+describes each element as it finds it, but the descriptions stay in the document until an
+id is first asked for: a step uses one or two of a large page's thousands.
 
 The outline has one line per meaningful node, indented one space per level (a line one
 level deep then costs no token for its indent)::
@@ -40,7 +42,7 @@ import contextlib
 import json
 import math
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import ItemsView, Iterator, Mapping, Sequence, ValuesView
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any, NamedTuple
@@ -82,7 +84,13 @@ def without_ids(text: str) -> str:
 @cache
 def _script() -> str:
     """Read once per process: every snapshot and every replay check sends it."""
-    return script(__package__, "snapshot", TABLES=TABLES)
+    return script(__package__, "snapshot", TABLES=TABLES, OUTLINES=OUTLINES)
+
+
+# Where a document keeps the element descriptions of its last few outlines (snapshot.js),
+# and the script that takes some, or all, of one outline's from there.
+OUTLINES = 'Symbol.for("pytest-stagehand.outlines")'
+TAKE = script(__package__, "take", OUTLINES=OUTLINES)
 
 
 # Tables and ARIA grids as a person reads them: rows split across containers, columns by
@@ -301,8 +309,8 @@ class _Builder:
                 if handle is not None:
                     handle.dispose()
         data = json.loads(raw)
-        ancestry = Ancestry(data["rows"])
-        iframes = {child: exact or ancestry.css(row) for child, row, exact in data["frames"]}
+        kept = _KeptOutline(frame, data["key"], frame_path, dict(data["rows"]))
+        iframes = {child: exact or kept.ancestry.css(row) for child, row, exact in data["frames"]}
         for line in data["lines"]:  # [depth, index, body], and its frame where it shows one
             line_depth, index, body, child = (*line, -1)[:4]
             indent = " " * (depth + line_depth)
@@ -310,7 +318,7 @@ class _Builder:
                 self.lines.append(indent + body if body else "")  # "": a row's blank line
             else:
                 element_id = f"e{len(self.elements) + 1}"
-                self.elements.add(element_id, data["elements"][index], ancestry, frame_path)
+                self.elements.add(element_id, kept, index)
                 self.lines.append(f"{indent}{element_id} {body}")
             if child >= 0:
                 # A frame that navigates or goes away mid-snapshot is shown empty.
@@ -320,30 +328,94 @@ class _Builder:
         return data["title"]
 
 
+class _KeptOutline:
+    """One frame's part of an outline: its elements' descriptions, which its document keeps
+    (snapshot.js `take`) until they are asked for, and the ancestry rows taken so far."""
+
+    def __init__(
+        self, frame: Frame, key: str, frame_path: tuple[str, ...], rows: dict[int, list[Any]]
+    ) -> None:
+        self.frame = frame
+        self.key = key
+        self.frame_path = frame_path
+        self.size = 0  # how many of the frame's elements have ids
+        self.rows = rows
+        self.ancestry = Ancestry(rows)
+
+    def take(self, indices: list[int] | None) -> dict[int, list[Any]]:
+        """The descriptions at `indices` (None: all), by index. Raises ElementNotFound where
+        the document no longer keeps them."""
+        try:
+            raw = self.frame.evaluate(TAKE, [self.key, indices])
+        except PlaywrightError:  # the frame went away
+            raw = None
+        if raw is None:
+            raise ElementNotFound(
+                "The page changed since its outline was read: it navigated, reloaded or was "
+                "outlined several times since, so the outline's elements are no longer known."
+            )
+        data = json.loads(raw)
+        if indices is None:
+            self.rows.update(enumerate(data["rows"]))
+            return dict(enumerate(data["elements"]))
+        self.rows.update(data["rows"])
+        return dict(data["elements"])
+
+
 class _Elements(Mapping[str, "ElementRef"]):
-    """A snapshot's ids and the ElementRefs they stand for, each built when first asked for:
-    a prompt needs the outline and one or two elements, not thousands of fingerprints."""
+    """A snapshot's ids and the ElementRefs they stand for, each built when first asked for,
+    from the description its document kept: a prompt needs the outline and one or two
+    elements, not thousands of fingerprints."""
 
     def __init__(self) -> None:
-        self._pending: dict[str, tuple[list[Any], Ancestry, tuple[str, ...]]] = {}
+        self._pending: dict[str, tuple[_KeptOutline, int]] = {}
         self._built: dict[str, ElementRef] = {}
 
-    def add(self, element_id: str, data: list[Any], ancestry: Ancestry, frames: tuple) -> None:
-        self._pending[element_id] = (data, ancestry, frames)
+    def add(self, element_id: str, kept: _KeptOutline, index: int) -> None:
+        self._pending[element_id] = (kept, index)
+        kept.size += 1
 
     def __getitem__(self, element_id: str) -> ElementRef:
         ref = self._built.get(element_id)
         if ref is None:
-            data, ancestry, frame_path = self._pending[element_id]
-            ref = element_ref(element_id, Record(*data), ancestry, frame_path)
-            self._built[element_id] = ref
+            self._build([element_id])  # KeyError for an id the outline does not have
+            ref = self._built[element_id]
         return ref
+
+    def __contains__(self, element_id: object) -> bool:
+        return element_id in self._pending
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._pending)
 
     def __len__(self) -> int:
         return len(self._pending)
+
+    def values(self) -> ValuesView[ElementRef]:
+        self._build_all()
+        return super().values()
+
+    def items(self) -> ItemsView[str, ElementRef]:
+        self._build_all()
+        return super().items()
+
+    def _build_all(self) -> None:
+        self._build([key for key in self._pending if key not in self._built])
+
+    def _build(self, element_ids: list[str]) -> None:
+        """Build these ids' refs, taking their descriptions from each frame in one call."""
+        wanted: dict[_KeptOutline, list[tuple[str, int]]] = {}
+        for element_id in element_ids:
+            kept, index = self._pending[element_id]
+            wanted.setdefault(kept, []).append((element_id, index))
+        for kept, pairs in wanted.items():
+            every = len(pairs) == kept.size
+            records = kept.take(None if every else [index for _, index in pairs])
+            for element_id, index in pairs:
+                record = Record(*records[index])
+                self._built[element_id] = element_ref(
+                    element_id, record, kept.ancestry, kept.frame_path
+                )
 
 
 def _frame_element(frame: Frame) -> ElementHandle | None:

@@ -1,7 +1,8 @@
-// One frame's DOM -> outline lines + the data needed to act on and recognise each element
-// (or, given `args.target`, just that element's description). Evaluated once per frame by
-// snapshot.py as `(args) => json`. It only reads the page: no attribute, property or node is
-// written, so snapshots never disturb the app under test.
+// One frame's DOM -> outline lines + the data needed to act on and recognise each element,
+// kept in the page (or, given `args.target`, just that element's description). Evaluated once
+// per frame by outline.py as `(args) => json`. It only reads the page: no attribute, property
+// or node of the app's is written (its one write is our store, under a symbol of ours), so
+// snapshots never disturb the app under test.
 // Roles follow HTML-AAM and names follow accname 1.2, with Playwright's choices where the
 // specs leave room, so that our roles and names agree with Playwright's own AI snapshot.
 // Kept whole: the page receives it as one script per frame, and its helpers share one read
@@ -1712,5 +1713,23 @@
   for (const { el, frame } of frameLines) {
     if (frame >= 0) frames.push([frame, rowIndex(el), exactSelector(el, rowIndex(el))]);
   }
-  return JSON.stringify({ lines, elements, rows, frames, title: document.title });
+  // The descriptions stay in the page until asked for (`take`): a prompt reads the lines and
+  // one or two elements, and a large page's descriptions cost more to send than to make.
+  // Each document keeps its last few outlines; an older one is asked for in vain.
+  const ancestors = (wanted) => {  // [row, fields] for the rows given and those above them
+    const seen = new Set();
+    for (let row of wanted) for (; row >= 0 && !seen.has(row); row = rows[row][0]) seen.add(row);
+    return [...seen].map((row) => [row, rows[row]]);
+  };
+  const take = (indices) => JSON.stringify(indices === null ? { elements, rows } : {
+    elements: indices.map((index) => [index, elements[index]]),
+    rows: ancestors(indices.map((index) => elements[index][0])),
+  });
+  const key = Math.random().toString(36).slice(2);
+  const store = /*@OUTLINES*/;
+  if (!window[store]) Object.defineProperty(window, store, { value: new Map(), configurable: true });
+  const kept = window[store];
+  kept.set(key, take);
+  for (const old of kept.keys()) if (kept.size > 4) kept.delete(old);
+  return JSON.stringify({ lines, key, frames, rows: ancestors(frames.map(([, row]) => row)), title: document.title });
 }

@@ -1,0 +1,4 @@
+([key, indices]) => {
+  const take = window[/*@OUTLINES*/]?.get(key);
+  return take ? take(indices) : null;
+}
