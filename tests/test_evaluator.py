@@ -22,10 +22,11 @@ from pytest_stagehand.model.providers import create_client
 from pytest_stagehand.page import AIPage
 from pytest_stagehand.pipelines.checks import run_check
 from pytest_stagehand.pipelines.judge import Evaluator, Recordings, is_visual
-from pytest_stagehand.prompts.judge import PageTextCheck
+from pytest_stagehand.prompts.judge import ElementCheck, Judgment, PageTextCheck
 from pytest_stagehand.recordings.format import Recording, recordings_file
 from pytest_stagehand.recordings.keys import step_key
 from pytest_stagehand.recordings.store import RecordingStore
+from pytest_stagehand.snapshot.outline import snapshot
 from pytest_stagehand.testing.scripted_model import ScriptedModelServer, ScriptedRequest
 
 BADGE = "the cart badge shows 1"
@@ -392,6 +393,24 @@ def test_a_check_that_cannot_be_recorded_goes_back_to_the_judge_then_is_recorded
     assert why in event.result and why in event.unchecked
     recording = store.lookup(test_file, step_key("assert", BADGE, ai.url))
     assert recording.data["check"] is None and why in recording.data["unchecked"]
+
+
+def test_a_check_on_an_outline_of_a_page_that_went_elsewhere_is_not_recorded(
+    shop, scripted_model
+):
+    """The page may navigate while the judge answers: its check's element is then gone."""
+    with judge(shop(1), scripted_model) as ai:
+        outline = snapshot(ai.page)
+        heading = re.search(r'\b(e\d+) heading "Products"', outline.text)[1]
+        ai.page.reload()
+        check = ElementCheck(
+            kind="element", element_id=heading, property="text", match="equals",
+            expected="Products",
+        )
+        judgment = Judgment(verdict="YES", reasoning="The heading says Products.", check=check)
+        recorded, why = ai.evaluator._witness("the page lists products", judgment, outline)
+
+    assert recorded is None and "navigated, reloaded" in why
 
 
 SUMMARY = (

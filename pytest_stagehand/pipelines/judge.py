@@ -47,6 +47,7 @@ from pytest_stagehand.browser.watch import PageWatch, ReadsPage
 from pytest_stagehand.errors import (
     AIAssertionError,
     CacheMiss,
+    ElementNotFound,
     ModelOutputError,
     RecordingFileError,
 )
@@ -362,7 +363,10 @@ class Evaluator(ReadsPage):
             return None, "the judge gave none"
         check: RecordedCheck
         if isinstance(proposed, ElementCheck):
-            ref = outline.element(element_id(proposed.element_id))
+            try:
+                ref = outline.element(element_id(proposed.element_id))
+            except ElementNotFound as gone:  # the page went elsewhere as the judge answered
+                return None, str(gone)
             if ref is None:
                 return None, f"its element {proposed.element_id!r} is not in the snapshot"
             element = recorded_element(self.page, outline, ref)
