@@ -12,7 +12,7 @@ from pytest_stagehand.errors import InvalidModelChoice, ModelOutputError, ModelR
 from pytest_stagehand.page import AIPage
 from pytest_stagehand.pipelines.extract import extract, merge, model_schema, split
 from pytest_stagehand.prompts.texts import ExtractedText
-from pytest_stagehand.snapshot.outline import snapshot
+from pytest_stagehand.snapshot.outline import TAKE, snapshot
 
 
 class Order(BaseModel):
@@ -85,6 +85,27 @@ def test_schema_with_links_gives_exact_urls(ai, scripted_model, pages_server):
     details = schema["$defs"]["Order"]["properties"]["details"]
     assert details["type"] == "string" and "element id" in details["description"]
     assert "description" not in schema["properties"]["orders"]
+
+
+def test_an_answer_s_links_are_taken_from_the_page_in_one_call(ai, scripted_model, page):
+    ai.goto("table.html")
+    scripted_model.enqueue(orders_answer)
+    taken: list[object] = []
+    evaluate = page.main_frame.evaluate
+
+    def counted(script, *args):
+        if script == TAKE:
+            taken.append(args)
+        return evaluate(script, *args)
+
+    page.main_frame.evaluate = counted
+    try:
+        result = ai.extract("the orders with their status and details link", schema=Orders)
+    finally:
+        del page.main_frame.evaluate
+
+    assert len({str(order.details) for order in result.orders}) == 3
+    assert len(taken) == 1  # not one call per link
 
 
 def test_without_a_schema_the_answer_is_text(ai, scripted_model):

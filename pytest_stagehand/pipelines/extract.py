@@ -12,6 +12,8 @@ each; the answers merge (lists concatenated, the first non-null value of anythin
 
 from __future__ import annotations
 
+import json
+import re
 import types
 from collections.abc import Callable
 from functools import cache
@@ -33,7 +35,13 @@ from pytest_stagehand.pipelines.waiting import Waiting, is_empty
 from pytest_stagehand.prompts import texts as prompts
 from pytest_stagehand.prompts.texts import ExtractedText
 from pytest_stagehand.prompts.vision import with_screenshot
-from pytest_stagehand.snapshot.outline import Snapshot, estimate_tokens, snapshot, without_ids
+from pytest_stagehand.snapshot.outline import (
+    ELEMENT_ID,
+    Snapshot,
+    estimate_tokens,
+    snapshot,
+    without_ids,
+)
 
 if TYPE_CHECKING:
     from pytest_stagehand.pipelines.replay import StepRecorder
@@ -42,6 +50,7 @@ T = TypeVar("T", bound=BaseModel)
 
 CHUNK_TOKENS = 24_000  # snapshot tokens per model call; larger pages are split
 LINK_ID = "the element id of the link, e.g. e12"
+ANY_ELEMENT_ID = re.compile(rf"\b{ELEMENT_ID}\b")  # in an answer, as element_id reads it
 
 
 @overload
@@ -145,7 +154,7 @@ def _ask(
                 messages,
                 asked,
                 lambda value: links_to_urls(
-                    wanted, value.model_dump(mode="json", by_alias=True), page_snapshot
+                    wanted, value.model_dump(mode="json", by_alias=True), page_snapshot, True
                 ),
                 feedback=prompts.feedback, event=event,
                 steplog=steplog,
@@ -258,13 +267,18 @@ def model_schema(schema: type[BaseModel], partial: bool = False) -> type[BaseMod
     return create_model(schema.__name__, __doc__=schema.__doc__, **fields)
 
 
-def links_to_urls(annotation: Any, value: Any, page_snapshot: Snapshot) -> Any:
+def links_to_urls(
+    annotation: Any, value: Any, page_snapshot: Snapshot, whole: bool = False
+) -> Any:
     """`value` (the model's answer as data) with link element ids replaced by their hrefs.
+    `whole`: the whole answer, whose ids are taken from the page first, in one call.
 
     Raises ChoiceProblem for an id that is not a link in the snapshot.
     """
     if value is None:
         return None
+    if whole and _has_url(annotation):
+        page_snapshot.take(ANY_ELEMENT_ID.findall(json.dumps(value)))
     if _is_url(annotation):
         return _href(page_snapshot, str(value))
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):

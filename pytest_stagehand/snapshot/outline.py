@@ -42,7 +42,7 @@ import contextlib
 import json
 import math
 import re
-from collections.abc import ItemsView, Iterator, Mapping, Sequence, ValuesView
+from collections.abc import ItemsView, Iterable, Iterator, Mapping, Sequence, ValuesView
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any, NamedTuple
@@ -121,6 +121,12 @@ class Snapshot:
 
     def element(self, element_id: str) -> ElementRef | None:
         return self.elements.get(element_id)
+
+    def take(self, element_ids: Iterable[str]) -> None:
+        """Take these ids' descriptions (those the outline has) from the page in one call,
+        where each is about to be asked for: one call each otherwise."""
+        if isinstance(self.elements, _Elements):
+            self.elements.take(element_ids)
 
     def locator(self, page: Page, element_id: str) -> Locator:
         """Locator for an id; KeyError if the id is not in this snapshot."""
@@ -400,7 +406,12 @@ class _Elements(Mapping[str, "ElementRef"]):
         return super().items()
 
     def _build_all(self) -> None:
-        self._build([key for key in self._pending if key not in self._built])
+        self.take(self._pending)
+
+    def take(self, element_ids: Iterable[str]) -> None:
+        """Build the refs of these ids that the outline has and that are not built yet."""
+        wanted = dict.fromkeys(element_ids)
+        self._build([key for key in wanted if key in self._pending and key not in self._built])
 
     def _build(self, element_ids: list[str]) -> None:
         """Build these ids' refs, taking their descriptions from each frame in one call."""
