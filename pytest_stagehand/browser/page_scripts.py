@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page
 
 
@@ -26,21 +27,22 @@ def _key(library: str) -> str:
 
 
 @cache
-def _scripts(libraries: tuple[str, ...], body: str, params: str) -> tuple[str, str]:
-    """The script that calls `body(libraries..., params...)` with the libraries the
-    document holds ([result], or null if it lost one), and the one that gives them first."""
+def _script(libraries: tuple[str, ...], body: str, params: str, given: tuple[int, ...]) -> str:
+    """The script that gives the document the libraries at `given` (none: it is thought to
+    hold them all), then calls `body(libraries..., params...)` with them: [result]; or,
+    where the document lacks some still, {missing: [their indexes]}."""
     symbols = [f"Symbol.for({json.dumps(_key(library))})" for library in libraries]
+    gives = "".join(
+        f" Object.defineProperty(window, {symbols[index]},"
+        f" {{ value: {libraries[index]}, configurable: true }});"
+        for index in given
+    )
     held = ", ".join(f"window[{symbol}]" for symbol in symbols)
-    use = (  # awaited: a body may be async (a settle)
-        f"async ({params}) => {{ const held = [{held}];"
-        f" return held.every(Boolean) ? [await ({body})(...held, {params})] : null; }}"
+    return (  # awaited: a body may be async (a settle)
+        f"async ({params}) => {{{gives} const held = [{held}];"
+        " const missing = held.flatMap((library, index) => library ? [] : [index]);"
+        f" return missing.length ? {{ missing }} : [await ({body})(...held, {params})]; }}"
     )
-    given = "".join(
-        f" Object.defineProperty(window, {symbol}, {{ value: {library}, configurable: true }});"
-        for symbol, library in zip(symbols, libraries, strict=True)
-    )
-    install = f"({params}) => {{{given} return ({body})({held}, {params}); }}"
-    return use, install
 
 
 def give_to_new_documents(page: Page, libraries: Sequence[str]) -> frozenset[str]:
@@ -60,18 +62,23 @@ def give_to_new_documents(page: Page, libraries: Sequence[str]) -> frozenset[str
 
 
 def _called(
-    libraries: Sequence[str], run: Callable[[str], Any], scripts, held: set[str] | None
+    libraries: Sequence[str], run: Callable[[str], Any], body: str, params: str,
+    held: set[str] | None,
 ) -> Any:
-    use, install = scripts
-    keys = {_key(library) for library in libraries}
-    if held is None or keys <= held:
-        result = run(use)
-        if result is not None:
-            return result[0]
-    result = run(install)
+    """Call `body` with the libraries, giving the document those it lacks: a document
+    that holds the describer is not sent it again with a library it lacks."""
+    keys = [_key(library) for library in libraries]
+    given = () if held is None else tuple(i for i, key in enumerate(keys) if key not in held)
+    for _ in range(2):
+        answer = run(_script(tuple(libraries), body, params, given))
+        if isinstance(answer, list):
+            break
+        given = tuple(answer["missing"])  # lost, or never given: given now
+    else:  # lost again as it was given: a page script takes them away
+        raise PlaywrightError(f"the page takes away the scripts it is given ({keys})")
     if held is not None:
         held.update(keys)
-    return result
+    return answer[0]
 
 
 def call(
@@ -84,8 +91,7 @@ def call(
     `held`: the keys of the libraries the page's document was given, as its watch knows
     them (`PageWatch.scripts`): a new document gets them at once; without it, the document
     is asked first. Raises Playwright's errors."""
-    scripts = _scripts(tuple(libraries), body, "arg")
-    return _called(libraries, lambda script: page.evaluate(script, arg), scripts, held)
+    return _called(libraries, lambda script: page.evaluate(script, arg), body, "arg", held)
 
 
 def call_on_all(
@@ -94,6 +100,5 @@ def call_on_all(
 ) -> Any:
     """`body(*libraries, elements, arg)` on the elements a main-frame `locator` hits now
     (Playwright's engine finds them; it does not wait), as `call` does."""
-    scripts = _scripts(tuple(libraries), body, "elements, arg")
     run = lambda script: locator.evaluate_all(script, arg)  # noqa: E731
-    return _called(libraries, run, scripts, held)
+    return _called(libraries, run, body, "elements, arg", held)
