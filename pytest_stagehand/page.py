@@ -15,13 +15,14 @@ from pydantic import BaseModel, Field, TypeAdapter, create_model
 from typing_extensions import is_typeddict
 
 from pytest_stagehand.actions.action import Action, ActResult
-from pytest_stagehand.actions.settle import settle, watch_documents
+from pytest_stagehand.actions.settle import settle
 from pytest_stagehand.browser.dialogs import Dialogs
 from pytest_stagehand.browser.files import SavedDownload, upload_variables
 from pytest_stagehand.browser.tabs import Tabs
 from pytest_stagehand.browser.watch import PageWatch, PageWatches, ReadsPage
 from pytest_stagehand.errors import InvalidArgument, PageClosed, WaitTimeout
 from pytest_stagehand.events import StepLog
+from pytest_stagehand.heal.resolve import watch_documents
 from pytest_stagehand.model.client import ModelClient
 from pytest_stagehand.pipelines.act import ModelResolver, Resolver, act
 from pytest_stagehand.pipelines.extract import extract

@@ -17,6 +17,7 @@ from pytest_stagehand.actions.settle import (
     POLL_MS,
     SETTLE_CAP_S,
 )
+from pytest_stagehand.browser import page_scripts
 from pytest_stagehand.browser.scripts import script
 from pytest_stagehand.browser.tabs import TAKE_OPENS
 from pytest_stagehand.browser.watch import PageWatch
@@ -136,6 +137,9 @@ DIRECT_BY_QUERY = script(
     KEPT=KEPT,
     PLAIN_QUERY=PLAIN_QUERY,
 )
+# DIRECT_BY_QUERY as a document holds it (page_scripts; heal.watch_documents gives it to
+# each new document): an action sends this alone.
+DIRECT_CALL = "(direct, arg) => direct(arg)"
 
 
 def _ready(page: Page, action: Action, text: str = "") -> list[float] | None:
@@ -150,7 +154,8 @@ def _ready(page: Page, action: Action, text: str = "") -> list[float] | None:
     try:
         if action.kept or is_plain(action.selector):
             plain = action.selector if is_plain(action.selector) else ""
-            done = page.evaluate(DIRECT_BY_QUERY, [plain, how, action.kept])
+            arg = [plain, how, action.kept]
+            done = page_scripts.call(page, [DIRECT_BY_QUERY], DIRECT_CALL, arg)
             if done is not False:
                 return done
         return action.locator(page).evaluate_all(DIRECT, how)

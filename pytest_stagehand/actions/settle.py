@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from functools import cache
@@ -67,6 +68,8 @@ PAGE_CHANGES = script(
 # own: in time the wait takes anyway, or, where the settle returns at once, while the step
 # after it gets under way.
 SETTLE = script(__package__, "settle", PAGE_CHANGES=PAGE_CHANGES)
+# SETTLE as a document holds it (page_scripts): a settle's call then sends this alone.
+SETTLE_CALL = "(describe, settle, settling) => settle(describe, settling)"
 
 
 # Resolves true at the document's next change after the mark [id, changes] (at once if it
@@ -82,12 +85,13 @@ def watch_changes(page: Page) -> None:
     page.add_init_script(PAGE_CHANGES)
 
 
-def watch_documents(watch: PageWatch) -> None:
+def watch_documents(watch: PageWatch, *libraries: str) -> None:
     """What each new document of a page the steps may act on gets as it is created: the
-    change watch (`watch_changes`), and the describer its first settle would send it
-    otherwise, about 100 KB in the step's way."""
+    change watch (`watch_changes`), the describer and the settle, which its first settle
+    would send it otherwise, about 110 KB in the step's way, and `libraries`: other
+    scripts the steps call (page_scripts)."""
     watch_changes(watch.page)
-    watch.give_new_documents([describer()])
+    watch.give_new_documents([describer(), SETTLE, *libraries])
 
 
 def _recent(open_requests: dict[Request, float], since: float) -> bool:
@@ -153,13 +157,17 @@ class StepSettle:
             self._mark, self.pending = settle(self.watch), False
         return self._mark
 
-    def then_call(self, body: str, arg: Any) -> tuple[PageMark | None, Any]:
-        """Settle now, and then `body(describer, arg)` in the same round trip: the mark,
-        and the call's result (None where the page was not read: a held dialog blocks
-        it, or it did not load in time). For the step's first read: while `pending`."""
+    def then_call(
+        self, body: str, arg: Any, libraries: Sequence[str] = ()
+    ) -> tuple[PageMark | None, Any]:
+        """Settle now, and then `body(describer, *libraries, arg)` in the same round trip
+        (`libraries`: page_scripts' libraries): the mark, and the call's result (None
+        where the page was not read: a held dialog blocks it, or it did not load in
+        time). For the step's first read: while `pending`."""
         self.pending = False
         self._mark, result = _wait(
-            self.watch, SETTLE_CAP_S, since=0.0, dom_quiet_least=0, early=True, then=(body, arg)
+            self.watch, SETTLE_CAP_S, since=0.0, dom_quiet_least=0, early=True,
+            then=(body, tuple(libraries), arg),
         )
         return self._mark, result
 
@@ -175,27 +183,30 @@ def finish_started(watch: PageWatch, since: float, cap: float = SETTLE_CAP_S) ->
 
 
 @cache
-def _settled_then(body: str) -> str:
-    """SETTLE, and once it has returned a mark, `body(describe, arg)`: one page script. A
-    body that throws answers null, as one not called: its caller calls it on its own,
-    which tells the error, where a settle would take it for a navigation and try again."""
+def _settled_then(body: str, libraries: int) -> str:
+    """SETTLE, and once it has returned a mark, `body(describe, *libraries, arg)`: one
+    page script, called with the describer, SETTLE and that many more libraries. A body
+    that throws answers null, as one not called: its caller calls it on its own, which
+    tells the error, where a settle would take it for a navigation and try again."""
+    held = "".join(f", library{index}" for index in range(libraries))
     return (
-        f"async (describe, [settling, arg]) => {{ const mark = await ({SETTLE})(describe,"
-        f" settling); if (!mark) return [mark, null];"
-        f" try {{ return [mark, await ({body})(describe, arg)]; }}"
+        f"async (describe, settle{held}, [settling, arg]) => {{"
+        f" const mark = await settle(describe, settling); if (!mark) return [mark, null];"
+        f" try {{ return [mark, await ({body})(describe{held}, arg)]; }}"
         f" catch {{ return [mark, null]; }} }}"
     )
 
 
 def _wait(
     watch: PageWatch, cap: float, since: float, dom_quiet_least: float | None,
-    early: bool = False, then: tuple[str, Any] | None = None,
+    early: bool = False, then: tuple[str, tuple[str, ...], Any] | None = None,
 ) -> tuple[PageMark | None, Any]:
     """Until no request opened after `since` is open, the document has loaded and, unless
     `dom_quiet_least` is None, the DOM is quiet (watched for at least that many ms; the
     mark it was quiet at is returned). Never raises for a busy page: what does not finish
-    within `cap` is left running. `then`: a body and its argument, called as the DOM is
-    found quiet, in the same round trip (`_settled_then`); its result is returned too."""
+    within `cap` is left running. `then`: a body, the libraries it takes and its argument,
+    called as the DOM is found quiet, in the same round trip (`_settled_then`); its result
+    is returned too."""
     if watch.blocked:
         return None, None  # a held dialog blocks the page until a step answers it
     page, open_requests = watch.page, watch.requests
@@ -211,11 +222,13 @@ def _wait(
                 settling = [DOM_QUIET_MS, dom_quiet_least, left_ms, early]
                 if then is None:
                     quiet = page_scripts.call(
-                        page, [describer()], SETTLE, settling, held=watch.scripts
+                        page, [describer(), SETTLE], SETTLE_CALL, settling, held=watch.scripts
                     )
                 else:
+                    body, libraries, arg = then
                     quiet, result = page_scripts.call(
-                        page, [describer()], _settled_then(then[0]), [settling, then[1]],
+                        page, [describer(), SETTLE, *libraries],
+                        _settled_then(body, len(libraries)), [settling, arg],
                         held=watch.scripts,
                     )
                 if quiet is None:

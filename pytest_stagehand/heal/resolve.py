@@ -13,8 +13,10 @@ from typing import Any
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import FrameLocator, Locator, Page
 
+from pytest_stagehand.actions import settle
 from pytest_stagehand.actions.direct import (
     DIRECT,
+    DIRECT_BY_QUERY,
     NO_SHADOW_ROOTS,
     PLAIN_QUERY,
     READ_GUARD,
@@ -24,6 +26,7 @@ from pytest_stagehand.actions.direct import (
 from pytest_stagehand.actions.settle import StepSettle
 from pytest_stagehand.browser import page_scripts
 from pytest_stagehand.browser.scripts import script
+from pytest_stagehand.browser.watch import PageWatch
 from pytest_stagehand.errors import HealFailed
 from pytest_stagehand.events import Heal
 from pytest_stagehand.heal.identity import (
@@ -330,6 +333,15 @@ LIGHT_HITS = script(
 # with the element verified, and `resolve` lets the guard go otherwise. As JSON:
 # Playwright's own serialization of the descriptions would cost more than the look.
 LOOK = script(__package__, "look", LIGHT_HITS=LIGHT_HITS, DIRECT=DIRECT, KEPT=KEPT)
+# LOOK as a document holds it (page_scripts, `watch_documents`): a look sends this alone.
+LOOK_CALL = "(describe, look, arg) => look(describe, arg)"
+
+
+def watch_documents(watch: PageWatch) -> None:
+    """What each new document of a page the steps may act on gets as it is created
+    (settle's `watch_documents`), with the scripts a replayed step calls: its look and
+    its direct action, about 30 KB each step would send otherwise."""
+    settle.watch_documents(watch, LOOK, DIRECT_BY_QUERY)
 
 
 def light_hits(
@@ -359,9 +371,9 @@ def light_hits(
     try:
         seen = None
         if settling is not None and settling.pending:
-            _, seen = settling.then_call(LOOK, [asked, click, first])
+            _, seen = settling.then_call(LOOK_CALL, [asked, click, first], [LOOK])
         if seen is None:  # settled before, or the page was not read with the settle
-            seen = page_scripts.call(page, [describer()], LOOK, [asked, click, first])
+            seen = page_scripts.call(page, [describer(), LOOK], LOOK_CALL, [asked, click, first])
         key, hits, point = json.loads(seen)
     except PlaywrightError:
         return [None] * len(selectors)  # a navigation replaced the document: ask Playwright

@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserType, Page
 
-from pytest_stagehand.actions.settle import watch_documents
 from pytest_stagehand.agent.agent import Agent
 from pytest_stagehand.browser.launch import find_chromium, playwright_chromium_path
 from pytest_stagehand.browser.remote import RemoteBrowser
@@ -22,6 +21,7 @@ from pytest_stagehand.errors import (
     MissingApiKey,
     RemoteLaunchFailed,
 )
+from pytest_stagehand.heal.resolve import watch_documents
 from pytest_stagehand.model.client import ModelClient, ModelConfig
 from pytest_stagehand.model.openai_client import EndpointModes
 from pytest_stagehand.model.providers import create_client
