@@ -153,9 +153,7 @@ def _ask(
                 client,
                 messages,
                 asked,
-                lambda value: links_to_urls(
-                    wanted, value.model_dump(mode="json", by_alias=True), page_snapshot, True
-                ),
+                lambda value: answer_with_urls(wanted, value, page_snapshot),
                 feedback=prompts.feedback, event=event,
                 steplog=steplog,
             )
@@ -267,18 +265,22 @@ def model_schema(schema: type[BaseModel], partial: bool = False) -> type[BaseMod
     return create_model(schema.__name__, __doc__=schema.__doc__, **fields)
 
 
-def links_to_urls(
-    annotation: Any, value: Any, page_snapshot: Snapshot, whole: bool = False
-) -> Any:
+def answer_with_urls(wanted: Any, answer: BaseModel, page_snapshot: Snapshot) -> Any:
+    """The model's answer as data, its link ids replaced by their hrefs (`links_to_urls`),
+    the ids it names taken from the page first, in one call."""
+    value = answer.model_dump(mode="json", by_alias=True)
+    if _has_url(wanted):
+        page_snapshot.take(ANY_ELEMENT_ID.findall(json.dumps(value)))
+    return links_to_urls(wanted, value, page_snapshot)
+
+
+def links_to_urls(annotation: Any, value: Any, page_snapshot: Snapshot) -> Any:
     """`value` (the model's answer as data) with link element ids replaced by their hrefs.
-    `whole`: the whole answer, whose ids are taken from the page first, in one call.
 
     Raises ChoiceProblem for an id that is not a link in the snapshot.
     """
     if value is None:
         return None
-    if whole and _has_url(annotation):
-        page_snapshot.take(ANY_ELEMENT_ID.findall(json.dumps(value)))
     if _is_url(annotation):
         return _href(page_snapshot, str(value))
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
