@@ -344,6 +344,19 @@ def test_a_page_the_steps_act_on_gets_the_describer_with_each_new_document(
     assert page.evaluate(f"() => window[Symbol.for({key})]?.prepared === true")
 
 
+def test_a_watched_pages_new_document_prepares_the_describer_before_any_step_looks(
+    page: Page, pages_server
+):
+    # The first look after a navigation would otherwise compile the describer as it goes.
+    PageWatches(page, adopt=watch_documents)
+    key = json.dumps(page_scripts._key(describer()))
+    for name in ("login.html", "shop.html"):  # the first document, and one navigated to
+        page.goto(pages_server.url(name))  # Playwright's own: no settle, no look
+        page.wait_for_function(
+            f"() => window[Symbol.for({key})]?.prepared === true", timeout=5_000
+        )
+
+
 def test_a_steps_settle_and_its_first_look_go_in_one_call_the_look_once_settled(
     page: Page, pages_server
 ):

@@ -66,7 +66,8 @@ PAGE_CHANGES = script(
 # returned early); null if it did not load in time.
 # The describer (page_scripts) is prepared once the document has loaded, in a task of its
 # own: in time the wait takes anyway, or, where the settle returns at once, while the step
-# after it gets under way.
+# after it gets under way. A document given it as it was created has most often been
+# prepared already (PREPARE_WHEN_PARSED).
 SETTLE = script(__package__, "settle", PAGE_CHANGES=PAGE_CHANGES)
 # SETTLE as a document holds it (page_scripts): a settle's call then sends this alone.
 SETTLE_CALL = "(describe, settle, settling) => settle(describe, settling)"
@@ -89,9 +90,26 @@ def watch_documents(watch: PageWatch, *libraries: str) -> None:
     """What each new document of a page the steps may act on gets as it is created: the
     change watch (`watch_changes`), the describer and the settle, which its first settle
     would send it otherwise, about 110 KB in the step's way, and `libraries`: other
-    scripts the steps call (page_scripts)."""
+    scripts the steps call (page_scripts). The describer is prepared once the document
+    has been parsed (PREPARE_WHEN_PARSED)."""
     watch_changes(watch.page)
     watch.give_new_documents([describer(), SETTLE, *libraries])
+    watch.page.add_init_script(_prepare_when_parsed())
+
+
+@cache
+def _prepare_when_parsed() -> str:
+    """The describer's first use on a document compiles it, which costs the first look
+    after a navigation about 10 ms more than the next. A settle prepares it in a task of
+    its own (SETTLE), but a step's settle that finds the page at rest returns first, and
+    its look then waits for that task: prepared as the document is parsed, it is done by
+    the time the step looks, most often while the page still loads."""
+    return script(
+        __package__,
+        "prepare_when_parsed",
+        PAGE_CHANGES_STATE=PAGE_CHANGES_STATE,
+        DESCRIBER=page_scripts.held(describer()),
+    )
 
 
 def _recent(open_requests: dict[Request, float], since: float) -> bool:

@@ -26,20 +26,29 @@ def _key(library: str) -> str:
     return "pytest-stagehand." + hashlib.sha256(library.encode()).hexdigest()[:16]
 
 
+def _symbol(library: str) -> str:
+    return f"Symbol.for({json.dumps(_key(library))})"
+
+
+def held(library: str) -> str:
+    """JavaScript: `library` as the document holds it (given by a call, or as the document
+    was created), or undefined."""
+    return f"window[{_symbol(library)}]"
+
+
 @cache
 def _script(libraries: tuple[str, ...], body: str, params: str, given: tuple[int, ...]) -> str:
     """The script that gives the document the libraries at `given` (none: it is thought to
     hold them all), then calls `body(libraries..., params...)` with them: [result]; or,
     where the document lacks some still, {missing: [their indexes]}."""
-    symbols = [f"Symbol.for({json.dumps(_key(library))})" for library in libraries]
     gives = "".join(
-        f" Object.defineProperty(window, {symbols[index]},"
+        f" Object.defineProperty(window, {_symbol(libraries[index])},"
         f" {{ value: {libraries[index]}, configurable: true }});"
         for index in given
     )
-    held = ", ".join(f"window[{symbol}]" for symbol in symbols)
+    holders = ", ".join(held(library) for library in libraries)
     return (  # awaited: a body may be async (a settle)
-        f"async ({params}) => {{{gives} const held = [{held}];"
+        f"async ({params}) => {{{gives} const held = [{holders}];"
         " const missing = held.flatMap((library, index) => library ? [] : [index]);"
         f" return missing.length ? {{ missing }} : [await ({body})(...held, {params})]; }}"
     )
@@ -53,7 +62,7 @@ def give_to_new_documents(page: Page, libraries: Sequence[str]) -> frozenset[str
     document holds (`PageWatch.scripts`). A frame's documents are not given them: calls
     go to the main frame."""
     given = "".join(
-        f" Object.defineProperty(window, Symbol.for({json.dumps(_key(library))}),"
+        f" Object.defineProperty(window, {_symbol(library)},"
         f" {{ value: {library}, configurable: true }});"
         for library in libraries
     )
