@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from contextlib import nullcontext
 from functools import partial
 from types import SimpleNamespace
@@ -29,6 +28,9 @@ from pytest_stagehand.heal.identity import recorded_element
 from pytest_stagehand.pipelines.act import verified
 from pytest_stagehand.snapshot.element import Kept
 from pytest_stagehand.snapshot.outline import describer, snapshot
+
+# Whether the document's describer has been prepared (PREPARE): compiled before a look.
+DESCRIBER_PREPARED = f"() => {page_scripts.held(describer())}?.prepared === true"
 
 
 def watch_of(page: Page) -> PageWatch:
@@ -340,8 +342,7 @@ def test_a_page_the_steps_act_on_gets_the_describer_with_each_new_document(
     finally:
         del page.evaluate
     assert len(scripts) == 1 and describer() not in scripts[0]  # one round trip, not sent
-    key = json.dumps(page_scripts._key(describer()))
-    assert page.evaluate(f"() => window[Symbol.for({key})]?.prepared === true")
+    assert page.evaluate(DESCRIBER_PREPARED)
 
 
 def test_a_watched_pages_new_document_prepares_the_describer_before_any_step_looks(
@@ -349,12 +350,9 @@ def test_a_watched_pages_new_document_prepares_the_describer_before_any_step_loo
 ):
     # The first look after a navigation would otherwise compile the describer as it goes.
     PageWatches(page, adopt=watch_documents)
-    key = json.dumps(page_scripts._key(describer()))
     for name in ("login.html", "shop.html"):  # the first document, and one navigated to
         page.goto(pages_server.url(name))  # Playwright's own: no settle, no look
-        page.wait_for_function(
-            f"() => window[Symbol.for({key})]?.prepared === true", timeout=5_000
-        )
+        page.wait_for_function(DESCRIBER_PREPARED, timeout=5_000)
 
 
 def test_a_steps_settle_and_its_first_look_go_in_one_call_the_look_once_settled(
@@ -382,11 +380,9 @@ def test_a_steps_settle_and_its_first_look_go_in_one_call_the_look_once_settled(
 
 def test_a_new_documents_first_settle_gives_it_the_describer_prepared(page: Page, pages_server):
     page.goto(pages_server.url("login.html"))
-    key = page_scripts._key(describer())
-    prepared = f"() => window[Symbol.for({json.dumps(key)})]?.prepared === true"
-    assert not page.evaluate(prepared)
+    assert not page.evaluate(DESCRIBER_PREPARED)
     settle(watch_of(page))  # while it waits for the page to be quiet
-    assert page.evaluate(prepared)
+    assert page.evaluate(DESCRIBER_PREPARED)
     snap = snapshot(page)
     login = next(ref for ref in snap.elements.values() if ref.name == "Login")
     element = recorded_element(page, snap, login)
