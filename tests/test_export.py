@@ -326,6 +326,21 @@ def test_an_upload_through_a_button_answers_the_file_chooser_it_opens():
     ]
 
 
+def test_a_click_at_a_point_of_its_element_is_exported_at_that_point(page):
+    """A bar of a canvas chart has no element of its own: the recorded click is at a
+    point of the canvas, which the export keeps (the canvas's centre is another bar)."""
+    bar = {**_click("#chart", "canvas"), "point": {"x": 30.0, "y": 12.0, "look": "00"}}
+    module = _exported(_act("click the first bar", bar))
+    assert _body(module) == ["page.locator('#chart').click(position={\"x\": 30.0, \"y\": 12.0})"]
+    page.set_content(
+        '<canvas id="chart" width="200" height="100"></canvas><output></output><script>'
+        "chart.onclick = (e) => { document.querySelector('output').textContent = "
+        "`${e.offsetX},${e.offsetY}`; };</script>"
+    )
+    exec(_body(module)[0], {"page": page})
+    assert page.locator("output").text_content() == "30,12"
+
+
 def test_a_new_tab_or_a_download_is_waited_for_around_the_action_that_started_it():
     """The AI step logged them after the step whose action started them; Playwright
     catches them only by waiting around that action."""

@@ -21,6 +21,7 @@ class Do:
     arguments: tuple[str, ...]
     target: Target | None
     description: str = ""
+    point: tuple[float, float] | None = None  # where on the target, from its top left
 
 
 @dataclass(frozen=True)
@@ -80,8 +81,9 @@ def _target(element: Mapping[str, Any] | None) -> Target | None:
 
 
 def do_of(action: Mapping[str, Any]) -> Do:
+    point = action.get("point")
     return Do(action["method"], tuple(action.get("arguments", ())), _target(action.get("element")),
-              action.get("description", ""))
+              action.get("description", ""), point and (point["x"], point["y"]))
 
 
 def operations(recording: Mapping[str, Any]) -> list[Operation]:

@@ -113,6 +113,10 @@ def _do_lines(do: Do, step: Record, variables: Variables) -> list[str]:
             return [f"page = next(p for p in page.context.pages if p.title() == {args[0]})"]
         return [f"page.mouse.wheel(0, {int(float(do.arguments[0].rstrip('%')))})  # scroll"]
     target, joined = locator(do.target), ", ".join(args)
+    if do.point is not None:  # a spot on an element with no element of its own (a chart's bar)
+        at = f'position={{"x": {do.point[0]}, "y": {do.point[1]}}}'
+        call = {"double_click": "dblclick", "hover": "hover"}.get(do.method, "click")
+        return [f"{target}.{call}({at})"]
     if do.method == "upload" and do.target.tag not in ("", "input", "label"):
         # A button in front of a hidden file field: set_input_files takes only the field.
         return [
