@@ -855,18 +855,25 @@ def test_an_icon_only_cart_link_is_recorded_by_its_icon_and_replayed_offline(
     store.close()
 
 
-def test_the_page_keeps_the_outline_script_after_its_first_outline(page: Page, pages_server):
+def test_the_page_and_its_frames_keep_the_outline_script_after_their_first_outline(
+    page: Page, pages_server
+):
     page.goto(pages_server.url("frames.html"))
     first = snapshot(page)
     scripts: list[str] = []
-    evaluate = page.evaluate
-    page.evaluate = lambda script, *args: scripts.append(script) or evaluate(script, *args)
+    for frame in page.frames:  # the page's own document and its frame's
+        evaluate = frame.evaluate
+        frame.evaluate = lambda script, *args, evaluate=evaluate: (
+            scripts.append(script) or evaluate(script, *args)
+        )
     try:
         again = snapshot(page)
     finally:
-        del page.evaluate
+        for frame in page.frames:
+            del frame.evaluate
     assert again.text == first.text and "Inline button" in again.text  # with its frame
-    assert scripts and not any(_script() in script for script in scripts)  # not sent again
+    assert len(scripts) > 1  # the frames were outlined too
+    assert not any(_script() in script for script in scripts)  # not sent again
 
 
 def test_a_control_whose_text_says_nothing_is_described_by_its_markup(page: Page, pages_server):

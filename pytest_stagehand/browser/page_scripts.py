@@ -18,7 +18,7 @@ from functools import cache
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import Frame, Locator, Page
 
 
 @cache
@@ -91,23 +91,24 @@ def _called(
 
 
 def call(
-    page: Page, libraries: Sequence[str], body: str, arg: Any = None,
+    target: Page | Frame, libraries: Sequence[str], body: str, arg: Any = None,
     held: set[str] | None = None,
 ) -> Any:
-    """`body(*libraries, arg)` in the page's main frame (body: a JavaScript function whose
-    first parameters are the libraries, each a JavaScript expression). One round trip; a
-    document that lost a library anyway (a page script cleared it) is given it in a second.
-    `held`: the keys of the libraries the page's document was given, as its watch knows
-    them (`PageWatch.scripts`): a new document gets them at once; without it, the document
-    is asked first. Raises Playwright's errors."""
-    return _called(libraries, lambda script: page.evaluate(script, arg), body, "arg", held)
+    """`body(*libraries, arg)` in the page's main frame, or in a frame (body: a JavaScript
+    function whose first parameters are the libraries, each a JavaScript expression). One
+    round trip; a document that lost a library anyway (a page script cleared it) is given
+    it in a second. `held`: the keys of the libraries the page's document was given, as its
+    watch knows them (`PageWatch.scripts`): a new document gets them at once; without it
+    (a frame's document, which no watch follows), the document is asked first. Raises
+    Playwright's errors."""
+    return _called(libraries, lambda script: target.evaluate(script, arg), body, "arg", held)
 
 
 def call_on_all(
     locator: Locator, libraries: Sequence[str], body: str, arg: Any = None,
     held: set[str] | None = None,
 ) -> Any:
-    """`body(*libraries, elements, arg)` on the elements a main-frame `locator` hits now
-    (Playwright's engine finds them; it does not wait), as `call` does."""
+    """`body(*libraries, elements, arg)` on the elements `locator` hits now, in the main
+    frame or a frame (Playwright's engine finds them; it does not wait), as `call` does."""
     run = lambda script: locator.evaluate_all(script, arg)  # noqa: E731
     return _called(libraries, run, body, "elements, arg", held)

@@ -103,12 +103,6 @@ TABLES = script(__package__, "tables")
 INSPECT = script(__package__, "inspect", KEEP=KEEP)
 
 
-@cache
-def _inspect_script() -> str:
-    """INSPECT with the describer sent along: for a frame, which page_scripts does not keep."""
-    return f"elements => ({INSPECT})({describer()}, elements)"
-
-
 @dataclass(frozen=True)
 class Snapshot:
     """The outline of a page at one moment, and the elements its ids stand for."""
@@ -165,10 +159,7 @@ def inspect(locator: Locator, frame_path: tuple[str, ...] = ()) -> LiveElement:
     and without waiting: a cached step checks its element this way before acting on it.
     `frame_path` is the locator's frame path, if any. Raises PlaywrightError for an invalid
     selector or a frame that went away."""
-    if frame_path:
-        seen = locator.evaluate_all(_inspect_script())
-    else:  # the describer is sent to the document once
-        seen = page_scripts.call_on_all(locator, [describer()], INSPECT)
+    seen = page_scripts.call_on_all(locator, [describer()], INSPECT)  # sent to a document once
     data = json.loads(seen)
     if "element" not in data:
         return LiveElement(data["count"])
@@ -248,7 +239,7 @@ def describer() -> str:
 PREPARE = script(__package__, "prepare")
 
 
-# A main frame's outline, by the snapshot.js its document holds (page_scripts).
+# A frame's outline, by the snapshot.js its document holds (page_scripts).
 OUTLINE = "(describe, args) => describe.snapshot(args)"
 
 
@@ -305,11 +296,8 @@ class _Builder:
         children = frame.child_frames
         handles = [_frame_element(child) for child in children]
         args = {"root": root, "frames": handles, "origin": self.origin}
-        try:
-            if frame.parent_frame is None:  # the page's own document holds the describer
-                raw = page_scripts.call(frame.page, [describer()], OUTLINE, args)
-            else:
-                raw = frame.evaluate(_script(), args)
+        try:  # the describer goes to each document once
+            raw = page_scripts.call(frame, [describer()], OUTLINE, args)
         finally:
             for handle in handles:
                 if handle is not None:
