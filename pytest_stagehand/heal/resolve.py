@@ -17,7 +17,6 @@ from pytest_stagehand.actions import settle
 from pytest_stagehand.actions.direct import (
     DIRECT,
     DIRECT_BY_QUERY,
-    NO_SHADOW_ROOTS,
     PLAIN_QUERY,
     READ_GUARD,
     STAND_IN,
@@ -315,12 +314,12 @@ CONFIRMED_BY = script(__package__, "confirmed_by")
 # selector also finds alone: the recorded element, where it was. Anything else is
 # Playwright's engine's to tell. An element hit by several selectors is described once;
 # what the selectors and descriptions need to know of the whole document (its shadow
-# roots, ids, labels) is read once.
+# roots, ids, labels) is read once: whether there are shadow roots too, as the
+# describer reads them (its `shadowRoots`).
 LIGHT_HITS = script(
     __package__,
     "light_hits",
     PLAIN_QUERY=PLAIN_QUERY,
-    NO_SHADOW_ROOTS=NO_SHADOW_ROOTS,
     CONFIRMED_BY=CONFIRMED_BY,
     STAND_IN=STAND_IN,
     KEEP=KEEP,

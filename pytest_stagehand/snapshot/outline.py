@@ -218,13 +218,15 @@ def describer() -> str:
     A script describing several elements in one call passes them one `memo` object (and
     the page no change in between): what is read from the whole document is read once.
     Its `byRole(role, name, memo, most)` finds the elements a `role_selector` finds (the
-    first `most`), by the same roles and names (snapshot.js), without Playwright's engine.
+    first `most`), by the same roles and names (snapshot.js), without Playwright's engine;
+    its `shadowRoots(memo)` tells whether the document has an open shadow root.
     Its `prepare()` runs both once on a document (PREPARE); its `snapshot` is snapshot.js."""
     return (
         f"(snapshot => {{ const describe = Object.assign("
         f"(el, memo) => JSON.parse(snapshot({{ target: el, origin: '', memo }})),"
         " { byRole: (role, name, memo, most) =>"
-        " snapshot({ byRole: [role, name, most], origin: '', memo }) });"
+        " snapshot({ byRole: [role, name, most], origin: '', memo }),"
+        " shadowRoots: (memo) => snapshot({ shadowRoots: true, origin: '', memo }) });"
         f" describe.prepare = () => ({PREPARE})(describe); describe.snapshot = snapshot;"
         " return describe;"
         f" }})({_script()})"

@@ -1,8 +1,8 @@
 (describe, selectors, firstOnly) => {
   const query = /*@PLAIN_QUERY*/;
-  let light;
-  const lightOnly = () => light ??= (/*@NO_SHADOW_ROOTS*/)();
   const memo = {};
+  let light;  // no shadow roots: found as the describer finds them, for it to reuse
+  const lightOnly = () => light ??= !describe.shadowRoots(memo);
   const plain = (index) => typeof selectors[index] === "string";
   // What each plain selector finds, queried when first asked.
   const queried = [];

@@ -1663,6 +1663,10 @@
 
   // ---------------------------------------------------------------- run
 
+  // Whether the document has an open shadow root, for a script that shares `memo` with
+  // the looks it makes next: they then walk the document for its roots once, not twice.
+  if (args.shadowRoots) return allRoots().length > 1;
+
   const styled = memo.styled ??= ruleReach(!args.byRole && !args.target && !args.around);
 
   // The elements Playwright's `role=R[name="N"s]` finds (shown to the accessibility tree,
