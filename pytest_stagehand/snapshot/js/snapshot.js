@@ -1302,7 +1302,8 @@
   }
   // Rows split across containers (a grid's pinned column), columns by aria-colindex or
   // place, the header row: the model readback.js reads cells by (tables.js).
-  const tables = memo.tables ??= (/*@TABLES*/)(parentOf, (root, css) => [...root.querySelectorAll(css)]);
+  const tables = memo.tables ??= (/*@TABLES*/)(parentOf, (root, css) => [...root.querySelectorAll(css)],
+    (root, css) => root.querySelector(css));
   function rowKey(row, el) {  // the row header, else the first cell with text that is not el's
     const cells = tables.partsOf(row).flatMap(tables.cellsOf);
     const header = cells.find((c) => c.localName === "th" || attr(c, "role") === "rowheader");

@@ -1,7 +1,8 @@
 // Tables and ARIA grids as a person reads them, for the scripts that read cells by their
-// row and column (snapshot.js, readback.js): `(parentOf, query) => model`, given how the
-// script walks up (across shadow roots) and how it finds elements under one.
-(parentOf, query) => {
+// row and column (snapshot.js, readback.js): `(parentOf, query, queryFirst) => model`,
+// given how the script walks up (across shadow roots), how it finds elements under one,
+// and, where it has a quicker way, the first of them.
+(parentOf, query, queryFirst = (root, css) => query(root, css)[0]) => {
   // Tables and ARIA grids alike: rows (<tr>, role=row), their cells, the column a cell
   // stands in (its aria-colindex where the grid numbers columns, else its place, spans
   // across and down counted), the header row, and the group row a row stands under. A
@@ -20,9 +21,10 @@
     }
     return null;
   };
+  const ROWS = "tr, [role=row]";
   const tableRows = new Map();  // table -> its own rows (not those of a table inside it)
   const rowsOfTable = (table) => {
-    if (!tableRows.has(table)) tableRows.set(table, query(table, "tr, [role=row]").filter((r) => tableOf(r) === table));
+    if (!tableRows.has(table)) tableRows.set(table, query(table, ROWS).filter((r) => tableOf(r) === table));
     return tableRows.get(table);
   };
   const rowsByNumber = new Map();  // table -> its rows by number
@@ -91,7 +93,9 @@
     if (!table) return null;
     if (!headers.has(table)) {
       const isHead = (r) => cellsOf(r).length && cellsOf(r).every((c) => c.localName === "th" || c.getAttribute("role") === "columnheader");
-      const head = rowsOfTable(table).find(isHead);
+      // Most often its first row: then a large table's rows are not all gathered to find it.
+      const first = queryFirst(table, ROWS);
+      const head = first && tableOf(first) === table && isHead(first) ? first : rowsOfTable(table).find(isHead);
       headers.set(table, head ? partsOf(head) : null);
     }
     const head = headers.get(table);
