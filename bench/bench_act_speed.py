@@ -38,6 +38,11 @@ the Backpack added before the Bike Light); only the step itself is timed. Each o
 steps before changes the page as it is handled, but the fill. Medians of --reps
 repetitions (the first, warming up, is dropped); ratios against raw. The machine may be
 shared: the contenders are rotated each repetition so that load falls on all alike.
+
+Each step on the table is checked, untimed, against what the table says it did (the row it
+deleted, the item it opened): a contender that acted on another element is listed as
+WRONG ELEMENT. (On the warm page, row 10 is gone: an absolute XPath recorded on the fresh
+page now points one row further down.)
 """
 
 from __future__ import annotations
@@ -70,10 +75,16 @@ HERE = Path(__file__).parent
 TABLE = table(1500).replace(
     "</body>",
     "<script>document.querySelector('tbody').addEventListener('click', (event) => {"
-    " const button = event.target.closest('button'); if (button) button.closest('tr').remove();"
+    " const button = event.target.closest('button'), row = event.target.closest('tr');"
+    " document.body.dataset.done = (button ? 'deleted ' : 'opened ') + row.cells[0].textContent;"
+    " if (button) row.remove();"
     " if (event.target.closest('a')) event.preventDefault();"  # a router's link: no reload
     " });</script></body>",
 )
+# What the table says each of its steps did (the row it deleted, the item it opened):
+# every contender's step is checked, untimed, against what was asked.
+EFFECTS = {"Delete in row 750 of 1,500": "deleted Item 750",
+           "open item 750 of 1,500 (no id)": "opened Item 750"}  # fmt: skip
 
 
 bench_cache.SITE["/table.html"] = TABLE
@@ -251,6 +262,7 @@ def main() -> None:
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{httpd.server_address[1]}"
     times: dict[tuple[str, str, str], list[float]] = defaultdict(list)
+    wrong: dict[tuple[str, str, str], int] = defaultdict(int)  # the table did something else
     loads: dict[str, list[float]] = defaultdict(list)  # AIPage.goto before each step
     statuses: set[str] = set()
     model_calls = 0
@@ -307,6 +319,11 @@ def main() -> None:
                                 elapsed = run(contender, step)
                                 if rep:
                                     times[(step.label, state, contender)].append(elapsed)
+                                if rep and step.label in EFFECTS:
+                                    done = page.evaluate("document.body.dataset.done || ''")
+                                    wrong[(step.label, state, contender)] += (
+                                        done != EFFECTS[step.label]
+                                    )
                 if stagehand is not None:
                     stagehand.close()
                 store.close()
@@ -340,6 +357,10 @@ def main() -> None:
                 line += f" {sh:>13.1f} {sh / raw:>6.2f}x {ours / sh:>7.2f}x{verdict}"
             print(line)
     print("-" * len(header))
+    for (label, state, contender), count in sorted(wrong.items()):
+        if count:
+            print(f"WRONG ELEMENT: {contender}'s {label}, {state} page, in {count} of "
+                  f"{args.reps} runs (the table says it did something else)")
     print(f"{'median ours/raw':<40} {'':>8} {'':>9} {statistics.median(ratios):>8.2f}x "
           f"{'(<=1.2x)':>7}")
     print()
