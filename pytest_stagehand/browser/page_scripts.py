@@ -59,8 +59,9 @@ def give_to_new_documents(page: Page, libraries: Sequence[str]) -> frozenset[str
     its own scripts, where they are kept as a call gives them. Sent to the browser once
     for the page rather than with each document's first call, and compiled as the
     document starts rather than in a step's round trip. Returns their keys: what a new
-    document holds (`PageWatch.scripts`). A frame's documents are not given them: calls
-    go to the main frame."""
+    document holds (`PageWatch.scripts`). A frame's documents are not given them as they
+    are created (a page may hold many frames the steps never look into): each gets them
+    with the first call that needs them (`call`)."""
     given = "".join(
         f" Object.defineProperty(window, {_symbol(library)},"
         f" {{ value: {library}, configurable: true }});"
