@@ -151,9 +151,10 @@ def observed(*elements: tuple[str, str, str, Sequence[str]]) -> Answer:
 
 
 # How long a step waits for what it looks for in these tests (ms). The test pages are
-# local and answer at once, so this only bounds how long a test of a step that must fail
-# (a gone element, a changed value) waits for it first; tests about waiting set their own.
-TEST_WAIT_MS = 2_000
+# local and answer at once (no test that passes waits at all), so this only bounds how long
+# a test of a step that must fail (a gone element, a changed value) waits for it first;
+# tests about waiting set their own.
+TEST_WAIT_MS = 1_000
 
 
 @contextmanager

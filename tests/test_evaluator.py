@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Page
-from scripted_answers import element_id, latest_snapshot
+from scripted_answers import TEST_WAIT_MS, element_id, latest_snapshot
 
 from pytest_stagehand.errors import AIAssertionError, CacheMiss, ModelOutputError
 from pytest_stagehand.events import StepLog
@@ -120,7 +120,9 @@ def judge(
     steplog = StepLog()
     with create_client(config) as client:
         evaluator = Evaluator(page, client, steplog, inputs=inputs, recordings=recordings)
-        yield AIPage(page, client, steplog=steplog, evaluator=evaluator)
+        yield AIPage(
+            page, client, steplog=steplog, evaluator=evaluator, wait_timeout=TEST_WAIT_MS
+        )
 
 
 def record(shop, server: ScriptedModelServer, test_file: Path, tmp_path: Path, claim: str,

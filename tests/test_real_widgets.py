@@ -307,7 +307,7 @@ def test_the_rows_of_one_group_of_a_list_read_back_offline_under_its_header(
         on = browser.new_page()  # each run a fresh page, as a later run's
         try:
             with recorded_ai_page(on, scripted_model, store, tmp_path / "test_groups.py", mode,
-                                  base_url=real.url(), wait_timeout=WAIT_MS) as ai:
+                                  base_url=real.url()) as ai:
                 ai.goto("pages/jquery-ui-more.html")
                 on.get_by_role("textbox", name="Search:").press_sequentially(typed)
                 expect(on.locator(".ui-autocomplete-category", has_text="People")).to_be_visible()
