@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
+import sys
+import uuid
+from pathlib import Path
 
 import pytest
 
@@ -98,3 +102,44 @@ def test_the_sessions_own_playwright_says_where_its_build_is(browser_type, monke
     path = browser.playwright_chromium_path(browser_type)
     installed = os.path.exists(browser_type.executable_path)
     assert path == (browser_type.executable_path if installed else None)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads the command line from /proc")
+def test_a_system_chromium_builds_no_address_bar_popups_and_keeps_playwrights_features(
+    browser_type, browser_type_launch_args
+):
+    """The popups are pages of the browser's own UI, loaded for every context's window
+    (one renderer each). Chromium honours the last --disable-features only: the one that
+    leaves them out must carry the list Playwright gives first."""
+    if "executable_path" not in browser_type_launch_args:
+        pytest.skip("Playwright's own headless build has no address bar")
+    marker = f"--window-name=stagehand-{uuid.uuid4()}"  # finds this browser's process
+    options = {**browser_type_launch_args, "args": [*browser_type_launch_args["args"], marker]}
+    browser = browser_type.launch(**options)
+    try:
+        context = browser.new_context()
+        context.new_page().set_content("<p>ready</p>")
+        targets = browser.new_browser_cdp_session().send(
+            "Target.getTargets", {"filter": [{}]}
+        )["targetInfos"]
+        assert not [t["url"] for t in targets if "omnibox" in t["url"]], targets
+        (command,) = [
+            line for line in _command_lines() if marker in line and "--type=" not in line
+        ]
+    finally:
+        browser.close()
+    given = [arg.split("=", 1)[1].split(",") for arg in command if
+             arg.startswith("--disable-features=")]  # fmt: skip
+    assert len(given) == 2, given  # Playwright's, then ours
+    assert set(given[0]) < set(given[-1])
+    assert {"WebUIOmniboxPopup", "WebUIOmniboxAimPopup"} <= set(given[-1])
+
+
+def _command_lines() -> list[list[str]]:
+    """Every process's command line (Linux: /proc)."""
+    lines = []
+    for entry in Path("/proc").iterdir():
+        with contextlib.suppress(OSError):
+            if entry.name.isdigit():
+                lines.append((entry / "cmdline").read_bytes().decode().split("\0"))
+    return lines

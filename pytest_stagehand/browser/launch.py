@@ -9,6 +9,7 @@ connections.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -95,8 +96,47 @@ def system_chromium_path() -> str | None:
     return None
 
 
+# A full Chromium (a system one, unlike Playwright's headless shell) gives every context's
+# window an address bar whose suggestion popups are two WebUI pages, loaded at once in a
+# renderer of their own: about a third of a second of CPU per test that no test uses.
+UNUSED_UI_FEATURES = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
+
+
+def playwright_disabled_features() -> list[str] | None:
+    """The Chromium features the installed Playwright disables (its `--disable-features`),
+    read from its driver; None when they cannot be read for sure."""
+    import playwright
+
+    lib = Path(playwright.__file__).parent / "driver" / "package" / "lib"
+    for source in (lib / "coreBundle.js", lib / "server" / "chromium" / "chromiumSwitches.js"):
+        try:
+            text = source.read_text(encoding="utf-8")
+        except OSError:
+            continue
+        found = re.search(r"\bdisabledFeatures = \[(.*?)\]", text, re.DOTALL)
+        if found is None:
+            continue
+        body = re.sub(r"//[^\n]*", "", found.group(1))
+        names = re.findall(r'"(\w+)"', body)
+        if not names or re.sub(r'"\w+"|[\s,]', "", body):
+            return None  # more than a plain list of names: not read for sure
+        return names
+    return None
+
+
+def _without_unused_ui() -> list[str]:
+    """A `--disable-features` for UNUSED_UI_FEATURES that carries Playwright's own list:
+    Chromium honours only the last one given, and Playwright's (which keeps HTTP routes on
+    HTTP, among others) comes first. Nothing where that list cannot be read: the popups
+    then stay, rather than Playwright's list be lost."""
+    features = playwright_disabled_features()
+    if features is None:
+        return []
+    return ["--disable-features=" + ",".join([*features, *UNUSED_UI_FEATURES])]
+
+
 def _flags_for(executable: str) -> tuple[str, ...]:
-    flags = list(OFFLINE_FLAGS)
+    flags = [*OFFLINE_FLAGS, *_without_unused_ui()]
     # Chromium refuses to start as root without this (containers, CI runners).
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         flags.insert(0, "--no-sandbox")
